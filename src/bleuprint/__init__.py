@@ -1,0 +1,51 @@
+"""bleuprint: every BLEU in circulation, as configurations of one engine.
+
+>>> import bleuprint
+>>> bleuprint.bleu_score("the cat is here".split(), "the cat was here".split(), 2)
+0.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bleuprint import brevity, matching, ngrams, presets, smoothing, tokenizers, weights
+from bleuprint._engine import BLEUScore
+from bleuprint._result import BLEUResult, Signature
+from bleuprint._stats import BLEUStats
+from bleuprint._version import __version__
+from bleuprint.exceptions import (
+    BLEUError,
+    ConfigurationError,
+    InputError,
+    StatisticsMismatchError,
+)
+
+__all__ = [
+    "BLEUError",
+    "BLEUResult",
+    "BLEUScore",
+    "BLEUStats",
+    "ConfigurationError",
+    "InputError",
+    "Signature",
+    "StatisticsMismatchError",
+    "__version__",
+    "bleu_score",
+    "brevity",
+    "matching",
+    "ngrams",
+    "presets",
+    "smoothing",
+    "tokenizers",
+    "weights",
+]
+
+
+def bleu_score(candidate: Sequence[str], reference: Sequence[str], max_n: int = 4) -> float:
+    """Canonical BLEU of one tokenized candidate against one tokenized reference.
+
+    The plain function BLEU exercises ask for: clipped precisions of orders 1..max_n, their
+    geometric mean, times the brevity penalty; a float in [0, 1].
+    """
+    return BLEUScore.canonical(max_n=max_n).compute(candidate, [reference])

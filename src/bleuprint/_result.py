@@ -1,0 +1,138 @@
+"""The outcome of scoring: :class:`BLEUResult` and its :class:`Signature`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from bleuprint._stats import BLEUStats
+from bleuprint._version import __version__
+from bleuprint.exceptions import ConfigurationError
+
+__all__ = ["FAMILIES", "BLEUResult", "Signature"]
+
+FAMILIES = ("tok", "ngram", "match", "len", "ref", "bp", "smooth", "weights")
+"""The keys of a signature, one per family of parts, in the order they are written."""
+
+
+def _parts_mapping(parts: Mapping[str, str]) -> Mapping[str, str]:
+    missing = [family for family in FAMILIES if family not in parts]
+    if missing:
+        raise ConfigurationError(f"signature lacks the parts {', '.join(missing)}")
+    return {family: parts[family] for family in FAMILIES}
+
+
+@attrs.frozen
+class Signature:
+    """Names every part of the configuration that produced a result, and bleuprint's version.
+
+    Its text form parses back into an equal configuration with
+    :meth:`bleuprint.BLEUScore.from_signature`.
+
+    >>> from bleuprint import BLEUScore
+    >>> signature = BLEUScore.canonical(max_n=2).corpus_score(["a b"], [["a b"]]).signature
+    >>> print(signature)  # doctest: +ELLIPSIS
+    bleuprint:...|tok:whitespace|ngram:contiguous[2]|match:clipped|len:tokens|ref:closest[shorter]|bp:exp|smooth:none|weights:uniform|nrefs:1
+    """
+
+    parts: Mapping[str, str] = attrs.field(converter=_parts_mapping)
+    reference_counts: frozenset[int] = frozenset()
+    version: str = __version__
+
+    @property
+    def nrefs(self) -> str:
+        """The number of references per segment, ``var`` if it varies, ``0`` if no segment."""
+        if len(self.reference_counts) > 1:
+            return "var"
+        return str(next(iter(self.reference_counts), 0))
+
+    def __str__(self) -> str:
+        fields = [f"bleuprint:{self.version}"]
+        fields += [f"{family}:{part}" for family, part in self.parts.items()]
+        fields.append(f"nrefs:{self.nrefs}")
+        return "|".join(fields)
+
+    @classmethod
+    def parse(cls, text: str) -> Signature:
+        """Read the text form back. Unknown keys and a missing part are errors."""
+        fields: dict[str, str] = {}
+        for item in text.strip().split("|"):
+            key, colon, value = item.partition(":")
+            if not colon:
+                raise ConfigurationError(f"signature field {item!r} is not of the form key:value")
+            fields[key] = value
+        version = fields.pop("bleuprint", None)
+        if version is None:
+            raise ConfigurationError("not a bleuprint signature: it does not start with bleuprint:")
+        nrefs = fields.pop("nrefs", "0")
+        unknown = sorted(set(fields) - set(FAMILIES))
+        if unknown:
+            raise ConfigurationError(f"signature has unknown fields: {', '.join(unknown)}")
+        counts = frozenset() if nrefs in ("0", "var") else frozenset({int(nrefs)})
+        return cls(fields, counts, version)
+
+
+@attrs.frozen
+class BLEUResult:
+    """A BLEU score with everything that went into it.
+
+    ``score`` lies in [0, 1] for every bounded definition; scaling to 0-100 happens only when
+    printing (``str(result)``), as users of sacreBLEU expect.
+    """
+
+    score: float
+    precisions: tuple[float, ...]
+    brevity_penalty: float
+    stats: BLEUStats
+    signature: Signature
+
+    @property
+    def matches(self) -> tuple[float, ...]:
+        """Matched n-grams per order."""
+        return self.stats.matches
+
+    @property
+    def totals(self) -> tuple[float, ...]:
+        """Hypothesis n-grams per order."""
+        return self.stats.totals
+
+    @property
+    def hypothesis_length(self) -> float:
+        return self.stats.hypothesis_length
+
+    @property
+    def reference_length(self) -> float:
+        return self.stats.reference_length
+
+    @property
+    def ratio(self) -> float:
+        """Hypothesis length over reference length (0 when the reference length is 0)."""
+        if not self.stats.reference_length:
+            return 0.0
+        return self.stats.hypothesis_length / self.stats.reference_length
+
+    def __float__(self) -> float:
+        return self.score
+
+    def format(self, width: int = 2) -> str:
+        """The score on the 0-100 scale with its details, one line, sacreBLEU's layout.
+
+        >>> from bleuprint import BLEUScore
+        >>> print(BLEUScore.canonical(max_n=2).sentence_score("the cat is here", ["the cat was here"]))
+        BLEU = 50.00 75.0/33.3 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
+        """
+        precisions = "/".join(f"{100 * p:.1f}" for p in self.precisions)
+        return (
+            f"BLEU = {100 * self.score:.{width}f} {precisions} "
+            f"(BP = {self.brevity_penalty:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {_length(self.hypothesis_length)} "
+            f"ref_len = {_length(self.reference_length)})"
+        )
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _length(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"

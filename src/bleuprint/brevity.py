@@ -1,0 +1,121 @@
+"""Lengths, reference-length choice and brevity penalties.
+
+Three small families meet here. A *length measure* says what the length of a segment is
+(tokens or characters); a *reference length* rule picks the one reference length a hypothesis
+is compared with; a *brevity penalty* turns the two lengths into a factor.
+
+>>> from bleuprint import brevity
+>>> brevity.Closest()(5, [3, 7, 9])  # 3 and 7 are equally close: the shorter wins
+3
+>>> round(brevity.Exponential()(3, 6), 4)
+0.3679
+>>> brevity.Ratio()(12, 10), brevity.Ratio(capped=True)(12, 10)
+(1.2, 1.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+
+from bleuprint._signature import Part
+from bleuprint.exceptions import ConfigurationError, InputError
+
+__all__ = [
+    "Average",
+    "Characters",
+    "Closest",
+    "Exponential",
+    "Ratio",
+    "Shortest",
+    "Tokens",
+]
+
+
+@attrs.frozen
+class Tokens(Part, family="len", name="tokens"):
+    """A segment's length is its number of tokens."""
+
+    def __call__(self, text: str | None, tokens: Sequence[str]) -> int:
+        return len(tokens)
+
+
+@attrs.frozen
+class Characters(Part, family="len", name="chars"):
+    """A segment's length is the number of characters of its text as given."""
+
+    def __call__(self, text: str | None, tokens: Sequence[str]) -> int:
+        if text is None:
+            raise InputError("a length in characters needs the segment as text, not as tokens")
+        return len(text)
+
+
+_TIE_RULES = ("shorter", "first")
+
+
+def _tie_rule(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in _TIE_RULES:
+        raise ConfigurationError(f"ties must be one of {_TIE_RULES}, got {value!r}")
+
+
+@attrs.frozen
+class Closest(Part, family="ref", name="closest"):
+    """The reference length closest to the hypothesis length.
+
+    ``ties="shorter"`` (Papineni et al., sacreBLEU, NLTK) breaks a tie between a shorter and a
+    longer reference towards the shorter; ``ties="first"`` keeps the first listed.
+    """
+
+    ties: str = attrs.field(default="shorter", validator=_tie_rule)
+
+    def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
+        def distance(length: int) -> tuple[int, int]:
+            return abs(length - hypothesis_length), (length if self.ties == "shorter" else 0)
+
+        return min(reference_lengths, key=distance)
+
+
+@attrs.frozen
+class Shortest(Part, family="ref", name="shortest"):
+    """The shortest reference length (the original IBM BLEU script)."""
+
+    def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
+        return min(reference_lengths)
+
+
+@attrs.frozen
+class Average(Part, family="ref", name="average"):
+    """The mean of the reference lengths (a real number)."""
+
+    def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
+        return sum(reference_lengths) / len(reference_lengths)
+
+
+@attrs.frozen
+class Exponential(Part, family="bp", name="exp"):
+    """Papineni et al.: 1 when ``c >= r``, else ``exp(1 - r / c)``; 0 for an empty hypothesis."""
+
+    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
+        if hypothesis_length >= reference_length:
+            return 1.0
+        if hypothesis_length <= 0:
+            return 0.0
+        return math.exp(1 - reference_length / hypothesis_length)
+
+
+@attrs.frozen
+class Ratio(Part, family="bp", name="ratio"):
+    """The length ratio ``c / r`` itself, uncapped unless ``capped=True`` (then ``min(1, c/r)``).
+
+    An empty reference (``r = 0``) gives 0.
+    """
+
+    capped: bool = False
+
+    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
+        if reference_length <= 0:
+            return 0.0
+        ratio = hypothesis_length / reference_length
+        return min(ratio, 1.0) if self.capped else ratio

@@ -1,0 +1,129 @@
+"""The ``bleuprint`` command line.
+
+Every expected failure (bad input, bad configuration) ends as one line on standard error and
+exit status 2, with nothing on standard output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+from importlib import resources
+
+from bleuprint import presets
+from bleuprint._version import __version__
+from bleuprint.exceptions import BLEUError, InputError
+
+EXIT_USAGE = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    parser = _parser()
+    arguments = parser.parse_args(argv)
+    command: Callable[[argparse.Namespace], str] = arguments.command
+    try:
+        output = command(arguments)
+    except BLEUError as error:
+        print(f"bleuprint: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    sys.stdout.write(output)
+    return 0
+
+
+class _OneLineErrors(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _OneLineErrors(
+        prog="bleuprint", description="BLEU in every definition in circulation."
+    )
+    parser.add_argument("--version", action="version", version=f"bleuprint {__version__}")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND", parser_class=_OneLineErrors)
+
+    pair = commands.add_parser(
+        "pair",
+        help="score one candidate against one reference, read as two lines of standard input",
+        description="Read the reference, then the candidate, one line each, from standard "
+        "input, and print the score as the preset's definition prints it.",
+    )
+    pair.add_argument("--preset", default="canonical", choices=sorted(presets.PRESETS))
+    pair.set_defaults(command=_pair)
+
+    demo = commands.add_parser("demo", help="score the bundled example corpus under every preset")
+    demo.set_defaults(command=_demo)
+
+    listing = commands.add_parser("presets", help="list the presets with their signatures")
+    listing.set_defaults(command=_presets)
+    return parser
+
+
+def _pair(arguments: argparse.Namespace) -> str:
+    preset = presets.get(arguments.preset)
+    lines = _read_lines(sys.stdin.buffer.read(), "<stdin>")
+    if len(lines) < 2:
+        raise InputError(
+            f"<stdin>: expected two lines (the reference, then the candidate), got {len(lines)}"
+        )
+    reference, candidate = lines[0], lines[1]
+    return preset.format_score(preset.build().compute(candidate, [reference])) + "\n"
+
+
+def _read_lines(data: bytes, name: str) -> list[str]:
+    """Decode UTF-8 text and split it into lines without their terminators (LF or CRLF)."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    decoded = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            decoded.append(line.removesuffix(b"\r").decode("utf-8"))
+        except UnicodeDecodeError as error:
+            raise InputError(
+                f"{name}:{number}: not valid UTF-8 (byte {error.start + 1} of the line)"
+            ) from None
+    return decoded
+
+
+def _demo(arguments: argparse.Namespace) -> str:
+    text = resources.files("bleuprint").joinpath("data/demo.tsv").read_bytes()
+    rows = [line.split("\t") for line in _read_lines(text, "demo.tsv") if not line.startswith("#")]
+    hypotheses = [row[0] for row in rows]
+    references = [row[1:] for row in rows]
+    table = [("preset", "corpus", "mean sentence", "definition")]
+    for preset in presets.PRESETS.values():
+        engine = preset.build()
+        sentence_scores = [result.score for result in engine.sentence_scores(hypotheses, references)]
+        table.append(
+            (
+                preset.name,
+                preset.format_score(engine.corpus_score(hypotheses, references).score),
+                preset.format_score(sum(sentence_scores) / len(sentence_scores)),
+                preset.summary,
+            )
+        )
+    header = f"{len(rows)} segments of the bundled example corpus, scores in [0, 1]\n\n"
+    return header + _format_table(table)
+
+
+def _presets(arguments: argparse.Namespace) -> str:
+    rows = [("preset", "signature")]
+    rows += [(preset.name, str(preset.build().signature())) for preset in presets.PRESETS.values()]
+    return _format_table(rows)
+
+
+def _format_table(rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * width for width in widths))
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Matching: how hypothesis n-grams are credited against the references.
+
+>>> from collections import Counter
+>>> from bleuprint import matching
+>>> hypothesis = Counter({("the",): 3, ("cat",): 1})
+>>> references = [Counter({("the",): 2, ("cat",): 1}), Counter({("the",): 1})]
+>>> matching.Clipped()(hypothesis, references, 1)
+[3]
+>>> matching.Distinct()(hypothesis, references, 1)
+[2]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from bleuprint._signature import Part
+from bleuprint.typing import NgramCounts
+
+__all__ = ["Clipped", "Distinct"]
+
+
+@attrs.frozen
+class Clipped(Part, family="match", name="clipped"):
+    """Papineni et al.'s modified precision: each n-gram is credited at most as often as it
+    occurs in the one reference where it occurs most."""
+
+    def __call__(
+        self, hypothesis: NgramCounts, references: Sequence[NgramCounts], max_n: int
+    ) -> list[int]:
+        matches = [0] * max_n
+        for ngram, count in hypothesis.items():
+            most = max((reference.get(ngram, 0) for reference in references), default=0)
+            if most:
+                matches[len(ngram) - 1] += min(count, most)
+        return matches
+
+
+@attrs.frozen
+class Distinct(Part, family="match", name="distinct"):
+    """Set overlap: the number of distinct hypothesis n-grams found in any reference.
+
+    Repetitions count once, on both sides; the totals they are divided by still count the
+    hypothesis n-grams with repetition (as the Russian contest statement defines it).
+    """
+
+    def __call__(
+        self, hypothesis: NgramCounts, references: Sequence[NgramCounts], max_n: int
+    ) -> list[int]:
+        matches = [0] * max_n
+        for ngram in hypothesis:
+            if any(ngram in reference for reference in references):
+                matches[len(ngram) - 1] += 1
+        return matches

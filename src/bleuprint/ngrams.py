@@ -1,0 +1,50 @@
+"""N-gram extraction: which n-grams of a token sequence are counted.
+
+>>> from bleuprint import ngrams
+>>> counts = ngrams.Contiguous(2)(["the", "cat", "the", "cat"])
+>>> counts[("the", "cat")], counts[("cat",)], sum(counts.values())
+(2, 2, 7)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import attrs
+
+from bleuprint._signature import Part
+from bleuprint.exceptions import ConfigurationError
+from bleuprint.typing import Ngram
+
+__all__ = ["Contiguous", "order_totals"]
+
+
+def _positive_order(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigurationError(
+            f"{attribute.name} must be a whole number of at least 1, got {value!r}"
+        )
+
+
+@attrs.frozen
+class Contiguous(Part, family="ngram", name="contiguous"):
+    """All runs of ``n`` adjacent tokens, for every ``n`` from 1 to ``max_n``, with repetition."""
+
+    max_n: int = attrs.field(default=4, validator=_positive_order)
+
+    def __call__(self, tokens: Sequence[str]) -> Counter[Ngram]:
+        tokens = tuple(tokens)
+        return Counter(
+            tokens[start : start + n]
+            for n in range(1, self.max_n + 1)
+            for start in range(len(tokens) - n + 1)
+        )
+
+
+def order_totals(counts: Counter[Ngram], max_n: int) -> list[int]:
+    """The number of n-grams of each order 1..max_n in ``counts``, counted with repetition."""
+    totals = [0] * max_n
+    for ngram, count in counts.items():
+        totals[len(ngram) - 1] += count
+    return totals

@@ -1,0 +1,45 @@
+"""Shared test set-up: the Hypothesis profiles and the path to ``../shared``."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+# Derandomized everywhere, so a run never fails by chance; CI runs the same examples.
+settings.register_profile(
+    "ci", derandomize=True, deadline=None, max_examples=100,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", derandomize=True, deadline=None, max_examples=200)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def shared_path() -> Path | None:
+    """``$BLEUPRINT_SHARED`` or ``../shared`` beside the repository, if it exists."""
+    path = Path(os.environ.get("BLEUPRINT_SHARED", REPOSITORY.parent / "shared"))
+    return path if path.is_dir() else None
+
+
+def require_shared(*parts: str) -> Path:
+    """The path below ``../shared``; skip the test where it is absent, or fail when
+    ``BLEUPRINT_REQUIRE_SHARED=1`` says it must be there (as in CI)."""
+    root = shared_path()
+    path = root.joinpath(*parts) if root else None
+    if path is None or not path.exists():
+        reason = f"../shared/{'/'.join(parts)} is not available (set BLEUPRINT_SHARED)"
+        if os.environ.get("BLEUPRINT_REQUIRE_SHARED") == "1":
+            pytest.fail(reason + " but BLEUPRINT_REQUIRE_SHARED=1", pytrace=False)
+        pytest.skip(reason)
+    return path
+
+
+def load_shared_json(*parts: str) -> Any:
+    with require_shared(*parts).open(encoding="utf-8") as handle:
+        return json.load(handle)
