@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -141,12 +141,43 @@ class BLEUScore:
         >>> BLEUScore.from_signature(signature) == bleu
         True
         """
-        signature = Signature.parse(text)
-        parts = {
-            _FIELD_OF_FAMILY[family]: parse_part(family, part)
-            for family, part in signature.parts.items()
-        }
-        return cls(**parts)
+        return cls.from_dict(Signature.parse(text).parts)
+
+    @classmethod
+    def from_dict(cls, parts: Mapping[str, str]) -> BLEUScore:
+        """Rebuild the configuration that :meth:`to_dict` describes.
+
+        Every family must be named, and only those, so a stored configuration cannot
+        silently pick up a default that changed.
+        """
+        missing = [family for family in _FIELD_OF_FAMILY if family not in parts]
+        unknown = sorted(set(parts) - set(_FIELD_OF_FAMILY))
+        if missing or unknown:
+            raise ConfigurationError(
+                f"configuration dictionary lacks the parts {missing or 'none'} "
+                f"and has unknown keys {unknown or 'none'}"
+            )
+        return cls(
+            **{
+                field: parse_part(family, parts[family])
+                for family, field in _FIELD_OF_FAMILY.items()
+            }
+        )
+
+    def to_dict(self) -> dict[str, str]:
+        """The configuration as a dictionary of part signatures, one per family.
+
+        It is a plain JSON value, and :meth:`from_dict` turns it back into an equal engine
+        (as long as every part is one of bleuprint's own or registered like them):
+
+        >>> bleu = BLEUScore.canonical(max_n=2)
+        >>> bleu.to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'tok': 'whitespace', 'ngram': 'contiguous[2]', 'match': 'clipped', 'len': 'tokens',
+         'ref': 'closest[shorter]', 'bp': 'exp', 'smooth': 'none', 'weights': 'uniform'}
+        >>> BLEUScore.from_dict(bleu.to_dict()) == bleu
+        True
+        """
+        return dict(self.signature().parts)
 
     # -- configuration ---------------------------------------------------------------------
 

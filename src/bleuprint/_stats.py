@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import attrs
 
@@ -55,6 +56,39 @@ class BLEUStats:
     def empty(cls, max_n: int, counting: str = "") -> BLEUStats:
         """Statistics of no segments at all: the neutral value of ``+``."""
         return cls((0,) * max_n, (0,) * max_n, 0, 0, segments=0, counting=counting)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The statistics as a dictionary of JSON types, to store or send between processes.
+
+        >>> stats = BLEUStats((3, 1), (4, 3), 4, 5, segments=1, reference_counts=frozenset({1}))
+        >>> stats.to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'matches': [3, 1], 'totals': [4, 3], 'hypothesis_length': 4, 'reference_length': 5,
+         'segments': 1, 'reference_counts': [1], 'counting': ''}
+        >>> BLEUStats.from_dict(stats.to_dict()) == stats
+        True
+        """
+        return {
+            "matches": list(self.matches),
+            "totals": list(self.totals),
+            "hypothesis_length": self.hypothesis_length,
+            "reference_length": self.reference_length,
+            "segments": self.segments,
+            "reference_counts": sorted(self.reference_counts),
+            "counting": self.counting,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BLEUStats:
+        """Read back what :meth:`to_dict` wrote; a missing or unknown key is an
+        :class:`~bleuprint.InputError`."""
+        expected = {field.name for field in attrs.fields(cls)}
+        missing, unknown = sorted(expected - set(data)), sorted(set(data) - expected)
+        if missing or unknown:
+            raise InputError(
+                f"statistics dictionary lacks {missing or 'nothing'} "
+                f"and has unknown keys {unknown or 'none'}"
+            )
+        return cls(**{**data, "reference_counts": frozenset(data["reference_counts"])})
 
     def __add__(self, other: BLEUStats) -> BLEUStats:
         if not isinstance(other, BLEUStats):

@@ -1,0 +1,292 @@
+"""bleuprint.dask on a real local cluster of two worker processes.
+
+Every expected value is the local engine's own result on the same segments in this process:
+the claim under test is that distributing the work changes nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import cloudpickle
+import dask.bag
+import dask.dataframe
+import pandas as pd
+import pytest
+from dask.delayed import Delayed, delayed
+from distributed import Client, LocalCluster
+
+from bleuprint import BLEUScore, ConfigurationError, InputError, presets
+from bleuprint import dask as bleu_dask
+from tests.conftest import require_shared
+
+PRESET_NAMES = sorted(presets.PRESETS)
+# (pair, system): two references each; zh-en's Online-W has an empty hypothesis line.
+CORPORA = [("de-en", "Online-B"), ("zh-en", "Online-W")]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Client]:
+    # pytest imports this module under a name the workers cannot import: send its
+    # functions (the failure injectors below) by value.
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    cluster = LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+    with cluster, Client(cluster) as client:
+        yield client
+    cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+
+
+def _lines(path: Path) -> list[str]:
+    # As the data's README says: UTF-8, split on LF only, the final empty string dropped.
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
+@functools.cache
+def _corpus(pair: str, system: str) -> tuple[list[str], list[list[str]]]:
+    folder = require_shared("data", "wmt22", pair)
+    hypotheses = _lines(folder / f"sys.{system}.txt")
+    columns = [_lines(folder / name) for name in ("ref.A.txt", "ref.B.txt")]
+    return hypotheses, [list(refs) for refs in zip(*columns, strict=True)]
+
+
+def _frame(hypotheses: list[str], references: list[list[str]]) -> pd.DataFrame:
+    """A hypothesis column and two reference columns, ref0 and ref1."""
+    columns = {f"ref{k}": [refs[k] for refs in references] for k in range(2)}
+    return pd.DataFrame({"hypothesis": hypotheses, **columns}, dtype=object)
+
+
+def _bag(hypotheses: list[str], references: list[list[str]], partitions: int) -> dask.bag.Bag:
+    pairs = list(zip(hypotheses, references, strict=True))
+    return dask.bag.from_sequence(pairs, npartitions=partitions)
+
+
+# -- agreement with the local engine --------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize(("pair", "system"), CORPORA)
+def test_corpus_score_of_a_bag_and_of_a_dataframe_equals_the_local_one(
+    client: Client, name: str, pair: str, system: str
+) -> None:
+    engine = presets.get(name).build()
+    hypotheses, references = _corpus(pair, system)
+    local = engine.corpus_score(hypotheses, references)
+    frame = dask.dataframe.from_pandas(_frame(hypotheses, references), npartitions=5)
+    from_bag = bleu_dask.corpus_score(engine, _bag(hypotheses, references, 7), split_every=2)
+    from_frame = bleu_dask.corpus_score(engine, frame, references=["ref0", "ref1"])
+    assert client.compute([from_bag, from_frame], sync=True) == [local, local]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_sentence_scores_as_a_new_column_equal_the_local_ones(client: Client, name: str) -> None:
+    engine = presets.get(name).build()
+    hypotheses, references = _corpus(*CORPORA[1])
+    frame = dask.dataframe.from_pandas(_frame(hypotheses, references), npartitions=6)
+    scored = bleu_dask.sentence_scores(engine, frame, references=["ref0", "ref1"], column="score")
+    computed = client.compute(scored, sync=True)
+    local = engine.sentence_scores(hypotheses, references)
+    assert computed["score"].tolist() == [result.score for result in local]
+    assert computed["hypothesis"].tolist() == hypotheses
+
+
+def test_sentence_scores_of_a_bag_keep_its_order(client: Client) -> None:
+    engine = BLEUScore.canonical()
+    hypotheses, references = _corpus(*CORPORA[0])
+    scores = bleu_dask.sentence_scores(engine, _bag(hypotheses, references, 4))
+    assert client.compute(scores, sync=True) == [
+        result.score for result in engine.sentence_scores(hypotheses, references)
+    ]
+
+
+def test_results_are_lazy_dask_values() -> None:
+    # Nothing runs until computed: a bag whose every item fails still builds a graph.
+    failing = dask.bag.from_sequence([1, 2]).map(lambda item: 1 / 0)
+    assert isinstance(bleu_dask.corpus_score(BLEUScore(), failing), Delayed)
+    assert isinstance(bleu_dask.sentence_scores(BLEUScore(), failing), dask.bag.Bag)
+
+
+# -- awkward partitions -----------------------------------------------------------------------
+
+EMPTY_LINES = (["", "", "the cat"], [["", "a"], ["b", ""], ["the cat", "a cat"]])
+
+
+def test_a_partition_of_empty_lines_and_a_partition_of_no_rows(client: Client) -> None:
+    engine = BLEUScore.canonical()
+    hypotheses, references = _corpus(*CORPORA[0])
+    head, tail = (hypotheses[:100], references[:100]), (hypotheses[100:200], references[100:200])
+    partitions = [head, EMPTY_LINES, ([], []), tail]
+    local = engine.corpus_score(
+        head[0] + EMPTY_LINES[0] + tail[0], head[1] + EMPTY_LINES[1] + tail[1]
+    )
+
+    bag = dask.bag.from_delayed(
+        [delayed(list)(zip(*partition, strict=True)) for partition in partitions]
+    )
+    frame = dask.dataframe.from_delayed(
+        [delayed(_frame)(*partition) for partition in partitions], meta=_frame([], [])
+    )
+    assert bag.npartitions == frame.npartitions == 4
+
+    bag_result, frame_result = client.compute(
+        [bleu_dask.corpus_score(engine, bag),
+         bleu_dask.corpus_score(engine, frame, references=["ref0", "ref1"])],
+        sync=True,
+    )
+    assert bag_result == frame_result == local
+    assert local.stats.segments == 203
+    scored = bleu_dask.sentence_scores(engine, frame, references=["ref0", "ref1"])
+    assert client.compute(scored, sync=True)["bleu"].tolist()[100:103] == [0.0, 0.0, 0.0]
+
+
+def test_a_corpus_of_empty_partitions_only_is_an_error_as_it_is_locally(client: Client) -> None:
+    empty = dask.bag.from_sequence([("a", ["a"]), ("b", ["b"])], npartitions=2).filter(bool)
+    empty = empty.filter(lambda pair: pair[0] == "no such hypothesis")
+    with pytest.raises(InputError, match="empty"):
+        client.compute(bleu_dask.corpus_score(BLEUScore(), empty), sync=True)
+    with pytest.raises(InputError, match="empty"):
+        BLEUScore().corpus_score([], [])
+
+
+# -- failures -----------------------------------------------------------------------------
+
+
+def _die_once(marker: str, item: object) -> object:
+    """Kill this worker process the first time any worker gets here."""
+    try:
+        Path(marker).touch(exist_ok=False)
+    except FileExistsError:
+        return item
+    os.kill(os.getpid(), signal.SIGKILL)
+    raise AssertionError("unreachable: the process is dead")
+
+
+def _fail_once(item: object, marker: str) -> object:
+    """Raise a passing error the first time any worker gets here."""
+    try:
+        Path(marker).touch(exist_ok=False)
+    except FileExistsError:
+        return item
+    raise OSError("a passing failure, e.g. a flaky network file system")
+
+
+def test_a_worker_killed_mid_computation_does_not_change_the_score(
+    client: Client, tmp_path: Path
+) -> None:
+    engine = BLEUScore.canonical()
+    hypotheses, references = _corpus(*CORPORA[0])
+    marker = tmp_path / "killed"
+    pairs = _bag(hypotheses, references, 8).map(functools.partial(_die_once, str(marker)))
+    workers_before = set(client.scheduler_info()["workers"])
+
+    result = client.compute(bleu_dask.corpus_score(engine, pairs), retries=2).result()
+
+    assert marker.exists()
+    assert result == engine.corpus_score(hypotheses, references)
+    client.wait_for_workers(2, timeout=60)
+    # The nanny replaced the killed worker with a new process at a new address.
+    assert set(client.scheduler_info()["workers"]) != workers_before
+
+
+def test_retries_recover_from_a_task_that_fails_once(client: Client, tmp_path: Path) -> None:
+    engine = BLEUScore.canonical()
+    hypotheses, references = _corpus(*CORPORA[0])
+    # Separate markers, so the two graphs differ and the second does not reuse the error.
+    without = _bag(hypotheses, references, 4).map(_fail_once, str(tmp_path / "first"))
+    with pytest.raises(OSError, match="passing failure"):
+        client.compute(bleu_dask.corpus_score(engine, without), retries=0, sync=True)
+
+    again = _bag(hypotheses, references, 4).map(_fail_once, str(tmp_path / "second"))
+    result = client.compute(bleu_dask.corpus_score(engine, again), retries=1, sync=True)
+    assert result == engine.corpus_score(hypotheses, references)
+
+
+# -- bad input ------------------------------------------------------------------------------
+
+
+def test_a_missing_text_in_a_dataframe_names_its_row_and_column(client: Client) -> None:
+    frame = pd.DataFrame(
+        {"hypothesis": ["a", "b", "c"], "ref": ["a", None, "c"]}, index=[10, 11, 12]
+    )
+    lazy = bleu_dask.corpus_score(
+        BLEUScore(), dask.dataframe.from_pandas(frame, npartitions=2), references="ref"
+    )
+    with pytest.raises(InputError, match=r"column 'ref', row 11: the text is missing"):
+        client.compute(lazy, sync=True)
+
+
+def test_a_bad_pair_in_a_bag_names_its_partition(client: Client) -> None:
+    pairs = dask.bag.from_sequence([("a", ["a"]), ("b", ["b"]), ("c", "c")], npartitions=2)
+    with pytest.raises(InputError, match=r"partition 1: segment 0: references must be a list"):
+        client.compute(bleu_dask.corpus_score(BLEUScore(), pairs), sync=True)
+
+
+def test_misconfigured_calls_fail_when_built() -> None:
+    frame = dask.dataframe.from_pandas(
+        pd.DataFrame({"hypothesis": ["a"], "ref": ["a"], "bleu": [0.0]}), npartitions=1
+    )
+    with pytest.raises(ConfigurationError, match="references="):
+        bleu_dask.corpus_score(BLEUScore(), frame)
+    with pytest.raises(ConfigurationError, match="no column 'reference'"):
+        bleu_dask.corpus_score(BLEUScore(), frame, references="reference")
+    with pytest.raises(ConfigurationError, match="already has a column 'bleu'"):
+        bleu_dask.sentence_scores(BLEUScore(), frame, references="ref")
+    with pytest.raises(ConfigurationError, match="Dask bag or a Dask DataFrame"):
+        bleu_dask.corpus_score(BLEUScore(), [("a", ["a"])])  # type: ignore[arg-type]
+
+
+# -- files ----------------------------------------------------------------------------------
+
+
+def test_files_scored_on_a_cluster_equal_the_local_score(client: Client) -> None:
+    engine = BLEUScore.canonical()
+    folder = require_shared("data", "wmt22", CORPORA[1][0])
+    hypotheses, references = _corpus(*CORPORA[1])
+    result = bleu_dask.corpus_score_files(
+        engine,
+        folder / f"sys.{CORPORA[1][1]}.txt",
+        [folder / "ref.A.txt", folder / "ref.B.txt"],
+        scheduler=client.scheduler.address,
+        lines_per_partition=300,
+    )
+    assert result == engine.corpus_score(hypotheses, references)
+
+
+@pytest.mark.parametrize("lines_per_partition", [1, 2, 3, 4, 100])
+def test_reading_files_in_partitions_keeps_every_line(
+    tmp_path: Path, lines_per_partition: int
+) -> None:
+    hypothesis = tmp_path / "hyp.txt"
+    reference = tmp_path / "ref.txt"
+    hypothesis.write_bytes("one\r\n\ntrois\nvier\u00a0x\n".encode())
+    reference.write_bytes(b"1\n2\n3\n4")  # no final newline
+    pairs = bleu_dask.read_corpus(hypothesis, [reference], lines_per_partition=lines_per_partition)
+    assert pairs.npartitions == -(-4 // lines_per_partition)
+    assert pairs.compute(scheduler="sync") == [
+        ("one", ["1"]), ("", ["2"]), ("trois", ["3"]), ("vier\u00a0x", ["4"])
+    ]
+
+
+def test_reading_files_checks_alignment_and_encoding(tmp_path: Path) -> None:
+    hypothesis, reference, empty = tmp_path / "hyp.txt", tmp_path / "ref.txt", tmp_path / "e.txt"
+    hypothesis.write_bytes(b"a\nb\n\xffc\n")
+    reference.write_bytes(b"a\nb\n")
+    empty.write_bytes(b"")
+    with pytest.raises(InputError, match=r"ref\.txt has 2 lines but .*hyp\.txt has 3"):
+        bleu_dask.read_corpus(hypothesis, [reference])
+    reference.write_bytes(b"a\nb\nc\n")
+    pairs = bleu_dask.read_corpus(hypothesis, [reference], lines_per_partition=2)
+    with pytest.raises(InputError, match=r"hyp\.txt:3: not valid UTF-8 \(byte 1 of the line\)"):
+        pairs.compute(scheduler="sync")
+    assert bleu_dask.read_corpus(empty, [empty]).compute(scheduler="sync") == []

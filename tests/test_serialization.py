@@ -1,0 +1,124 @@
+"""Statistics, configurations and results travel between processes: pickling and dictionaries."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bleuprint import (
+    BLEUScore,
+    BLEUStats,
+    ConfigurationError,
+    InputError,
+    Signature,
+    presets,
+)
+
+PRESET_NAMES = sorted(presets.PRESETS)
+HYPOTHESES = ["the cat is on the mat", "", "a dog barks"]
+REFERENCES = [["the cat sat on the mat", "there is a cat"], ["nothing"], ["the dog barks"]]
+
+
+def _roundtrip(value: object) -> object:
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_preset_pickles_to_an_equal_engine_that_scores_the_same(name: str) -> None:
+    engine = presets.get(name).build()
+    copy = _roundtrip(engine)
+    assert copy == engine
+    assert copy.corpus_score(HYPOTHESES, REFERENCES) == engine.corpus_score(HYPOTHESES, REFERENCES)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_results_and_their_statistics_pickle(name: str) -> None:
+    result = presets.get(name).build().corpus_score(HYPOTHESES, REFERENCES)
+    assert _roundtrip(result) == result
+    assert _roundtrip(result.stats) == result.stats
+
+
+def test_statistics_dictionary_is_plain_json_with_every_field() -> None:
+    stats = BLEUStats(
+        (5, 2), (6, 4), 6, 7.5, segments=2, reference_counts=frozenset({2, 1}), counting="tok:x"
+    )
+    assert json.loads(json.dumps(stats.to_dict())) == {
+        "matches": [5, 2],
+        "totals": [6, 4],
+        "hypothesis_length": 6,
+        "reference_length": 7.5,
+        "segments": 2,
+        "reference_counts": [1, 2],
+        "counting": "tok:x",
+    }
+
+
+_counts = st.integers(min_value=0, max_value=10**9)
+
+
+@st.composite
+def _statistics(draw: st.DrawFn) -> BLEUStats:
+    orders = draw(st.integers(min_value=1, max_value=6))
+    return BLEUStats(
+        draw(st.lists(_counts, min_size=orders, max_size=orders)),
+        draw(st.lists(_counts, min_size=orders, max_size=orders)),
+        draw(_counts | st.floats(min_value=0, max_value=1e9)),
+        draw(_counts | st.floats(min_value=0, max_value=1e9)),
+        segments=draw(_counts),
+        reference_counts=draw(st.frozensets(st.integers(min_value=1, max_value=9))),
+        counting=draw(st.text(max_size=40)),
+    )
+
+
+@given(_statistics())
+def test_statistics_survive_a_trip_through_json(stats: BLEUStats) -> None:
+    assert BLEUStats.from_dict(json.loads(json.dumps(stats.to_dict()))) == stats
+
+
+def test_statistics_dictionary_with_a_missing_or_unknown_key_is_refused() -> None:
+    data = BLEUStats((1,), (1,), 1, 1).to_dict()
+    del data["totals"]
+    with pytest.raises(InputError, match="totals"):
+        BLEUStats.from_dict(data)
+    with pytest.raises(InputError, match="extra"):
+        BLEUStats.from_dict({**BLEUStats((1,), (1,), 1, 1).to_dict(), "extra": 1})
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_every_preset_survives_a_trip_through_a_json_dictionary(name: str) -> None:
+    engine = presets.get(name).build()
+    data = json.loads(json.dumps(engine.to_dict()))
+    assert BLEUScore.from_dict(data) == engine
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_configuration_dictionary_names_the_parts_the_signature_names(name: str) -> None:
+    engine = presets.get(name).build()
+    signature = engine.corpus_score(HYPOTHESES, REFERENCES).signature
+    assert engine.to_dict() == dict(Signature.parse(str(signature)).parts)
+
+
+def test_configuration_dictionary_of_canonical_bleu_by_definition() -> None:
+    assert BLEUScore.canonical().to_dict() == {
+        "tok": "whitespace",
+        "ngram": "contiguous[4]",
+        "match": "clipped",
+        "len": "tokens",
+        "ref": "closest[shorter]",
+        "bp": "exp",
+        "smooth": "none",
+        "weights": "uniform",
+    }
+
+
+def test_configuration_dictionary_lacking_a_part_or_with_an_unknown_key_is_refused() -> None:
+    parts = BLEUScore.canonical().to_dict()
+    del parts["smooth"]
+    with pytest.raises(ConfigurationError, match="smooth"):
+        BLEUScore.from_dict(parts)
+    with pytest.raises(ConfigurationError, match="colour"):
+        BLEUScore.from_dict({**BLEUScore.canonical().to_dict(), "colour": "blue"})
