@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -290,3 +291,14 @@ def test_reading_files_checks_alignment_and_encoding(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"hyp\.txt:3: not valid UTF-8 \(byte 1 of the line\)"):
         pairs.compute(scheduler="sync")
     assert bleu_dask.read_corpus(empty, [empty]).compute(scheduler="sync") == []
+
+
+def test_importing_without_dask_says_what_to_install() -> None:
+    # A fresh interpreter in which dask cannot be imported.
+    program = "import sys; sys.modules['dask'] = None; import bleuprint.dask"
+    completed = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=False
+    )
+    assert completed.returncode == 1
+    assert "ImportError: bleuprint.dask needs" in completed.stderr
+    assert "pip install 'bleuprint[dask]'" in completed.stderr

@@ -32,19 +32,18 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeAlias
 
 import attrs
+import numpy as np
 
 try:
-    import dask
     import dask.bag
     import dask.dataframe
     import distributed
-    import numpy as np
     import pandas as pd
     from dask.delayed import Delayed, delayed
-except ImportError as error:  # pragma: no cover - exercised only without the extra
+except ImportError as error:
     raise ImportError(
-        f"bleuprint.dask needs Dask's distributed scheduler and pandas ({error.name} is "
-        "missing); install them with: pip install 'bleuprint[dask]'"
+        f"bleuprint.dask needs Dask's distributed scheduler and pandas (cannot import "
+        f"{error.name}); install them with: pip install 'bleuprint[dask]'"
     ) from error
 
 from bleuprint._engine import BLEUScore
@@ -210,8 +209,7 @@ def _scores(engine: BLEUScore, segments: _Segments, number: int | None) -> list[
 
 
 def _bag_scores(items: Iterable[Any], engine: BLEUScore, read: _Reader) -> list[float]:
-    # A bag's partitions carry no number: the error names the first pair instead.
-    items = list(items)
+    # A bag's map_partitions does not tell a partition its number.
     return _scores(engine, read(items, None), None)
 
 
