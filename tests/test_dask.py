@@ -229,8 +229,14 @@ def test_a_missing_text_in_a_dataframe_names_its_row_and_column(client: Client) 
 
 def test_a_bad_pair_in_a_bag_names_its_partition(client: Client) -> None:
     pairs = dask.bag.from_sequence([("a", ["a"]), ("b", ["b"]), ("c", "c")], npartitions=2)
-    with pytest.raises(InputError, match=r"partition 1: segment 0: references must be a list"):
+    message = r"partition 1: segment 0: references must be a list"
+    with pytest.raises(InputError, match=message):
         client.compute(bleu_dask.corpus_score(BLEUScore(), pairs), sync=True)
+    with pytest.raises(InputError, match=message):
+        client.compute(bleu_dask.sentence_scores(BLEUScore(), pairs), sync=True)
+    with pytest.raises(InputError, match=r"partition 0, item 1: expected a \(hypothesis, "):
+        not_a_pair = dask.bag.from_sequence([("a", ["a"]), "b"], npartitions=1)
+        client.compute(bleu_dask.corpus_stats(BLEUScore(), not_a_pair), sync=True)
 
 
 def test_misconfigured_calls_fail_when_built() -> None:
@@ -291,6 +297,8 @@ def test_reading_files_checks_alignment_and_encoding(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"hyp\.txt:3: not valid UTF-8 \(byte 1 of the line\)"):
         pairs.compute(scheduler="sync")
     assert bleu_dask.read_corpus(empty, [empty]).compute(scheduler="sync") == []
+    with pytest.raises(InputError, match=r"cannot read .*absent\.txt: No such file"):
+        bleu_dask.read_corpus(tmp_path / "absent.txt", [reference])
 
 
 def test_importing_without_dask_says_what_to_install() -> None:

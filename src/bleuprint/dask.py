@@ -142,9 +142,7 @@ def corpus_score(
     return delayed(_score_corpus, pure=True)(engine, stats)
 
 
-def _count_partition(
-    engine: BLEUScore, read: _Reader, partition: Any, number: int
-) -> BLEUStats:
+def _count_partition(engine: BLEUScore, read: _Reader, partition: Any, number: int) -> BLEUStats:
     hypotheses, references = read(partition, number)
     if not hypotheses:
         return engine.empty_stats()
@@ -191,7 +189,10 @@ def sentence_scores(
     """
     read = _partition_reader(data, hypothesis, references)
     if isinstance(data, dask.bag.Bag):
-        return data.map_partitions(_bag_scores, engine, read)
+        score = delayed(_scores, pure=True)
+        return dask.bag.from_delayed(
+            [score(engine, read, items, number) for number, items in enumerate(data.to_delayed())]
+        )
     if column in data.columns:
         raise ConfigurationError(
             f"the DataFrame already has a column {column!r}; name the score column with column="
@@ -200,17 +201,12 @@ def sentence_scores(
     return data.map_partitions(_frame_with_scores, engine, read, column, meta=meta)
 
 
-def _scores(engine: BLEUScore, segments: _Segments, number: int | None) -> list[float]:
-    hypotheses, references = segments
+def _scores(engine: BLEUScore, read: _Reader, partition: Any, number: int | None) -> list[float]:
+    hypotheses, references = read(partition, number)
     if not hypotheses:
         return []
     with _in_partition(number):
         return [result.score for result in engine.sentence_scores(hypotheses, references)]
-
-
-def _bag_scores(items: Iterable[Any], engine: BLEUScore, read: _Reader) -> list[float]:
-    # A bag's map_partitions does not tell a partition its number.
-    return _scores(engine, read(items, None), None)
 
 
 def _frame_with_scores(
@@ -221,7 +217,7 @@ def _frame_with_scores(
     partition_info: dict[str, Any] | None = None,
 ) -> pd.DataFrame:
     number = partition_info["number"] if partition_info else None
-    scores = _scores(engine, read(frame, number), number)
+    scores = _scores(engine, read, frame, number)
     return frame.assign(**{column: pd.Series(scores, index=frame.index, dtype="float64")})
 
 
