@@ -21,6 +21,8 @@ import pandas as pd
 import pytest
 from dask.delayed import Delayed, delayed
 from distributed import Client, LocalCluster
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bleuprint import BLEUScore, ConfigurationError, InputError, presets
 from bleuprint import dask as bleu_dask
@@ -109,6 +111,26 @@ def test_sentence_scores_of_a_bag_keep_its_order(client: Client) -> None:
     assert client.compute(scores, sync=True) == [
         result.score for result in engine.sentence_scores(hypotheses, references)
     ]
+
+
+_words = st.lists(st.sampled_from(["a", "b", "c", "the", "cat"]), max_size=6).map(" ".join)
+_segment = st.tuples(_words, st.lists(_words, min_size=1, max_size=3))
+
+
+@settings(max_examples=50)
+@given(
+    st.lists(_segment, min_size=1, max_size=30),
+    st.integers(min_value=1, max_value=12),
+    st.integers(min_value=2, max_value=5),
+)
+def test_any_partitioning_and_tree_shape_gives_the_local_statistics(
+    segments: list[tuple[str, list[str]]], partitions: int, split_every: int
+) -> None:
+    engine = BLEUScore.canonical()
+    bag = dask.bag.from_sequence(segments, npartitions=partitions)
+    stats = bleu_dask.corpus_stats(engine, bag, split_every=split_every)
+    local = engine.count([hypothesis for hypothesis, _ in segments], [refs for _, refs in segments])
+    assert stats.compute(scheduler="sync") == local
 
 
 def test_results_are_lazy_dask_values() -> None:
