@@ -279,17 +279,19 @@ def test_misconfigured_calls_fail_when_built() -> None:
 
 
 def test_files_scored_on_a_cluster_equal_the_local_score(client: Client) -> None:
-    engine = BLEUScore.canonical()
+    engine = BLEUScore.russian()  # measures lengths in characters: whitespace matters
     folder = require_shared("data", "wmt22", CORPORA[1][0])
     hypotheses, references = _corpus(*CORPORA[1])
+    paths = (folder / f"sys.{CORPORA[1][1]}.txt", [folder / "ref.A.txt", folder / "ref.B.txt"])
     result = bleu_dask.corpus_score_files(
-        engine,
-        folder / f"sys.{CORPORA[1][1]}.txt",
-        [folder / "ref.A.txt", folder / "ref.B.txt"],
-        scheduler=client.scheduler.address,
-        lines_per_partition=300,
+        engine, *paths, scheduler=client.scheduler.address, lines_per_partition=300
     )
-    assert result == engine.corpus_score(hypotheses, references)
+    # Files lose trailing whitespace per line, as sacreBLEU's command line reads them.
+    stripped = [[reference.rstrip() for reference in refs] for refs in references]
+    assert result == engine.corpus_score([line.rstrip() for line in hypotheses], stripped)
+    # A connected client is used as it is, and stays open.
+    assert bleu_dask.corpus_score_files(engine, *paths, scheduler=client) == result
+    assert client.status == "running"
 
 
 @pytest.mark.parametrize("lines_per_partition", [1, 2, 3, 4, 100])
@@ -298,7 +300,7 @@ def test_reading_files_in_partitions_keeps_every_line(
 ) -> None:
     hypothesis = tmp_path / "hyp.txt"
     reference = tmp_path / "ref.txt"
-    hypothesis.write_bytes("one\r\n\ntrois\nvier\u00a0x\n".encode())
+    hypothesis.write_bytes("one\r\n\ntrois \u00a0\nvier\u00a0x\n".encode())
     reference.write_bytes(b"1\n2\n3\n4")  # no final newline
     pairs = bleu_dask.read_corpus(hypothesis, [reference], lines_per_partition=lines_per_partition)
     assert pairs.npartitions == -(-4 // lines_per_partition)

@@ -52,6 +52,7 @@ from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
 
 __all__ = [
+    "connect",
     "corpus_score",
     "corpus_score_files",
     "corpus_stats",
@@ -313,7 +314,8 @@ def read_corpus(
     """A bag of ``(hypothesis, references)`` pairs read from aligned text files.
 
     Line ``i`` of every reference file is a reference of line ``i`` of the hypothesis file.
-    Lines are read as the command line reads them: UTF-8, ending in LF or CRLF. This
+    Files are read as sacreBLEU's command line reads them: UTF-8, lines end at ``\\n``, and
+    each line loses its trailing whitespace (so a CRLF file reads as an LF file). This
     function only finds where every partition starts (one fast pass over each file); the
     workers then read their own lines, so on a cluster the paths must be readable by every
     worker (a shared file system).
@@ -389,7 +391,7 @@ def _read_lines(path: str, start: int, end: int, first_line: int) -> list[str]:
     decoded = []
     for number, line in enumerate(lines, start=first_line):
         try:
-            decoded.append(line.removesuffix(b"\r").decode("utf-8"))
+            decoded.append(line.decode("utf-8").rstrip())
         except UnicodeDecodeError as error:
             raise InputError(
                 f"{path}:{number}: not valid UTF-8 (byte {error.start + 1} of the line)"
@@ -402,29 +404,34 @@ def corpus_score_files(
     hypothesis_path: str | os.PathLike[str],
     reference_paths: Sequence[str | os.PathLike[str]],
     *,
-    scheduler: str = "local",
+    scheduler: str | distributed.Client = "local",
     lines_per_partition: int = LINES_PER_PARTITION,
     retries: int = 1,
 ) -> BLEUResult:
-    """Corpus BLEU of aligned text files, computed on a Dask cluster; what the command line's
-    ``--dask`` option runs.
+    """Corpus BLEU of aligned text files, computed on a Dask cluster and waited for.
 
-    ``scheduler`` is a scheduler's address (``tcp://host:8786``) or ``"local"``, which starts
-    a cluster of worker processes on this machine for the duration of the call. A task that
-    fails is tried again ``retries`` times.
+    ``scheduler`` is a connected :class:`distributed.Client`, or what :func:`connect` takes:
+    ``"local"`` or a scheduler's address. A task that raises is tried again ``retries``
+    times. The files are read as :func:`read_corpus` reads them.
     """
     pairs = read_corpus(hypothesis_path, reference_paths, lines_per_partition=lines_per_partition)
-    with _client(scheduler) as client:
-        result: BLEUResult = client.compute(corpus_score(engine, pairs), retries=retries).result()
-    return result
+    lazy = corpus_score(engine, pairs)
+    if isinstance(scheduler, distributed.Client):
+        return scheduler.compute(lazy, retries=retries).result()
+    with connect(scheduler) as client:
+        return client.compute(lazy, retries=retries).result()
 
 
 @contextlib.contextmanager
-def _client(scheduler: str) -> Iterator[distributed.Client]:
+def connect(scheduler: str) -> Iterator[distributed.Client]:
+    """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new cluster
+    of worker processes on this machine for ``"local"``; closed (and the local cluster shut
+    down) on leaving the ``with`` block. Scoring several systems in one block shares the
+    cluster between them."""
     if scheduler != "local":
-        with distributed.Client(scheduler) as client:
+        with distributed.Client(scheduler, set_as_default=False) as client:
             yield client
         return
     cluster = distributed.LocalCluster(processes=True, host="127.0.0.1", dashboard_address=None)
-    with cluster, distributed.Client(cluster) as client:
+    with cluster, distributed.Client(cluster, set_as_default=False) as client:
         yield client
