@@ -11,8 +11,10 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import cloudpickle
 import dask.bag
@@ -119,16 +121,16 @@ _segment = st.tuples(_words, st.lists(_words, min_size=1, max_size=3))
 
 @settings(max_examples=50)
 @given(
-    st.lists(_segment, min_size=1, max_size=30),
-    st.integers(min_value=1, max_value=12),
+    st.lists(st.lists(_segment, max_size=4), min_size=1, max_size=20).filter(any),
     st.integers(min_value=2, max_value=5),
 )
 def test_any_partitioning_and_tree_shape_gives_the_local_statistics(
-    segments: list[tuple[str, list[str]]], partitions: int, split_every: int
+    partitions: list[list[tuple[str, list[str]]]], split_every: int
 ) -> None:
     engine = BLEUScore.canonical()
-    bag = dask.bag.from_sequence(segments, npartitions=partitions)
+    bag = dask.bag.from_delayed([delayed(partition) for partition in partitions])
     stats = bleu_dask.corpus_stats(engine, bag, split_every=split_every)
+    segments = [segment for partition in partitions for segment in partition]
     local = engine.count([hypothesis for hypothesis, _ in segments], [refs for _, refs in segments])
     assert stats.compute(scheduler="sync") == local
 
@@ -334,3 +336,27 @@ def test_importing_without_dask_says_what_to_install() -> None:
     assert completed.returncode == 1
     assert "ImportError: bleuprint.dask needs" in completed.stderr
     assert "pip install 'bleuprint[dask]'" in completed.stderr
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(st.text(st.sampled_from("ab \r\u00a0é"), max_size=5), max_size=12),
+    st.booleans(),
+    st.integers(min_value=1, max_value=5),
+    st.integers(min_value=1, max_value=7),
+)
+def test_partitions_of_a_file_hold_its_lines_in_order_whatever_the_block_size(
+    texts: list[str], final_newline: bool, lines_per_partition: int, block: int
+) -> None:
+    data = "\n".join(texts) + ("\n" if final_newline and texts else "")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder, "lines.txt")
+        path.write_bytes(data.encode())
+        # Tiny read blocks put newlines on every side of a block boundary.
+        with mock.patch.object(bleu_dask._Layout, "BLOCK", block):
+            pairs = bleu_dask.read_corpus(path, [path], lines_per_partition=lines_per_partition)
+        read = pairs.compute(scheduler="sync")
+    lines = data.split("\n")
+    if lines[-1] == "":  # what follows the final newline, or an empty file
+        lines.pop()
+    assert read == [(line.rstrip(), [line.rstrip()]) for line in lines]
