@@ -29,7 +29,7 @@ import functools
 import operator
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 import attrs
 import numpy as np
@@ -341,13 +341,17 @@ def read_corpus(
     return dask.bag.from_delayed(parts)
 
 
+@attrs.frozen
 class _Layout:
-    """Where the partitions of one text file start, found without decoding it."""
+    """Where the partitions of one text file start (byte offsets), its size and its number
+    of lines, found without decoding it."""
 
-    BLOCK = 1 << 24
+    BLOCK: ClassVar[int] = 1 << 24
 
-    def __init__(self, path: str, starts: list[int], size: int, lines: int) -> None:
-        self.path, self.starts, self.size, self.lines = path, starts, size, lines
+    path: str
+    starts: list[int]
+    size: int
+    lines: int
 
     @classmethod
     def scan(cls, path: str, every: int) -> _Layout:
