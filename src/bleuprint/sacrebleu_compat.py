@@ -98,7 +98,7 @@ def parts(
     """The parts of :class:`~bleuprint.BLEUScore` that compute ``sacrebleu.metrics.BLEU``
     with these arguments (sacreBLEU's names and defaults).
 
-    >>> sorted(parts(tokenize="intl", smooth_method="floor").items())  # doctest: +NORMALIZE_WHITESPACE
+    >>> sorted(parts(tokenize="intl", smooth_method="floor").items())
     [('ngrams', Contiguous(max_n=4)), ('smoothing', Floor(value=0.1)),
      ('tokenizer', International()), ('weights', Uniform())]
     """
@@ -131,7 +131,8 @@ def _tokenizer(name: str) -> Tokenizer:
 def _smoother(method: str, value: float | None) -> Smoother:
     if method not in SMOOTH_DEFAULTS:
         raise ConfigurationError(
-            f"unknown sacreBLEU smooth_method {method!r}; choose one of {', '.join(SMOOTH_DEFAULTS)}"
+            f"unknown sacreBLEU smooth_method {method!r}; "
+            f"choose one of {', '.join(SMOOTH_DEFAULTS)}"
         )
     default = SMOOTH_DEFAULTS[method]
     if default is None:  # sacreBLEU ignores a smooth_value given to 'none' and 'exp'

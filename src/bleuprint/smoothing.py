@@ -109,7 +109,7 @@ class AddK(Part, family="smooth", name="add-k"):
     [0.75, 0.5, 0.3333333333333333, 1.0]
     """
 
-    k: float = attrs.field(default=1, validator=_non_negative)
+    k: float = attrs.field(default=1.0, validator=_non_negative)
 
     @property
     def sacrebleu_name(self) -> str:
