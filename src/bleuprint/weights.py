@@ -43,4 +43,6 @@ class EffectiveOrder(Part, family="weights", name="effective"):
 
     def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
         effective = sum(1 for _ in takewhile(lambda precision: precision is not None, precisions))
+        if not effective:  # no n-grams at all: nothing to weigh, the score is 0
+            return [0.0] * len(precisions)
         return [1 / effective] * effective + [0.0] * (len(precisions) - effective)
