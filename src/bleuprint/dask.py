@@ -429,13 +429,23 @@ def corpus_score_files(
 @contextlib.contextmanager
 def connect(scheduler: str) -> Iterator[distributed.Client]:
     """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new cluster
-    of worker processes on this machine for ``"local"``; closed (and the local cluster shut
-    down) on leaving the ``with`` block. Scoring several systems in one block shares the
-    cluster between them."""
+    on this machine for ``"local"``; closed (and the local cluster shut down) on leaving the
+    ``with`` block. Scoring several systems in one block shares the cluster between them.
+
+    The local cluster has one single-threaded worker process per core: counting is Python
+    code that holds the interpreter lock, so threads would take turns rather than share out
+    the work.
+    """
     if scheduler != "local":
         with distributed.Client(scheduler, set_as_default=False) as client:
             yield client
         return
-    cluster = distributed.LocalCluster(processes=True, host="127.0.0.1", dashboard_address=None)
+    cluster = distributed.LocalCluster(
+        n_workers=os.cpu_count() or 1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
     with cluster, distributed.Client(cluster, set_as_default=False) as client:
         yield client
