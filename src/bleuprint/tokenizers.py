@@ -19,7 +19,7 @@ import regex
 
 from bleuprint._signature import Part
 
-__all__ = ["Letters", "Whitespace", "from_callable"]
+__all__ = ["Codepoints", "Letters", "Whitespace", "from_callable"]
 
 
 @attrs.frozen
@@ -63,3 +63,19 @@ def from_callable(function: Callable[[str], list[str]], *, signature: str) -> _C
     (['A', 'B'], 'upper')
     """
     return _CallableTokenizer(function, signature)
+
+
+@attrs.frozen
+class Codepoints(Part, family="tok", name="codepoints"):
+    """Every character is a token, spaces included: Python's ``list(text)``.
+
+    What NLTK, fast-bleu and distancia do with a string given where they expect a list of
+    tokens, which is why their presets use it for text: give those presets token lists to
+    score words.
+
+    >>> Codepoints()("a cat")
+    ['a', ' ', 'c', 'a', 't']
+    """
+
+    def __call__(self, text: str) -> list[str]:
+        return list(text)
