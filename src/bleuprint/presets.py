@@ -2,7 +2,7 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['canonical', 'russian', 'unigram']
+['canonical', 'distancia', 'fast-bleu', 'nltk', 'russian', 'torchmetrics', 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """
@@ -43,6 +43,14 @@ class Preset:
         return repr(score) if self.decimals is None else f"{score:.{self.decimals}f}"
 
 
+# Other implementations' definitions, quirks included (docs/definitions/compared.md).
+_PEER_PRESETS = (
+    Preset("nltk", BLEUScore.nltk, "NLTK 3.10.4 sentence_bleu / corpus_bleu"),
+    Preset("torchmetrics", BLEUScore.torchmetrics, "torchmetrics 1.9.0 BLEUScore"),
+    Preset("fast-bleu", BLEUScore.fast_bleu, "fast-bleu 0.0.90 BLEU (sentence level)"),
+    Preset("distancia", BLEUScore.distancia, "distancia 0.0.85 BLEUScore (sentence level)"),
+)
+
 PRESETS: Mapping[str, Preset] = MappingProxyType(
     {
         preset.name: preset
@@ -50,6 +58,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType(
             Preset("canonical", BLEUScore.canonical, "Papineni et al. (2002), BLEU-4"),
             Preset("unigram", BLEUScore.unigram, "BP x clipped unigram precision", 4),
             Preset("russian", BLEUScore.russian, "Russian contest: letter words, set overlap", 6),
+            *_PEER_PRESETS,
         )
     }
 )
