@@ -176,6 +176,12 @@ class TestOtherParts:
 
 
 class TestPresets:
+    def test_token_list_presets_split_text_on_whitespace(self) -> None:
+        for bleu in [BLEUScore.nltk(), BLEUScore.fast_bleu(), BLEUScore.distancia()]:
+            assert bleu.tokenizer == tokenizers.Whitespace()
+        characters = BLEUScore.nltk(tokenizer=tokenizers.Codepoints())
+        assert characters.compute("abcd", ["abcd"]) == 1.0
+
     @pytest.mark.parametrize("name", ["nltk", "torchmetrics", "fast-bleu", "distancia"])
     def test_signature_rebuilds_the_preset(self, name: str) -> None:
         bleu = presets.get(name).build()

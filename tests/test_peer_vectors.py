@@ -60,9 +60,10 @@ REJECTED: dict[str, type[BLEUError]] = {
 NOT_A_LIMITATION = {"torchmetrics-032-merge-state"}
 
 
-def _words(segment: Any) -> Any:
-    """A token list as bleuprint takes it: tokens are strings (NLTK also takes integers)."""
-    return segment if isinstance(segment, str) else [str(token) for token in segment]
+def _words(segment: Any) -> list[str]:
+    """The tokens NLTK, fast-bleu and distancia read from a segment, as bleuprint takes them:
+    a string is iterated as characters, and tokens are strings (NLTK also takes integers)."""
+    return [str(token) for token in segment]
 
 
 # -- NLTK ---------------------------------------------------------------------------------

@@ -164,9 +164,10 @@ class BLEUScore:
         (``method=0``, no smoothing, is NLTK's default). Quirks, each in a named part: a zero
         precision without smoothing becomes a tiny positive number, sentences without n-grams
         of an order count 1 in its denominator, no unigram match gives 0 before smoothing,
-        non-positive smoothed precisions are left out of the mean, methods 5 to 7 read the
-        last sentence of a corpus, and a string is a sequence of characters. For several
-        weight sets at once, see :meth:`score_weights`.
+        non-positive smoothed precisions are left out of the mean, and methods 5 to 7 read the
+        last sentence of a corpus. Give token lists, as to NLTK; text is split on whitespace
+        (NLTK would read a string as characters: ``tokenizer=tokenizers.Codepoints()`` does
+        that). For several weight sets at once, see :meth:`score_weights`.
 
         >>> hypothesis = "the cat sat in the mat".split()
         >>> reference = "the cat sat on the mat".split()
@@ -184,7 +185,6 @@ class BLEUScore:
             )
         reads_fifth_order = isinstance(smoother, (smoothers.NLTKMethod5, smoothers.NLTKMethod7))
         nltk = {
-            "tokenizer": tokenizers.Codepoints(),
             "ngrams": ngrams.Contiguous(max(orders, 5) if reads_fifth_order else orders),
             "brevity_penalty": brevity.NLTKExponential(),
             "smoothing": smoother,
@@ -256,7 +256,6 @@ class BLEUScore:
         if smoothing_func not in methods:
             raise ConfigurationError(f"smoothing_func must be 0 or 1, got {smoothing_func!r}")
         fast_bleu = {
-            "tokenizer": tokenizers.Codepoints(),
             "ngrams": ngrams.Contiguous(len(weights)),
             "matching": matching.SpaceJoined(),
             "brevity_penalty": brevity.NLTKExponential(),
@@ -277,7 +276,6 @@ class BLEUScore:
         1.0000000000000007e-09
         """
         distancia = {
-            "tokenizer": tokenizers.Codepoints(),
             "ngrams": ngrams.Contiguous(n_gram),
             "brevity_penalty": brevity.NLTKExponential(),
             "smoothing": smoothers.ReplaceZero(1e-9) if smoothing else smoothers.RejectZero(),

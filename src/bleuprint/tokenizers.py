@@ -70,8 +70,8 @@ class Codepoints(Part, family="tok", name="codepoints"):
     """Every character is a token, spaces included: Python's ``list(text)``.
 
     What NLTK, fast-bleu and distancia do with a string given where they expect a list of
-    tokens, which is why their presets use it for text: give those presets token lists to
-    score words.
+    tokens (their presets split text on whitespace instead; pass this tokenizer to read text
+    as they would).
 
     >>> Codepoints()("a cat")
     ['a', ' ', 'c', 'a', 't']
