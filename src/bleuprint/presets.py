@@ -2,7 +2,8 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['canonical', 'distancia', 'fast-bleu', 'nltk', 'russian', 'torchmetrics', 'unigram']
+['canonical', 'distancia', 'fast-bleu', 'nltk', 'russian', 'sacrebleu', 'sacrebleu-sentence',
+ 'torchmetrics', 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """
@@ -58,6 +59,12 @@ PRESETS: Mapping[str, Preset] = MappingProxyType(
             Preset("canonical", BLEUScore.canonical, "Papineni et al. (2002), BLEU-4"),
             Preset("unigram", BLEUScore.unigram, "BP x clipped unigram precision", 4),
             Preset("russian", BLEUScore.russian, "Russian contest: letter words, set overlap", 6),
+            Preset("sacrebleu", BLEUScore.sacrebleu, "sacreBLEU 2.6.0 corpus BLEU (13a, exp)"),
+            Preset(
+                "sacrebleu-sentence",
+                BLEUScore.sacrebleu_sentence,
+                "sacreBLEU 2.6.0 sentence BLEU (effective order)",
+            ),
             *_PEER_PRESETS,
         )
     }
