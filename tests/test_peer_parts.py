@@ -182,10 +182,36 @@ class TestPresets:
         characters = BLEUScore.nltk(tokenizer=tokenizers.Codepoints())
         assert characters.compute("abcd", ["abcd"]) == 1.0
 
-    @pytest.mark.parametrize("name", ["nltk", "torchmetrics", "fast-bleu", "distancia"])
+    @pytest.mark.parametrize(
+        "name", ["nltk", "torchmetrics", "hf-evaluate", "bleuscore", "fast-bleu", "distancia"]
+    )
     def test_signature_rebuilds_the_preset(self, name: str) -> None:
         bleu = presets.get(name).build()
         assert BLEUScore.from_signature(str(bleu.signature())) == bleu
+
+    def test_signature_rebuilds_torchmetrics_sacrebleu(self) -> None:
+        bleu = BLEUScore.torchmetrics(tokenize="intl", lowercase=True, smooth=True)
+        assert BLEUScore.from_signature(str(bleu.signature())) == bleu
+
+    def test_torchmetrics_lowercases_after_tokenizing(self) -> None:
+        # "İ" lowercases to "i" and a combining dot: two characters before tokenizing, one
+        # token after it.
+        after = BLEUScore.torchmetrics(tokenize="char", lowercase=True).tokenizer
+        assert after("İa") == ["i\u0307", "a"]
+        assert tokenizers.Lowercase(tokenizers.Chars())("İa") == ["i", "\u0307", "a"]
+
+    def test_torchmetrics_unknown_tokenizer(self) -> None:
+        with pytest.raises(ConfigurationError, match="flores"):
+            BLEUScore.torchmetrics(tokenize="flores200")
+
+    def test_hf_evaluate_and_bleuscore_differ_on_empty_text(self) -> None:
+        with pytest.raises(InputError, match="divides by both"):
+            BLEUScore.hf_evaluate().compute("", ["test"])
+        assert BLEUScore.bleuscore().compute("", ["test"]) == 0.0
+
+    def test_hf_evaluate_uses_the_shortest_reference(self) -> None:
+        # 4 tokens against references of 5 and 1: the shortest (1) means no penalty.
+        assert BLEUScore.hf_evaluate(max_order=1).compute("a b c d", ["a b c d e", "a"]) == 1.0
 
     def test_nltk_counts_five_orders_for_methods_5_and_7(self) -> None:
         assert BLEUScore.nltk(method=5).max_n == 5

@@ -206,14 +206,19 @@ class BLEUScore:
         n_gram: int = 4,
         smooth: bool = False,
         weights: Sequence[float] | None = None,
+        tokenize: str | None = None,
+        lowercase: bool = False,
         **parts: Any,
     ) -> BLEUScore:
-        """torchmetrics 1.9.0's ``BLEUScore`` and ``bleu_score``.
+        """torchmetrics 1.9.0's ``BLEUScore`` and ``bleu_score``; with ``tokenize`` (``"13a"``,
+        ``"intl"``, ``"zh"``, ``"char"``, ``"none"``, ...) and ``lowercase``, its
+        ``SacreBLEUScore`` and ``sacre_bleu_score``.
 
-        Whitespace tokens; the closest reference length with ties going to the first listed;
-        ``smooth=True`` adds one to the counts of orders 2 and up. Quirk: the score is 0
-        whenever an order has no match, before any smoothing and whatever its weight.
-        ``weights`` must have ``n_gram`` entries (default uniform).
+        Whitespace tokens (or sacreBLEU's tokenizer, lowercased after tokenizing); the closest
+        reference length with ties going to the first listed; ``smooth=True`` adds one to the
+        counts of orders 2 and up. Quirk: the score is 0 whenever an order has no match,
+        before any smoothing and whatever its weight. ``weights`` must have ``n_gram``
+        entries (default uniform).
 
         >>> bleu = BLEUScore.torchmetrics()
         >>> round(bleu.compute("the cat sat on a mat", ["the cat sat on the mat"]), 6)
@@ -228,7 +233,7 @@ class BLEUScore:
             )
         inner = smoothers.AddOne() if smooth else smoothers.NoSmoothing()
         torchmetrics = {
-            "tokenizer": tokenizers.Whitespace(),
+            "tokenizer": _torchmetrics_tokenizer(tokenize, lowercase),
             "ngrams": ngrams.Contiguous(n_gram),
             "reference_length": brevity.Closest(ties="first"),
             "smoothing": smoothers.RequireAllMatched(inner),
@@ -326,6 +331,58 @@ class BLEUScore:
         'nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0'
         """
         return cls.sacrebleu(**{"effective_order": True, **options})
+
+    @classmethod
+    def hf_evaluate(cls, max_order: int = 4, smooth: bool = False, **parts: Any) -> BLEUScore:
+        """Hugging Face evaluate 0.4.6's ``bleu`` metric: the TensorFlow NMT ``compute_bleu``
+        on sacreBLEU's ``13a`` tokens.
+
+        The **shortest** reference length; the penalty ``exp(1 - 1/ratio)``, undefined (an
+        :class:`~bleuprint.InputError`) where the total hypothesis or reference length is 0;
+        ``smooth=True`` adds one to every order, unigrams included.
+
+        >>> predictions = ["hello there general kenobi", "foo bar foobar"]
+        >>> references = [["hello there general kenobi", "hello there!"], ["foo bar foobar"]]
+        >>> result = BLEUScore.hf_evaluate().corpus_score(predictions, references)
+        >>> result.score, result.hypothesis_length, result.reference_length
+        (1.0, 7, 6)
+        """
+        hf_evaluate = {
+            **_nmt_parts(max_order, smooth),
+            "reference_length": brevity.Shortest(),
+            "brevity_penalty": brevity.NMT(),
+        }
+        return cls(**{**hf_evaluate, **parts})
+
+    @classmethod
+    def bleuscore(
+        cls,
+        max_order: int = 4,
+        smooth: bool = False,
+        ref_len_method: str = "shortest",
+        **parts: Any,
+    ) -> BLEUScore:
+        """bleuscore 0.2.0's ``compute``: the Hugging Face evaluate definition
+        (:meth:`hf_evaluate`) with the exponential penalty, which scores empty text instead of
+        dividing by zero, and ``ref_len_method`` ``"shortest"`` (or ``"hf"``) or ``"closest"``
+        (or ``"sacrebleu"``: ties to the shorter).
+
+        >>> bleu = BLEUScore.bleuscore(ref_len_method="closest")
+        >>> round(bleu.compute("a b c d", ["a b c d e", "a"]), 6)
+        0.778801
+        """
+        rules: dict[str, ReferenceLength] = {
+            "shortest": brevity.Shortest(),
+            "hf": brevity.Shortest(),
+            "closest": brevity.Closest(),
+            "sacrebleu": brevity.Closest(),
+        }
+        if ref_len_method not in rules:
+            raise ConfigurationError(
+                f"ref_len_method must be one of {', '.join(rules)}, got {ref_len_method!r}"
+            )
+        bleuscore = {**_nmt_parts(max_order, smooth), "reference_length": rules[ref_len_method]}
+        return cls(**{**bleuscore, **parts})
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:
@@ -506,6 +563,31 @@ class BLEUScore:
             stats=stats,
             signature=self.signature(stats),
         )
+
+
+def _torchmetrics_tokenizer(tokenize: str | None, lowercase: bool) -> Tokenizer:
+    """Whitespace for ``BLEUScore``; sacreBLEU's tokenizer for ``SacreBLEUScore``, which
+    lowercases the tokens after tokenizing."""
+    if tokenize is None:
+        tokenizer: Tokenizer = tokenizers.Whitespace()
+    elif tokenize in sacrebleu_compat.TOKENIZERS:
+        tokenizer = sacrebleu_compat.TOKENIZERS[tokenize]()
+    else:
+        raise ConfigurationError(
+            f"tokenize must be one of {', '.join(sacrebleu_compat.TOKENIZERS)}, got "
+            f"{tokenize!r} (bleuprint does not ship the flores sentencepiece models)"
+        )
+    return tokenizers.LowercaseAfter(tokenizer) if lowercase else tokenizer
+
+
+def _nmt_parts(max_order: int, smooth: bool) -> dict[str, Any]:
+    """The parts Hugging Face evaluate and bleuscore share: ``13a`` tokens, orders
+    1..max_order, and add-one smoothing of every order (unigrams too) when asked."""
+    return {
+        "tokenizer": tokenizers.Mteval13a(),
+        "ngrams": ngrams.Contiguous(max_order),
+        "smoothing": smoothers.AddOne(unigrams=True) if smooth else smoothers.NoSmoothing(),
+    }
 
 
 def _kind(text: str | None) -> str:

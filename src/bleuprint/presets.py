@@ -2,8 +2,8 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['canonical', 'distancia', 'fast-bleu', 'nltk', 'russian', 'sacrebleu', 'sacrebleu-sentence',
- 'torchmetrics', 'unigram']
+['bleuscore', 'canonical', 'distancia', 'fast-bleu', 'hf-evaluate', 'nltk', 'russian',
+ 'sacrebleu', 'sacrebleu-sentence', 'torchmetrics', 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """
@@ -48,6 +48,8 @@ class Preset:
 _PEER_PRESETS = (
     Preset("nltk", BLEUScore.nltk, "NLTK 3.10.4 sentence_bleu / corpus_bleu"),
     Preset("torchmetrics", BLEUScore.torchmetrics, "torchmetrics 1.9.0 BLEUScore"),
+    Preset("hf-evaluate", BLEUScore.hf_evaluate, "Hugging Face evaluate 0.4.6 bleu (TF NMT)"),
+    Preset("bleuscore", BLEUScore.bleuscore, "bleuscore 0.2.0 compute (TF NMT, 13a)"),
     Preset("fast-bleu", BLEUScore.fast_bleu, "fast-bleu 0.0.90 BLEU (sentence level)"),
     Preset("distancia", BLEUScore.distancia, "distancia 0.0.85 BLEUScore (sentence level)"),
 )

@@ -42,6 +42,7 @@ __all__ = [
     "KoreanMecab",
     "Letters",
     "Lowercase",
+    "LowercaseAfter",
     "Mteval13a",
     "Whitespace",
     "from_callable",
@@ -376,3 +377,21 @@ class Codepoints(Part, family="tok", name="codepoints"):
 
     def __call__(self, text: str) -> list[str]:
         return list(text)
+
+
+@attrs.frozen
+class LowercaseAfter(Part, family="tok", name="lowercase-after"):
+    """Tokenize with ``inner``, then lowercase each token.
+
+    torchmetrics' ``SacreBLEUScore(lowercase=True)`` lowercases after tokenizing, where
+    sacreBLEU (:class:`Lowercase`) lowercases before; the two differ only where lowercasing
+    changes what a tokenizer sees (``"İ".lower()`` is two code points, for example).
+
+    >>> LowercaseAfter(Mteval13a())("The EU's GDP.")
+    ['the', "eu's", 'gdp', '.']
+    """
+
+    inner: Tokenizer
+
+    def __call__(self, text: str) -> list[str]:
+        return [token.lower() for token in self.inner(text)]
