@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -256,3 +257,17 @@ def test_canonical_precisions_are_untouched_by_the_nltk_quirks(
     assert precisions == [m / t if t else None for m, t in zip(stats.matches, stats.totals)]
     if not all(precisions):
         assert bleu.score(stats).score == 0.0
+
+
+def test_the_comparison_page_lists_every_preset_with_its_parts() -> None:
+    """The docs' table of parts stays what the presets are (a drift check, not a definition)."""
+    page = (Path(__file__).parent.parent / "docs" / "definitions" / "compared.md").read_text()
+    section = page.split("## Every part, at the default options")[1].split("\n## ")[0]
+    header, _, *rows = [line for line in section.splitlines() if line.startswith("|")]
+    families = [cell.strip() for cell in header.strip("|").split("|")][1:]
+    listed = set()
+    for row in rows:
+        name, *parts = [cell.strip().strip("`") for cell in row.strip("|").split("|")]
+        listed.add(name)
+        assert dict(zip(families, parts)) == dict(presets.get(name).build().signature().parts)
+    assert listed == set(presets.PRESETS)
