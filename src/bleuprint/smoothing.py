@@ -381,7 +381,7 @@ class NLTKMethod3(_NLTKMethod, Part, family="smooth", name="nltk-method3"):
 def _method4(
     fractions: list[tuple[float, float]], hypothesis_length: float, k: float
 ) -> list[float]:
-    """The k-th unmatched order gets ``ln(L) / (2^k * k_param) / denominator`` for a (corpus)
+    """The i-th unmatched order gets ``ln(L) / (2^i * k) / denominator`` for a (corpus)
     hypothesis length ``L`` above 1; with ``L <= 1`` unmatched orders stay 0."""
     smoothed, unmatched = [], 0
     for matched, total in fractions:
