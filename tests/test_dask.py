@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from distributed import Client, LocalCluster
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuprint import BLEUScore, ConfigurationError, InputError, presets
+from bleuprint import BLEUScore, ConfigurationError, InputError, brevity, presets
 from bleuprint import dask as bleu_dask
 from tests.conftest import require_shared
 
@@ -97,13 +98,27 @@ def test_corpus_score_of_a_bag_and_of_a_dataframe_equals_the_local_one(
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_sentence_scores_as_a_new_column_equal_the_local_ones(client: Client, name: str) -> None:
     engine = presets.get(name).build()
-    hypotheses, references = _corpus(*CORPORA[1])
+    hypotheses, references = _corpus(*CORPORA[0])
     frame = dask.dataframe.from_pandas(_frame(hypotheses, references), npartitions=6)
     scored = bleu_dask.sentence_scores(engine, frame, references=["ref0", "ref1"], column="score")
     computed = client.compute(scored, sync=True)
     local = engine.sentence_scores(hypotheses, references)
     assert computed["score"].tolist() == [result.score for result in local]
     assert computed["hypothesis"].tolist() == hypotheses
+
+
+def test_a_segment_the_definition_cannot_score_fails_as_it_does_locally(client: Client) -> None:
+    # TF NMT's brevity penalty divides by the hypothesis length: an empty one has no score.
+    engine = BLEUScore(brevity_penalty=brevity.NMT())
+    hypotheses, references = ["a b", ""], [["a b"], ["c d"]]
+    with pytest.raises(InputError) as local:
+        engine.sentence_scores(hypotheses, references)
+    frame = dask.dataframe.from_pandas(
+        _frame(hypotheses, [refs * 2 for refs in references]), npartitions=2
+    )
+    scored = bleu_dask.sentence_scores(engine, frame, references=["ref0", "ref1"])
+    with pytest.raises(InputError, match=r"partition 1: " + re.escape(str(local.value))):
+        client.compute(scored, sync=True)
 
 
 def test_sentence_scores_of_a_bag_keep_its_order(client: Client) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,6 +17,25 @@ def _numbers(values: Iterable[float]) -> tuple[float, ...]:
     return tuple(values)
 
 
+def _counts(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as JSON types: lists for tuples and sets, Python numbers for numpy's."""
+    if isinstance(value, BLEUStats):
+        return value.to_dict()
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return [_plain(item) for item in value]
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return value
+
+
 @attrs.frozen
 class BLEUStats:
     """The sufficient statistics of BLEU for one segment or many.
@@ -25,6 +45,12 @@ class BLEUStats:
     ``reference_counts`` is the set of reference counts seen per segment. ``counting`` is the
     signature of the counting configuration that made them: statistics add with ``+`` and
     ``sum()`` only when it agrees.
+
+    Two fields serve definitions that read more than the sums (NLTK's): ``segments_without_ngrams``
+    counts, per order, the segments whose hypothesis has no n-gram of that order (NLTK counts
+    each such segment's denominator as 1), and :attr:`last_segment` gives the statistics of the
+    final segment added (NLTK's corpus-level smoothing methods 5 to 7 read only that one).
+    Neither takes part in equality.
 
     >>> a = BLEUStats((3, 1), (4, 3), 4, 4, segments=1, reference_counts=frozenset({1}))
     >>> b = BLEUStats((2, 0), (2, 1), 2, 3, segments=1, reference_counts=frozenset({1}))
@@ -40,12 +66,29 @@ class BLEUStats:
     segments: int = 1
     reference_counts: frozenset[int] = frozenset()
     counting: str = ""
+    segments_without_ngrams: tuple[int, ...] = attrs.field(default=(), converter=_counts, eq=False)
+    final_segment: BLEUStats | None = attrs.field(default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if len(self.matches) != len(self.totals):
             raise InputError(
                 f"matches has {len(self.matches)} orders but totals has {len(self.totals)}"
             )
+        if not self.segments_without_ngrams:
+            # Statistics built by hand: assume no segment lacks an order.
+            object.__setattr__(self, "segments_without_ngrams", (0,) * len(self.totals))
+        elif len(self.segments_without_ngrams) != len(self.totals):
+            raise InputError(
+                f"segments_without_ngrams has {len(self.segments_without_ngrams)} orders "
+                f"but totals has {len(self.totals)}"
+            )
+
+    @property
+    def last_segment(self) -> BLEUStats | None:
+        """The statistics of the final segment added (itself for one segment; None for none)."""
+        if self.final_segment is not None:
+            return self.final_segment
+        return self if self.segments == 1 else None
 
     @property
     def max_n(self) -> int:
@@ -60,35 +103,38 @@ class BLEUStats:
     def to_dict(self) -> dict[str, Any]:
         """The statistics as a dictionary of JSON types, to store or send between processes.
 
+        Every field is kept, those outside equality too, so that statistics read back score
+        the same under every definition.
+
         >>> stats = BLEUStats((3, 1), (4, 3), 4, 5, segments=1, reference_counts=frozenset({1}))
         >>> stats.to_dict()  # doctest: +NORMALIZE_WHITESPACE
         {'matches': [3, 1], 'totals': [4, 3], 'hypothesis_length': 4, 'reference_length': 5,
-         'segments': 1, 'reference_counts': [1], 'counting': ''}
+         'segments': 1, 'reference_counts': [1], 'counting': '',
+         'segments_without_ngrams': [0, 0], 'final_segment': None}
         >>> BLEUStats.from_dict(stats.to_dict()) == stats
         True
         """
-        return {
-            "matches": list(self.matches),
-            "totals": list(self.totals),
-            "hypothesis_length": self.hypothesis_length,
-            "reference_length": self.reference_length,
-            "segments": self.segments,
-            "reference_counts": sorted(self.reference_counts),
-            "counting": self.counting,
-        }
+        return {field.name: _plain(getattr(self, field.name)) for field in attrs.fields(BLEUStats)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BLEUStats:
-        """Read back what :meth:`to_dict` wrote; a missing or unknown key is an
-        :class:`~bleuprint.InputError`."""
-        expected = {field.name for field in attrs.fields(cls)}
-        missing, unknown = sorted(expected - set(data)), sorted(set(data) - expected)
+        """Read back what :meth:`to_dict` wrote. A field with a default may be left out; a
+        missing required field or an unknown key is an :class:`~bleuprint.InputError`."""
+        fields = attrs.fields_dict(cls)
+        required = [name for name, field in fields.items() if field.default is attrs.NOTHING]
+        missing = [name for name in required if name not in data]
+        unknown = sorted(set(data) - set(fields))
         if missing or unknown:
             raise InputError(
                 f"statistics dictionary lacks {missing or 'nothing'} "
                 f"and has unknown keys {unknown or 'none'}"
             )
-        return cls(**{**data, "reference_counts": frozenset(data["reference_counts"])})
+        values = dict(data)
+        if "reference_counts" in values:
+            values["reference_counts"] = frozenset(values["reference_counts"])
+        if values.get("final_segment") is not None:
+            values["final_segment"] = cls.from_dict(values["final_segment"])
+        return cls(**values)
 
     def __add__(self, other: BLEUStats) -> BLEUStats:
         if not isinstance(other, BLEUStats):
@@ -107,6 +153,10 @@ class BLEUStats:
             segments=self.segments + other.segments,
             reference_counts=self.reference_counts | other.reference_counts,
             counting=self.counting,
+            segments_without_ngrams=tuple(
+                a + b for a, b in zip(self.segments_without_ngrams, other.segments_without_ngrams)
+            ),
+            final_segment=other.last_segment if other.segments else self.last_segment,
         )
 
     def __radd__(self, other: object) -> BLEUStats:
