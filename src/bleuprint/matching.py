@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 
 from bleuprint._signature import Part
-from bleuprint.typing import NgramCounts
+from bleuprint.typing import IntArray, NgramCounts
 
 __all__ = ["Clipped", "Distinct"]
 
@@ -37,6 +38,10 @@ class Clipped(Part, family="match", name="clipped"):
                 matches[len(ngram) - 1] += min(count, most)
         return matches
 
+    def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray) -> IntArray:
+        """The credit of many distinct n-grams: ``min(hypothesis count, reference count)``."""
+        return np.minimum(hypothesis_counts, reference_counts)
+
 
 @attrs.frozen
 class Distinct(Part, family="match", name="distinct"):
@@ -54,3 +59,7 @@ class Distinct(Part, family="match", name="distinct"):
             if any(ngram in reference for reference in references):
                 matches[len(ngram) - 1] += 1
         return matches
+
+    def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray) -> IntArray:
+        """The credit of many distinct n-grams: 1 where both counts are positive, else 0."""
+        return ((hypothesis_counts > 0) & (reference_counts > 0)).astype(np.int64)

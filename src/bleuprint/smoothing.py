@@ -14,10 +14,12 @@ up to the weights: uniform weights make the score 0, effective-order weights lea
 from __future__ import annotations
 
 import attrs
+import numpy as np
 
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
-from bleuprint.typing import Precision
+from bleuprint.typing import BoolArray, FloatArray, Precision
 
 __all__ = ["NoSmoothing"]
 
@@ -29,5 +31,10 @@ class NoSmoothing(Part, family="smooth", name="none"):
     def __call__(self, stats: BLEUStats) -> list[Precision]:
         return [
             matched / total if total else None
-            for matched, total in zip(stats.matches, stats.totals)
+            for matched, total in zip(stats.matches, stats.totals, strict=True)
         ]
+
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every segment's precisions at once, and where they are defined."""
+        defined = stats.totals != 0
+        return stats.matches / np.where(defined, stats.totals, 1), defined

@@ -12,7 +12,7 @@ of tokens. Token lists given to the engine are taken as they are and never re-to
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import attrs
 import regex
@@ -28,6 +28,14 @@ class Whitespace(Part, family="tok", name="whitespace"):
 
     def __call__(self, text: str) -> list[str]:
         return text.split()
+
+    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The tokens of many texts, as calling on each gives them.
+
+        >>> Whitespace().tokenize_batch(["a b", "", " c "])
+        [['a', 'b'], [], ['c']]
+        """
+        return list(map(str.split, texts))
 
 
 _LETTER_RUN = regex.compile(r"\p{L}[\p{L}\p{M}]*")

@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
-from bleuprint.typing import Precision
+from bleuprint.typing import BoolArray, FloatArray, Precision
 
 __all__ = ["Uniform"]
 
@@ -26,3 +28,9 @@ class Uniform(Part, family="weights", name="uniform"):
 
     def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
         return [1 / stats.max_n] * stats.max_n
+
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+    ) -> FloatArray:
+        """The same weights for every segment."""
+        return np.full(precisions.shape, 1 / stats.max_n)

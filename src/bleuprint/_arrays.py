@@ -1,0 +1,481 @@
+"""The fast path: the statistics and scores of every segment at once, on arrays of token ids.
+
+The simple path (``BLEUScore._count_segment``) builds a :class:`collections.Counter` of tuples
+of strings per segment, which costs tens of microseconds of Python per segment. Here a batch
+of segments is tokenized, its tokens are interned to integer ids once, and the rest is numpy:
+
+1. Every hypothesis and reference of the batch is a *stream* of token ids, laid end to end.
+2. For each order n, every position that starts an n-gram gets one 64-bit sort key
+   ``(n-gram label, stream's role in its segment, position)``. After one sort, the copies of an
+   n-gram of one segment sit together, the hypothesis's first and each reference's after it,
+   so the hypothesis count and the largest reference count of every distinct n-gram are run
+   lengths, and the matcher's credit sums per segment with ``bincount``.
+3. The label of an n-gram is built from the labels of the two (n-1)-grams it is made of, and
+   only n-grams found both in the hypothesis and in a reference are labelled: any other can
+   contain no match, so each higher order sorts fewer keys.
+
+The engine takes this path when all its counting parts fit the array protocols of
+:mod:`bleuprint.typing`, and scores with arrays when its scoring parts do. Every result equals
+the simple path's exactly; ``tests/test_arrays.py`` checks that on random corpora.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain
+from typing import TYPE_CHECKING, cast
+
+import attrs
+import numpy as np
+
+from bleuprint._segments import SegmentStats, SentenceScores
+from bleuprint._stats import BLEUStats
+from bleuprint.typing import (
+    ArrayBrevityPenalty,
+    ArrayLengthMeasure,
+    ArrayMatcher,
+    ArrayNgramExtractor,
+    ArrayReferenceLength,
+    ArraySmoother,
+    ArrayWeights,
+    BatchTokenizer,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    Segment,
+    Tokenizer,
+)
+
+if TYPE_CHECKING:
+    from bleuprint._engine import BLEUScore
+    from bleuprint._result import Signature
+
+CHUNK_SEGMENTS = 2048
+"""Segments counted together: enough for numpy to pay off, few enough to stay in cache."""
+_KEY_BITS = 63  # a packed sort key must fit a non-negative int64
+
+CountSegment = Callable[[int, Segment, Sequence[Segment]], BLEUStats]
+
+
+@attrs.frozen
+class CountingParts:
+    """An engine's counting parts, known to support arrays."""
+
+    tokenizer: Tokenizer
+    ngrams: ArrayNgramExtractor
+    matching: ArrayMatcher
+    length: ArrayLengthMeasure
+    reference_length: ArrayReferenceLength
+    signature: str
+
+    @classmethod
+    def of(cls, engine: BLEUScore) -> CountingParts | None:
+        """The parts, or ``None`` where one of them has no array support."""
+        if (
+            isinstance(engine.ngrams, ArrayNgramExtractor)
+            and isinstance(engine.matching, ArrayMatcher)
+            and isinstance(engine.length, ArrayLengthMeasure)
+            and isinstance(engine.reference_length, ArrayReferenceLength)
+        ):
+            return cls(
+                engine.tokenizer,
+                engine.ngrams,
+                engine.matching,
+                engine.length,
+                engine.reference_length,
+                engine.counting_signature,
+            )
+        return None
+
+    def streams_of(self, segments: Sequence[Segment], kind: str) -> list[Sequence[str]]:
+        """The tokens of segments that are all text or all tokens (see ``plain_kind``)."""
+        if kind == "text":
+            return list(tokenize(self.tokenizer, cast("Sequence[str]", segments)))
+        return cast("list[Sequence[str]]", list(segments))
+
+    def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
+        texts = cast("Sequence[str]", segments) if kind == "text" else None
+        return self.length.lengths_array(texts, token_counts)
+
+
+@attrs.frozen
+class ScoringParts:
+    """An engine's scoring parts, known to support arrays."""
+
+    smoothing: ArraySmoother
+    weights: ArrayWeights
+    brevity_penalty: ArrayBrevityPenalty
+
+    @classmethod
+    def of(cls, engine: BLEUScore) -> ScoringParts | None:
+        """The parts, or ``None`` where one of them has no array support."""
+        if (
+            isinstance(engine.smoothing, ArraySmoother)
+            and isinstance(engine.weights, ArrayWeights)
+            and isinstance(engine.brevity_penalty, ArrayBrevityPenalty)
+        ):
+            return cls(engine.smoothing, engine.weights, engine.brevity_penalty)
+        return None
+
+
+# -- counting ---------------------------------------------------------------------------------
+
+
+def count_segments(
+    parts: CountingParts,
+    hypotheses: Sequence[Segment],
+    references: Sequence[Sequence[Segment]],
+    count_one: CountSegment,
+) -> SegmentStats:
+    """Every segment's statistics, a chunk at a time.
+
+    A chunk holding anything but plain text (or plain token lists) throughout is counted by
+    ``count_one``, the simple path, which also raises the right error for bad input.
+    """
+    chunks = []
+    for start in range(0, len(hypotheses), CHUNK_SEGMENTS):
+        chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
+        chunk_references = references[start : start + CHUNK_SEGMENTS]
+        kind = plain_kind(chunk_hypotheses, chunk_references)
+        if kind is None:
+            stats = [
+                count_one(start + offset, hypothesis, refs)
+                for offset, (hypothesis, refs) in enumerate(
+                    zip(chunk_hypotheses, chunk_references, strict=True)
+                )
+            ]
+            max_n = parts.ngrams.max_n
+            chunks.append(SegmentStats.from_stats(stats, max_n, parts.signature))
+        else:
+            chunks.append(_count_chunk(parts, chunk_hypotheses, chunk_references, kind))
+    return chunks[0] if len(chunks) == 1 else SegmentStats.concatenate(chunks)
+
+
+def plain_kind(
+    hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+) -> str | None:
+    """``"text"`` or ``"tokens"`` if every segment is given that way, with at least one
+    reference in a list; ``None`` for anything else."""
+    if not all(isinstance(refs, (list, tuple)) and refs for refs in references):
+        return None
+    if all(type(segment) is str for segment in _every_segment(hypotheses, references)):
+        return "text"
+    if all(
+        isinstance(segment, (list, tuple)) and all(type(token) is str for token in segment)
+        for segment in _every_segment(hypotheses, references)
+    ):
+        return "tokens"
+    return None
+
+
+def _every_segment(
+    hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+) -> Iterator[Segment]:
+    return chain(hypotheses, chain.from_iterable(references))
+
+
+def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> list[list[str]]:
+    """Every text's tokens, in one call where the tokenizer offers a batch method."""
+    if isinstance(tokenizer, BatchTokenizer):
+        return tokenizer.tokenize_batch(texts)
+    return list(map(tokenizer, texts))
+
+
+def _count_chunk(
+    parts: CountingParts,
+    hypotheses: Sequence[Segment],
+    references: Sequence[Sequence[Segment]],
+    kind: str,
+) -> SegmentStats:
+    segments = len(hypotheses)
+    flat_references = list(chain.from_iterable(references))
+    reference_counts = np.fromiter(map(len, references), np.int64, segments)
+    token_ids, lengths = intern(parts.streams_of([*hypotheses, *flat_references], kind))
+    reference_segment = np.repeat(np.arange(segments), reference_counts)
+    first_reference = np.cumsum(reference_counts) - reference_counts
+    reference_rank = np.arange(len(reference_segment)) - first_reference[reference_segment]
+    streams = Streams(
+        token_ids,
+        lengths,
+        np.concatenate((np.arange(segments), reference_segment)),
+        np.concatenate((np.zeros(segments, np.int64), reference_rank + 1)),
+        segments,
+    )
+    hypothesis_lengths = parts.lengths(hypotheses, kind, lengths[:segments])
+    reference_lengths = parts.lengths(flat_references, kind, lengths[segments:])
+    return SegmentStats(
+        match_counts(streams, parts.ngrams.max_n, parts.matching.credit_array),
+        parts.ngrams.order_totals_array(lengths[:segments]),
+        hypothesis_lengths,
+        parts.reference_length.reference_length_array(
+            hypothesis_lengths, reference_lengths, reference_counts
+        ),
+        reference_counts,
+        parts.signature,
+    )
+
+
+def intern(streams: Sequence[Sequence[str]]) -> tuple[IntArray, IntArray]:
+    """All tokens of all streams as one array of integer ids (equal tokens, equal ids), and
+    the length of each stream."""
+    tokens = list(chain.from_iterable(streams))
+    vocabulary = dict.fromkeys(tokens)  # distinct tokens in first-seen order, at C speed
+    ids = dict(zip(vocabulary, range(len(vocabulary)), strict=True))
+    token_ids = np.fromiter(map(ids.__getitem__, tokens), np.int64, len(tokens))
+    return token_ids, np.fromiter(map(len, streams), np.int64, len(streams))
+
+
+@attrs.frozen
+class Streams:
+    """Hypotheses and references as token ids laid end to end.
+
+    ``segment[k]`` is the segment stream ``k`` belongs to, and ``role[k]`` says whether it is
+    that segment's hypothesis (0) or its j-th reference (j >= 1). Token ids may be any int64.
+    """
+
+    token_ids: IntArray
+    lengths: IntArray
+    segment: IntArray
+    role: IntArray
+    segments: int
+
+
+def match_counts(
+    streams: Streams, max_n: int, credit: Callable[[IntArray, IntArray], IntArray]
+) -> IntArray:
+    """The matcher's credit for each segment (rows) and order (columns)."""
+    matches = np.zeros((streams.segments, max_n), np.int64)
+    total_tokens = len(streams.token_ids)
+    if total_tokens == 0:
+        return matches
+    token_end = np.repeat(np.cumsum(streams.lengths), streams.lengths)
+    token_segment = np.repeat(streams.segment, streams.lengths)
+    token_role = np.repeat(streams.role, streams.lengths)
+    starts = np.arange(total_tokens)
+    labels = _unigram_labels(token_segment, streams.token_ids, streams.segments)
+    for order in range(1, max_n + 1):
+        group, first_of_group, hypothesis_count, reference_count = _count_groups(
+            labels, token_role[starts], starts, total_tokens
+        )
+        credited = credit(hypothesis_count, reference_count)
+        matches[:, order - 1] = np.bincount(
+            token_segment[starts[first_of_group]], weights=credited, minlength=streams.segments
+        )
+        if order == max_n:
+            break
+        # Label the n-grams found both in the hypothesis and in a reference: an (n+1)-gram at
+        # p, made of the n-grams at p and p + 1, can only match if both of those are shared.
+        is_shared = (hypothesis_count > 0) & (reference_count > 0)
+        shared = np.full(total_tokens, -1, np.int64)
+        shared[starts] = np.where(is_shared, np.cumsum(is_shared) - 1, -1)[group]
+        starts = starts[(shared[starts] >= 0) & (starts + order + 1 <= token_end[starts])]
+        starts = starts[shared[starts + 1] >= 0]
+        if len(starts) == 0:
+            break
+        labels = shared[starts] * int(is_shared.sum()) + shared[starts + 1]
+    return matches
+
+
+def _unigram_labels(token_segment: IntArray, token_ids: IntArray, segments: int) -> IntArray:
+    """A label for each (segment, token) pair: equal pairs, equal labels."""
+    vocabulary = int(token_ids.max()) + 1
+    if int(token_ids.min()) >= 0 and _fits(segments, vocabulary):
+        return token_segment * vocabulary + token_ids
+    return _dense_pairs(token_segment, token_ids)
+
+
+def _count_groups(
+    labels: IntArray, roles: IntArray, positions: IntArray, total_tokens: int
+) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Group equal labels: the group of each entry, the first entry of each group (an index
+    into the inputs), and per group the count with role 0 and the largest count of one other
+    role."""
+    order = _sort_order(labels, roles, positions, total_tokens)
+    sorted_labels, sorted_roles = labels[order], roles[order]
+    new_label = np.empty(len(order), bool)
+    new_label[0] = True
+    np.not_equal(sorted_labels[1:], sorted_labels[:-1], out=new_label[1:])
+    new_run = new_label.copy()
+    new_run[1:] |= sorted_roles[1:] != sorted_roles[:-1]
+    run_start = np.flatnonzero(new_run)
+    run_length = np.diff(np.append(run_start, len(order)))
+    run_role = sorted_roles[run_start]
+    run_opens_group = new_label[run_start]
+    group_first_run = np.flatnonzero(run_opens_group)
+    # Role 0 (the hypothesis) sorts first within a group, so it can only be the first run.
+    first_run_length = run_length[group_first_run]
+    hypothesis_count = np.where(run_role[group_first_run] == 0, first_run_length, 0)
+    reference_count = np.maximum.reduceat(np.where(run_role > 0, run_length, 0), group_first_run)
+    group_of_sorted = np.cumsum(new_label) - 1
+    group = np.empty(len(order), np.int64)
+    group[order] = group_of_sorted
+    return group, order[run_start[group_first_run]], hypothesis_count, reference_count
+
+
+def _sort_order(
+    labels: IntArray, roles: IntArray, positions: IntArray, total_tokens: int
+) -> IntArray:
+    """The permutation sorting by (label, role), ties by position. One sort of packed int64
+    keys where they fit (the usual case), else a lexicographic sort."""
+    position_bits = (total_tokens - 1).bit_length()
+    role_bits = int(roles.max()).bit_length()
+    label_bits = int(labels.max()).bit_length()
+    if label_bits + role_bits + position_bits > _KEY_BITS:
+        lexicographic: IntArray = np.lexsort((positions, roles, labels))
+        return lexicographic
+    keys = (labels << (role_bits + position_bits)) | (roles << position_bits) | positions
+    keys.sort()
+    # positions are distinct, so the low bits say where each sorted key came from
+    position_order = np.empty(total_tokens, np.int64)
+    position_order[positions] = np.arange(len(positions))
+    sorted_order: IntArray = position_order[keys & ((1 << position_bits) - 1)]
+    return sorted_order
+
+
+def _fits(*bounds: int) -> bool:
+    return sum((bound - 1).bit_length() for bound in bounds) <= _KEY_BITS
+
+
+def _dense(values: IntArray) -> IntArray:
+    """Equal values to equal labels 0, 1, 2, ... (in sorted order of the values)."""
+    labels: IntArray = np.unique(values, return_inverse=True)[1]
+    return labels.reshape(-1)
+
+
+def _dense_pairs(first: IntArray, second: IntArray) -> IntArray:
+    """Equal pairs to equal labels, for pairs too wide to pack into one int64."""
+    order = np.lexsort((second, first))
+    first, second = first[order], second[order]
+    differs = np.empty(len(order), bool)
+    differs[0] = True
+    differs[1:] = (first[1:] != first[:-1]) | (second[1:] != second[:-1])
+    labels = np.empty(len(order), np.int64)
+    labels[order] = np.cumsum(differs) - 1
+    return labels
+
+
+# -- scoring ----------------------------------------------------------------------------------
+
+
+def exactly(function: Callable[[float], float], values: FloatArray) -> FloatArray:
+    """``function`` (``math.log``, ``math.exp``) on each value, with the very same rounding as
+    the simple path: numpy's own vectorized ``log`` and ``exp`` may differ in the last bit."""
+    return np.fromiter(map(function, values.tolist()), np.float64, len(values))
+
+
+def score_segments(
+    parts: ScoringParts, stats: SegmentStats, signature_of: Callable[[BLEUStats], Signature]
+) -> SentenceScores:
+    """Every segment's result, as the engine's ``score`` gives it for each segment."""
+    precisions, defined = parts.smoothing.precisions_array(stats)
+    order_weights = parts.weights.weights_array(stats, precisions, defined)
+    penalties = parts.brevity_penalty.penalty_array(
+        stats.hypothesis_lengths.astype(np.float64), stats.reference_lengths.astype(np.float64)
+    )
+    precisions = np.where(defined, precisions, 0.0)
+    return SentenceScores(
+        penalties * _weighted_geometric_means(precisions, defined, order_weights),
+        precisions,
+        penalties,
+        stats,
+        signature_of,
+    )
+
+
+def _weighted_geometric_means(
+    precisions: FloatArray, defined: BoolArray, order_weights: FloatArray
+) -> FloatArray:
+    """Row by row, what the engine's ``_weighted_geometric_mean`` computes, in the same
+    order of floating-point operations."""
+    counted = order_weights > 0
+    zero: BoolArray = np.any(counted & ~(defined & (precisions > 0)), axis=1)
+    usable = counted & ~zero[:, None]
+    logs = np.zeros_like(precisions)
+    logs[usable] = exactly(math.log, precisions[usable])
+    total = np.zeros(len(precisions))
+    for order in range(precisions.shape[1]):
+        total += np.where(usable[:, order], order_weights[:, order] * logs[:, order], 0.0)
+    means = np.zeros(len(precisions))
+    scored = usable.any(axis=1)
+    means[scored] = exactly(math.exp, total[scored])
+    return means
+
+
+# -- pairwise ---------------------------------------------------------------------------------
+
+
+def pairwise_scores(
+    engine: BLEUScore, groups: Sequence[Sequence[Segment]]
+) -> list[FloatArray]:
+    """For each group, the matrix of every candidate's score (rows) against every other as its
+    single reference (columns)."""
+    parts = CountingParts.of(engine)
+    matrices = []
+    for group in groups:
+        candidates, size = list(group), len(group)
+        if size == 0:
+            matrices.append(np.zeros((0, 0)))
+            continue
+        if parts is not None and plain_kind(candidates, [[one] for one in candidates]):
+            stats = _pairwise_stats(parts, candidates)
+        else:
+            hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
+            references = [[reference] for _ in candidates for reference in candidates]
+            stats = engine.count_segments(hypotheses, references)
+        matrices.append(engine.score_segments(stats).scores.reshape(size, size))
+    return matrices
+
+
+def _pairwise_stats(parts: CountingParts, candidates: list[Segment]) -> SegmentStats:
+    """The statistics of every candidate against every candidate, row after row."""
+    size = len(candidates)
+    kind = "text" if all(type(candidate) is str for candidate in candidates) else "tokens"
+    token_ids, token_counts = intern(parts.streams_of(candidates, kind))
+    matches = [
+        _pairwise_credit(counts, parts.matching.credit_array)
+        for counts in _ngram_count_matrices(token_ids, token_counts, parts.ngrams.max_n)
+    ]
+    lengths = parts.lengths(candidates, kind, token_counts)
+    hypothesis_lengths = np.repeat(lengths, size)
+    single = np.ones(size * size, np.int64)
+    return SegmentStats(
+        np.stack(matches, axis=-1).reshape(size * size, parts.ngrams.max_n),
+        parts.ngrams.order_totals_array(np.repeat(token_counts, size)),
+        hypothesis_lengths,
+        parts.reference_length.reference_length_array(
+            hypothesis_lengths, np.tile(lengths, size), single
+        ),
+        single,
+        parts.signature,
+    )
+
+
+def _ngram_count_matrices(
+    token_ids: IntArray, lengths: IntArray, max_n: int
+) -> Iterator[IntArray]:
+    """For each order, how often each distinct n-gram (columns) occurs in each stream (rows)."""
+    streams = len(lengths)
+    token_end = np.repeat(np.cumsum(lengths), lengths)
+    token_stream = np.repeat(np.arange(streams), lengths)
+    unigram_labels = _dense(token_ids)
+    unigram_count = int(unigram_labels.max(initial=-1)) + 1
+    starts, labels = np.arange(len(token_ids)), unigram_labels
+    for order in range(1, max_n + 1):
+        label_count = int(labels.max(initial=-1)) + 1
+        cells = token_stream[starts] * label_count + labels
+        yield np.bincount(cells, minlength=streams * label_count).reshape(streams, label_count)
+        # The (n+1)-gram at p is the n-gram at p and the token at p + n.
+        longer = starts + order + 1 <= token_end[starts]
+        starts = starts[longer]
+        labels = _dense(labels[longer] * unigram_count + unigram_labels[starts + order])
+
+
+def _pairwise_credit(
+    counts: IntArray, credit: Callable[[IntArray, IntArray], IntArray]
+) -> IntArray:
+    """``result[i, j]``: the credit of stream i's n-grams against stream j as reference."""
+    narrow = counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
+    credited = credit(narrow[:, None, :], narrow[None, :, :])
+    return np.asarray(credited.sum(axis=-1, dtype=np.int64))
+
