@@ -14,7 +14,10 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 
 # Derandomized everywhere, so a run never fails by chance; CI runs the same examples.
 settings.register_profile(
-    "ci", derandomize=True, deadline=None, max_examples=100,
+    "ci",
+    derandomize=True,
+    deadline=None,
+    max_examples=100,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", derandomize=True, deadline=None, max_examples=200)

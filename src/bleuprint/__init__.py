@@ -1,7 +1,7 @@
 """bleuprint: every BLEU in circulation, as configurations of one engine.
 
 >>> import bleuprint
->>> bleuprint.bleu_score("the cat is here".split(), "the cat was here".split(), 2)
+>>> round(bleuprint.bleu_score("the cat is here".split(), "the cat was here".split(), 2), 12)
 0.5
 """
 

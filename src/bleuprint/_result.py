@@ -119,7 +119,8 @@ class BLEUResult:
         """The score on the 0-100 scale with its details, one line, sacreBLEU's layout.
 
         >>> from bleuprint import BLEUScore
-        >>> print(BLEUScore.canonical(max_n=2).sentence_score("the cat is here", ["the cat was here"]))
+        >>> bleu = BLEUScore.canonical(max_n=2)
+        >>> print(bleu.sentence_score("the cat is here", ["the cat was here"]))
         BLEU = 50.00 75.0/33.3 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
         """
         precisions = "/".join(f"{100 * p:.1f}" for p in self.precisions)

@@ -43,7 +43,7 @@ class Part:
 
     @property
     def signature(self) -> str:
-        values = [getattr(self, field.name) for field in attrs.fields(type(self))]
+        values = [getattr(self, field.name) for field in attrs.fields(type(self))]  # type: ignore[arg-type]
         return format_part(self.name, values)
 
 
@@ -122,7 +122,9 @@ class _Reader:
         known = _REGISTRY.get(family, {})
         if name not in known:
             choices = ", ".join(sorted(known))
-            raise ConfigurationError(f"unknown {family} part {name!r} in signature; known: {choices}")
+            raise ConfigurationError(
+                f"unknown {family} part {name!r} in signature; known: {choices}"
+            )
         params: list[Any] = []
         if self.peek() == "[":
             self.take()
@@ -132,7 +134,9 @@ class _Reader:
         try:
             return known[name](*params)
         except (TypeError, ValueError) as error:
-            raise ConfigurationError(f"{family} part {name!r} cannot take {params!r}: {error}") from None
+            raise ConfigurationError(
+                f"{family} part {name!r} cannot take {params!r}: {error}"
+            ) from None
 
     def values(self, *, closing: str) -> list[Any]:
         values: list[Any] = []

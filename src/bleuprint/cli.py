@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
 from importlib import resources
+from typing import NoReturn
 
 from bleuprint import presets
 from bleuprint._version import __version__
@@ -99,7 +99,9 @@ def _demo(arguments: argparse.Namespace) -> str:
     table = [("preset", "corpus", "mean sentence", "definition")]
     for preset in presets.PRESETS.values():
         engine = preset.build()
-        sentence_scores = [result.score for result in engine.sentence_scores(hypotheses, references)]
+        sentence_scores = [
+            result.score for result in engine.sentence_scores(hypotheses, references)
+        ]
         table.append(
             (
                 preset.name,
@@ -108,7 +110,10 @@ def _demo(arguments: argparse.Namespace) -> str:
                 preset.summary,
             )
         )
-    header = f"{len(rows)} segments of the bundled example corpus, scores in [0, 1]\n\n"
+    header = (
+        f"{len(rows)} segments of the bundled example corpus, "
+        "each score as its definition prints it\n\n"
+    )
     return header + _format_table(table)
 
 
@@ -120,7 +125,9 @@ def _presets(arguments: argparse.Namespace) -> str:
 
 def _format_table(rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows
+    ]
     lines.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join(lines) + "\n"
 
