@@ -17,6 +17,7 @@ from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import (
     BrevityPenalty,
+    FloatArray,
     LengthMeasure,
     Matcher,
     NgramExtractor,
@@ -281,7 +282,7 @@ class BLEUScore:
             f"got {type(segment).__name__}"
         )
 
-    def pairwise_scores(self, groups: Sequence[Sequence[Segment]]) -> list[Any]:
+    def pairwise_scores(self, groups: Sequence[Sequence[Segment]]) -> list[FloatArray]:
         """For each group of candidates, the square matrix of sentence scores of every
         candidate (row) against every other as its only reference (column), in one call: for
         minimum-Bayes-risk decoding and self-BLEU.
@@ -295,7 +296,9 @@ class BLEUScore:
     def score_segments(self, segments: SegmentStats) -> SentenceScores:
         """Score each segment's statistics, on arrays when every scoring part supports them."""
         if segments.max_n != self.max_n:
-            raise InputError(f"statistics have {segments.max_n} orders; this engine scores {self.max_n}")
+            raise InputError(
+                f"statistics have {segments.max_n} orders; this engine scores {self.max_n}"
+            )
         parts = _arrays.ScoringParts.of(self)
         if parts is not None:
             return _arrays.score_segments(parts, segments, self.signature)
