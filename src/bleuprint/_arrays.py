@@ -22,8 +22,9 @@ the simple path's exactly; ``tests/test_arrays.py`` checks that on random corpor
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from itertools import chain
+from itertools import chain, count
 from typing import TYPE_CHECKING, cast
 
 import attrs
@@ -219,11 +220,11 @@ def _count_chunk(
 def intern(streams: Sequence[Sequence[str]]) -> tuple[IntArray, IntArray]:
     """All tokens of all streams as one array of integer ids (equal tokens, equal ids), and
     the length of each stream."""
-    tokens = list(chain.from_iterable(streams))
-    vocabulary = dict.fromkeys(tokens)  # distinct tokens in first-seen order, at C speed
-    ids = dict(zip(vocabulary, range(len(vocabulary)), strict=True))
-    token_ids = np.fromiter(map(ids.__getitem__, tokens), np.int64, len(tokens))
-    return token_ids, np.fromiter(map(len, streams), np.int64, len(streams))
+    lengths = np.fromiter(map(len, streams), np.int64, len(streams))
+    # A new token gets the next id from the counter: one dictionary lookup per token, in C.
+    vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
+    tokens = chain.from_iterable(streams)
+    return np.fromiter(map(vocabulary.__getitem__, tokens), np.int64, lengths.sum()), lengths
 
 
 @attrs.frozen

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
 
-from bleuprint import _arrays, brevity, matching, ngrams, smoothing, tokenizers, weights
+from bleuprint import _arrays, _streaming, brevity, matching, ngrams, smoothing, tokenizers, weights
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
@@ -281,6 +282,43 @@ class BLEUScore:
             f"segment {index}: the {role} must be a string or a list of string tokens, "
             f"got {type(segment).__name__}"
         )
+
+    def count_stream(
+        self,
+        hypotheses: Iterable[Segment],
+        references: Iterable[Sequence[Segment]],
+        *,
+        chunk_size: int = _streaming.DEFAULT_CHUNK_SIZE,
+        jobs: int = 1,
+    ) -> BLEUStats:
+        """The summed statistics of a corpus of any length given as two aligned iterables
+        (generators, open files, ...), read and counted ``chunk_size`` segments at a time, in
+        ``jobs`` processes. Memory depends on the chunk size, not on the corpus length.
+
+        >>> bleu = BLEUScore.canonical(max_n=2)
+        >>> stats = bleu.count_stream(iter(["the cat is here", "a dog"]),
+        ...                           iter([["the cat was here"], ["a dog"]]), chunk_size=1)
+        >>> stats.matches, stats.totals
+        ((5, 2), (6, 4))
+        """
+        return _streaming.count_stream(
+            self, hypotheses, references, chunk_size=chunk_size, jobs=jobs
+        )
+
+    def corpus_score_files(
+        self,
+        hypothesis_file: str | os.PathLike[str],
+        reference_files: Sequence[str | os.PathLike[str]],
+        *,
+        chunk_size: int = _streaming.DEFAULT_CHUNK_SIZE,
+        jobs: int = 1,
+    ) -> BLEUResult:
+        """Corpus BLEU of a hypothesis file against reference files (one segment per line,
+        UTF-8), streamed: see :meth:`count_stream`. Lines are split on ``\\n`` only."""
+        stats = _streaming.count_files(
+            self, hypothesis_file, reference_files, chunk_size=chunk_size, jobs=jobs
+        )
+        return self.score(stats)
 
     def pairwise_scores(self, groups: Sequence[Sequence[Segment]]) -> list[FloatArray]:
         """For each group of candidates, the square matrix of sentence scores of every
