@@ -34,7 +34,7 @@ def test_several_processes_give_the_same_statistics() -> None:
 
 def test_an_error_names_the_segment_in_the_whole_stream() -> None:
     references = [["a"], ["b"], ["c"], []]
-    with pytest.raises(InputError, match="^segment 3: no references$"):
+    with pytest.raises(InputError, match=r"^segment 3: no references$"):
         BLEUScore().count_stream(["a", "b", "c", "d"], references, chunk_size=2)
 
 
