@@ -256,21 +256,23 @@ def match_counts(
     starts = np.arange(total_tokens)
     labels = _unigram_labels(token_segment, streams.token_ids, streams.segments)
     for order in range(1, max_n + 1):
-        group, first_of_group, hypothesis_count, reference_count = _count_groups(
-            labels, token_role[starts], starts, total_tokens
-        )
+        labels, roles, positions = _sorted(labels, token_role[starts], starts, total_tokens)
+        group_start, hypothesis_count, reference_count = _count_groups(labels, roles)
         credited = credit(hypothesis_count, reference_count)
         matches[:, order - 1] = np.bincount(
-            token_segment[starts[first_of_group]], weights=credited, minlength=streams.segments
+            token_segment[positions[group_start]], weights=credited, minlength=streams.segments
         )
         if order == max_n:
             break
         # Label the n-grams found both in the hypothesis and in a reference: an (n+1)-gram at
         # p, made of the n-grams at p and p + 1, can only match if both of those are shared.
         is_shared = (hypothesis_count > 0) & (reference_count > 0)
+        group_label = np.where(is_shared, np.cumsum(is_shared) - 1, -1)
+        label_of_entry = np.repeat(group_label, np.diff(group_start, append=len(labels)))
         shared = np.full(total_tokens, -1, np.int64)
-        shared[starts] = np.where(is_shared, np.cumsum(is_shared) - 1, -1)[group]
-        starts = starts[(shared[starts] >= 0) & (starts + order + 1 <= token_end[starts])]
+        shared[positions] = label_of_entry
+        starts = positions[label_of_entry >= 0]
+        starts = starts[starts + order + 1 <= token_end[starts]]
         starts = starts[shared[starts + 1] >= 0]
         if len(starts) == 0:
             break
@@ -286,52 +288,44 @@ def _unigram_labels(token_segment: IntArray, token_ids: IntArray, segments: int)
     return _dense_pairs(token_segment, token_ids)
 
 
-def _count_groups(
+def _sorted(
     labels: IntArray, roles: IntArray, positions: IntArray, total_tokens: int
-) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Group equal labels: the group of each entry, the first entry of each group (an index
-    into the inputs), and per group the count with role 0 and the largest count of one other
-    role."""
-    order = _sort_order(labels, roles, positions, total_tokens)
-    sorted_labels, sorted_roles = labels[order], roles[order]
-    new_label = np.empty(len(order), bool)
-    new_label[0] = True
-    np.not_equal(sorted_labels[1:], sorted_labels[:-1], out=new_label[1:])
-    new_run = new_label.copy()
-    new_run[1:] |= sorted_roles[1:] != sorted_roles[:-1]
-    run_start = np.flatnonzero(new_run)
-    run_length = np.diff(np.append(run_start, len(order)))
-    run_role = sorted_roles[run_start]
-    run_opens_group = new_label[run_start]
-    group_first_run = np.flatnonzero(run_opens_group)
-    # Role 0 (the hypothesis) sorts first within a group, so it can only be the first run.
-    first_run_length = run_length[group_first_run]
-    hypothesis_count = np.where(run_role[group_first_run] == 0, first_run_length, 0)
-    reference_count = np.maximum.reduceat(np.where(run_role > 0, run_length, 0), group_first_run)
-    group_of_sorted = np.cumsum(new_label) - 1
-    group = np.empty(len(order), np.int64)
-    group[order] = group_of_sorted
-    return group, order[run_start[group_first_run]], hypothesis_count, reference_count
-
-
-def _sort_order(
-    labels: IntArray, roles: IntArray, positions: IntArray, total_tokens: int
-) -> IntArray:
-    """The permutation sorting by (label, role), ties by position. One sort of packed int64
-    keys where they fit (the usual case), else a lexicographic sort."""
+) -> tuple[IntArray, IntArray, IntArray]:
+    """The entries sorted by label, then role, then position: one sort of packed int64 keys
+    where they fit (the usual case), else a lexicographic sort."""
     position_bits = (total_tokens - 1).bit_length()
     role_bits = int(roles.max()).bit_length()
     label_bits = int(labels.max()).bit_length()
     if label_bits + role_bits + position_bits > _KEY_BITS:
-        lexicographic: IntArray = np.lexsort((positions, roles, labels))
-        return lexicographic
+        order = np.lexsort((positions, roles, labels))
+        return labels[order], roles[order], positions[order]
     keys = (labels << (role_bits + position_bits)) | (roles << position_bits) | positions
     keys.sort()
-    # positions are distinct, so the low bits say where each sorted key came from
-    position_order = np.empty(total_tokens, np.int64)
-    position_order[positions] = np.arange(len(positions))
-    sorted_order: IntArray = position_order[keys & ((1 << position_bits) - 1)]
-    return sorted_order
+    role_and_label = keys >> position_bits
+    return (
+        role_and_label >> role_bits,
+        role_and_label & ((1 << role_bits) - 1),
+        keys & ((1 << position_bits) - 1),
+    )
+
+
+def _count_groups(labels: IntArray, roles: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """For sorted entries: where each group of equal labels starts, and per group the number
+    of entries of role 0 and the largest number of entries of any one other role."""
+    new_label = np.empty(len(labels), bool)
+    new_label[0] = True
+    np.not_equal(labels[1:], labels[:-1], out=new_label[1:])
+    new_run = new_label.copy()
+    new_run[1:] |= roles[1:] != roles[:-1]
+    run_start = np.flatnonzero(new_run)
+    run_length = np.diff(run_start, append=len(labels))
+    run_role = roles[run_start]
+    group_first_run = np.flatnonzero(new_label[run_start])
+    # Role 0 (the hypothesis) sorts first within a group, so it can only be the first run.
+    first_run_length = run_length[group_first_run]
+    hypothesis_count = np.where(run_role[group_first_run] == 0, first_run_length, 0)
+    reference_count = np.maximum.reduceat(np.where(run_role > 0, run_length, 0), group_first_run)
+    return run_start[group_first_run], hypothesis_count, reference_count
 
 
 def _fits(*bounds: int) -> bool:
