@@ -197,3 +197,15 @@ def test_pairwise_scores_are_sentence_scores(engine: BLEUScore, groups: list[lis
         assert matrix.tolist() == expected
     slow_matrices = reference_engine.pairwise_scores(groups)
     assert [matrix.tolist() for matrix in slow_matrices] == [matrix.tolist() for matrix in matrices]
+
+
+def test_pairwise_blocks_and_large_counts_change_nothing() -> None:
+    # 300 copies of one word need counts wider than 8 bits; one n-gram per block
+    groups = [["a " * 300, "a " * 299 + "b", "a b a b", "b"], ["c d", "c d e"]]
+    reference_engine = simple(BLEUScore())
+    expected = [
+        [[reference_engine.compute(h, [r]) for r in group] for h in group] for group in groups
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_arrays, "_PAIRWISE_BLOCK_ENTRIES", 1)
+        assert [matrix.tolist() for matrix in BLEUScore().pairwise_scores(groups)] == expected

@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 CHUNK_SEGMENTS = 2048
 """Segments counted together: enough for numpy to pay off, few enough to stay in cache."""
 _KEY_BITS = 63  # a packed sort key must fit a non-negative int64
+_PAIRWISE_BLOCK_ENTRIES = 1 << 24  # candidate pairs x n-grams credited at once
 
 CountSegment = Callable[[int, Segment, Sequence[Segment]], BLEUStats]
 
@@ -470,7 +471,17 @@ def _pairwise_credit(
     counts: IntArray, credit: Callable[[IntArray, IntArray], IntArray]
 ) -> IntArray:
     """``result[i, j]``: the credit of stream i's n-grams against stream j as reference."""
-    narrow = counts.astype(np.min_scalar_type(int(counts.max(initial=0))))
-    credited = credit(narrow[:, None, :], narrow[None, :, :])
-    return np.asarray(credited.sum(axis=-1, dtype=np.int64))
-
+    size = len(counts)
+    # Only n-grams of two or more streams count off the diagonal.
+    result = np.zeros((size, size), np.int64)
+    by_ngram = counts.T[(counts > 0).sum(axis=0) >= 2]
+    if by_ngram.size and by_ngram.max() < 256:
+        by_ngram = by_ngram.astype(np.uint8)
+    # Credits of 8 bits add exactly in 16 bits, 257 n-grams at a time; blocks bound memory.
+    block = max(1, min(257, _PAIRWISE_BLOCK_ENTRIES // (size * size)))
+    for start in range(0, len(by_ngram), block):
+        rows = by_ngram[start : start + block]
+        credited = np.asarray(credit(rows[:, :, None], rows[:, None, :]))
+        result += credited.sum(axis=0, dtype=np.uint16 if credited.itemsize == 1 else np.int64)
+    np.fill_diagonal(result, np.asarray(credit(counts, counts)).sum(axis=1))
+    return result
