@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from bleuprint import brevity, matching, ngrams, presets, smoothing, tokenizers, weights
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult, Signature
+from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._stats import BLEUStats
 from bleuprint._version import __version__
 from bleuprint.exceptions import (
@@ -28,6 +29,8 @@ __all__ = [
     "BLEUStats",
     "ConfigurationError",
     "InputError",
+    "SegmentStats",
+    "SentenceScores",
     "Signature",
     "StatisticsMismatchError",
     "__version__",
