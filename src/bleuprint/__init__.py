@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bleuprint import brevity, matching, ngrams, presets, smoothing, tokenizers, weights
+from bleuprint import (
+    brevity,
+    matching,
+    ngrams,
+    presets,
+    sacrebleu_compat,
+    smoothing,
+    tokenizers,
+    weights,
+)
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
@@ -39,6 +48,7 @@ __all__ = [
     "matching",
     "ngrams",
     "presets",
+    "sacrebleu_compat",
     "smoothing",
     "tokenizers",
     "weights",

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, cast
 import attrs
 import numpy as np
 
+from bleuprint._exact import exactly
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._stats import BLEUStats
 from bleuprint.typing import (
@@ -352,12 +353,6 @@ def _dense_pairs(first: IntArray, second: IntArray) -> IntArray:
 
 
 # -- scoring ----------------------------------------------------------------------------------
-
-
-def exactly(function: Callable[[float], float], values: FloatArray) -> FloatArray:
-    """``function`` (``math.log``, ``math.exp``) on each value, with the very same rounding as
-    the simple path: numpy's own vectorized ``log`` and ``exp`` may differ in the last bit."""
-    return np.fromiter(map(function, values.tolist()), np.float64, len(values))
 
 
 def score_segments(

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import attrs
 import numpy as np
 
-from bleuprint._arrays import exactly
+from bleuprint._exact import exactly
 from bleuprint._signature import Part
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import FloatArray, IntArray

@@ -5,21 +5,27 @@
 >>> stats = BLEUStats((2, 1, 0, 0), (2, 1, 0, 0), 2, 2)
 >>> weights.Uniform()(stats, [1.0, 1.0, None, None])
 [0.25, 0.25, 0.25, 0.25]
+>>> weights.EffectiveOrder()(stats, [1.0, 1.0, None, None])
+[0.5, 0.5, 0.0, 0.0]
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import takewhile
+from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
-from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint.typing import BoolArray, FloatArray, Precision
 
-__all__ = ["Uniform"]
+if TYPE_CHECKING:
+    from bleuprint._segments import SegmentStats
+
+__all__ = ["EffectiveOrder", "Uniform"]
 
 
 @attrs.frozen
@@ -34,3 +40,30 @@ class Uniform(Part, family="weights", name="uniform"):
     ) -> FloatArray:
         """The same weights for every segment."""
         return np.full(precisions.shape, 1 / stats.max_n)
+
+
+@attrs.frozen
+class EffectiveOrder(Part, family="weights", name="effective"):
+    """sacreBLEU's effective order: uniform weights over the leading defined orders.
+
+    The effective order is the number of orders before the first undefined one (``None``:
+    no n-grams of that order); those orders weigh ``1 / effective order`` each, the rest 0.
+    So a hypothesis shorter than ``max_n`` tokens is not scored 0 for lacking long n-grams;
+    an order that has n-grams but no match still counts (and, unsmoothed, makes the score 0).
+    """
+
+    def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
+        effective = sum(1 for _ in takewhile(lambda precision: precision is not None, precisions))
+        if not effective:  # no n-grams at all: nothing to weigh, the score is 0
+            return [0.0] * len(precisions)
+        return [1 / effective] * effective + [0.0] * (len(precisions) - effective)
+
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+    ) -> FloatArray:
+        """Every segment's weights at once."""
+        effective = np.logical_and.accumulate(defined, axis=1).sum(axis=1, keepdims=True)
+        weights: FloatArray = np.where(
+            np.arange(precisions.shape[1]) < effective, 1 / np.maximum(effective, 1), 0.0
+        )
+        return weights
