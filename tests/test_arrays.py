@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleuprint import BLEUScore, _arrays, brevity, matching, ngrams
+from bleuprint import BLEUScore, _arrays, brevity, matching, ngrams, smoothing, weights
 from bleuprint.typing import ArrayMatcher, ArrayNgramExtractor
 
 Corpus = tuple[list[Any], list[list[Any]]]
@@ -40,8 +40,15 @@ class Plain:
         return self.part(*arguments)
 
 
-PARTS = ("ngrams", "matching", "length", "reference_length", "brevity_penalty", "smoothing",
-         "weights")
+PARTS = (
+    "ngrams",
+    "matching",
+    "length",
+    "reference_length",
+    "brevity_penalty",
+    "smoothing",
+    "weights",
+)
 
 
 def simple(engine: BLEUScore) -> BLEUScore:
@@ -84,6 +91,18 @@ ENGINES = st.builds(
     brevity_penalty=st.sampled_from(
         [brevity.Exponential(), brevity.Ratio(), brevity.Ratio(capped=True)]
     ),
+    smoothing=st.sampled_from(
+        [
+            smoothing.NoSmoothing(),
+            smoothing.Floor(),
+            smoothing.Floor(0),
+            smoothing.AddK(),
+            smoothing.AddK(0),
+            smoothing.AddK(0.5),
+            smoothing.Exp(),
+        ]
+    ),
+    weights=st.sampled_from([weights.Uniform(), weights.EffectiveOrder()]),
 )
 
 
@@ -138,8 +157,9 @@ def clipped_by_counter(
     for stream, role, segment in zip(streams, roles, segments, strict=True):
         if role:
             continue
-        references = [s for s, r, g in zip(streams, roles, segments, strict=True)
-                      if g == segment and r > 0]
+        references = [
+            s for s, r, g in zip(streams, roles, segments, strict=True) if g == segment and r > 0
+        ]
         for n in range(1, max_n + 1):
             for gram, times in grams(stream, n).items():
                 most = max((grams(reference, n)[gram] for reference in references), default=0)
@@ -209,3 +229,31 @@ def test_pairwise_blocks_and_large_counts_change_nothing() -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_arrays, "_PAIRWISE_BLOCK_ENTRIES", 1)
         assert [matrix.tolist() for matrix in BLEUScore().pairwise_scores(groups)] == expected
+
+
+@pytest.mark.parametrize(
+    ("pair", "options"),
+    [
+        ("en-de", {}),
+        ("de-en", {"tokenize": "intl", "smooth_method": "floor"}),
+        ("en-zh", {"tokenize": "zh", "smooth_method": "add-k"}),
+        ("cs-en", {"tokenize": "char", "lowercase": True}),
+        ("zh-en", {"smooth_method": "none"}),
+    ],
+)
+def test_every_sentence_score_of_a_wmt22_system_is_sacrebleus(
+    shared: Any, pair: str, options: dict[str, Any]
+) -> None:
+    sacrebleu = pytest.importorskip("sacrebleu")
+    folder = shared("data", "wmt22", pair)
+    read = lambda path: path.read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
+    hypotheses = read(sorted(folder.glob("sys.*.txt"))[0])
+    references = [
+        list(refs) for refs in zip(*map(read, sorted(folder.glob("ref.*.txt"))), strict=True)
+    ]
+    ours = BLEUScore.sacrebleu_sentence(**options).sentence_scores(hypotheses, references)
+    theirs = sacrebleu.metrics.BLEU(effective_order=True, **options)
+    expected = [
+        theirs.sentence_score(h, refs).score for h, refs in zip(hypotheses, references, strict=True)
+    ]
+    assert np.abs(100 * ours.scores - np.array(expected)).max() <= 1e-9
