@@ -138,10 +138,12 @@ def test_fast_path_measures_characters(corpus: Corpus) -> None:
 
 @given(ENGINES, corpora(as_text=True))
 def test_chunks_and_wide_keys_change_nothing(engine: BLEUScore, corpus: Corpus) -> None:
-    # Tiny chunks cross chunk borders; a tiny key budget takes the lexicographic sort.
+    # Tiny chunks cross chunk borders, a tiny key budget takes the lexicographic sort, and
+    # the token cache is emptied again and again.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_arrays, "CHUNK_SEGMENTS", 3)
         patch.setattr(_arrays, "_KEY_BITS", 8)
+        patch.setattr(_arrays, "CACHED_TEXTS", 5)
         assert_same_everywhere(engine, *corpus)
 
 

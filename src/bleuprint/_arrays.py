@@ -55,17 +55,41 @@ if TYPE_CHECKING:
 
 CHUNK_SEGMENTS = 2048
 """Segments counted together: enough for numpy to pay off, few enough to stay in cache."""
+CACHED_TEXTS = 1 << 16
+"""Distinct texts whose tokens one call keeps (sacreBLEU's cache keeps as many)."""
 _KEY_BITS = 63  # a packed sort key must fit a non-negative int64
 _PAIRWISE_BLOCK_ENTRIES = 1 << 24  # candidate pairs x n-grams credited at once
 
 CountSegment = Callable[[int, Segment, Sequence[Segment]], BLEUStats]
 
 
+class TokenCache:
+    """The tokens of the texts seen so far: each distinct text is tokenized once, as sacreBLEU
+    caches its tokenizers' output, so references shared by several systems or repeated lines
+    cost one tokenization. At most ``CACHED_TEXTS`` texts are kept (more only within one
+    batch)."""
+
+    def __init__(self, tokenizer: Tokenizer) -> None:
+        self.tokenizer = tokenizer
+        self.tokens: dict[str, list[str]] = {}
+
+    def __call__(self, texts: Sequence[str]) -> list[list[str]]:
+        tokens = self.tokens
+        distinct = dict.fromkeys(texts)
+        new = [text for text in distinct if text not in tokens]
+        if new:
+            if len(tokens) + len(new) > CACHED_TEXTS:
+                tokens.clear()
+                new = list(distinct)
+            tokens.update(zip(new, tokenize(self.tokenizer, new), strict=True))
+        return list(map(tokens.__getitem__, texts))
+
+
 @attrs.frozen
 class CountingParts:
-    """An engine's counting parts, known to support arrays."""
+    """An engine's counting parts, known to support arrays, with a cache of tokens."""
 
-    tokenizer: Tokenizer
+    tokenizer: TokenCache
     ngrams: ArrayNgramExtractor
     matching: ArrayMatcher
     length: ArrayLengthMeasure
@@ -82,7 +106,7 @@ class CountingParts:
             and isinstance(engine.reference_length, ArrayReferenceLength)
         ):
             return cls(
-                engine.tokenizer,
+                TokenCache(engine.tokenizer),
                 engine.ngrams,
                 engine.matching,
                 engine.length,
@@ -94,7 +118,7 @@ class CountingParts:
     def streams_of(self, segments: Sequence[Segment], kind: str) -> list[Sequence[str]]:
         """The tokens of segments that are all text or all tokens (see ``plain_kind``)."""
         if kind == "text":
-            return list(tokenize(self.tokenizer, cast("Sequence[str]", segments)))
+            return list(self.tokenizer(cast("Sequence[str]", segments)))
         return cast("list[Sequence[str]]", list(segments))
 
     def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:

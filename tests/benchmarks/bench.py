@@ -106,15 +106,15 @@ def bleuprint_sentences(data: Any) -> Any:
     from bleuprint import BLEUScore  # noqa: PLC0415
 
     hypotheses, references = data
-    results = BLEUScore().sentence_scores(hypotheses, [[reference] for reference in references])
-    return 100 * results.scores
+    bleu = BLEUScore.sacrebleu_sentence()
+    return 100 * bleu.sentence_scores(hypotheses, [[reference] for reference in references]).scores
 
 
 def sacrebleu_sentences(data: Any) -> Any:
     from sacrebleu.metrics import BLEU  # noqa: PLC0415
 
     hypotheses, references = data
-    bleu = BLEU(tokenize="none", smooth_method="none")
+    bleu = BLEU(effective_order=True)  # what sacrebleu.sentence_bleu computes: 13a, exp
     pairs = zip(hypotheses, references, strict=True)
     return np.array(
         [bleu.sentence_score(hypothesis, [reference]).score for hypothesis, reference in pairs]
