@@ -51,11 +51,17 @@ def repeated(lines: list[str], size: int) -> list[str]:
     return [lines[index % len(lines)] for index in range(size)]
 
 
-def corpus(size: int) -> tuple[list[str], list[str]]:
+def corpus(size: int, distinct: bool = False) -> tuple[list[str], list[str]]:
+    """``size`` segments of real output and reference, the real ones repeated in order. With
+    ``distinct``, each line also ends with its number, so that no line repeats and no cache of
+    tokenized lines helps any tool."""
     folder = shared_root() / "data" / "wmt22" / PAIR
-    hypotheses = read_segments(folder / f"sys.{SYSTEM}.txt")
-    references = read_segments(folder / f"ref.{REFERENCE}.txt")
-    return repeated(hypotheses, size), repeated(references, size)
+    hypotheses = repeated(read_segments(folder / f"sys.{SYSTEM}.txt"), size)
+    references = repeated(read_segments(folder / f"ref.{REFERENCE}.txt"), size)
+    if distinct:
+        hypotheses = [f"{line} {number}" for number, line in enumerate(hypotheses)]
+        references = [f"{line} {number}" for number, line in enumerate(references)]
+    return hypotheses, references
 
 
 def candidate_groups(groups: int, size: int) -> list[list[str]]:
@@ -289,6 +295,7 @@ def main() -> None:
     parser.add_argument("--pairwise", default="100x100", help="SOURCESxCANDIDATES, or 0 to skip")
     parser.add_argument("--stream-size", type=int, default=10_000_000, help="0 to skip")
     parser.add_argument("--repeat", type=int, default=3, help="runs per case (median)")
+    parser.add_argument("--distinct", action="store_true", help="no line repeats (see corpus)")
     parser.add_argument("--skip", nargs="*", default=[], help="tools to leave out, e.g. nltk")
     options = parser.parse_args()
     print(
@@ -305,9 +312,10 @@ def main() -> None:
         return [(tool, run) for tool, run in cases if tool not in options.skip]
 
     for size in options.sizes:
-        data = partial(corpus, size)
+        data = partial(corpus, size, options.distinct)
+        size_name = f"{size:,}{' distinct' if options.distinct else ''}"
         run_task(
-            f"corpus 13a, {size:,}",
+            f"corpus 13a, {size_name}",
             keep(
                 [
                     ("bleuprint", partial(bleuprint_corpus, "13a")),
@@ -320,7 +328,7 @@ def main() -> None:
             rows,
         )
         run_task(
-            f"corpus whitespace, {size:,}",
+            f"corpus whitespace, {size_name}",
             keep(
                 [
                     ("bleuprint", partial(bleuprint_corpus, "none")),
@@ -334,7 +342,7 @@ def main() -> None:
             rows,
         )
         run_task(
-            f"sentence, {size:,}",
+            f"sentence, {size_name}",
             keep(
                 [
                     ("bleuprint", bleuprint_sentences),
