@@ -63,33 +63,38 @@ _PAIRWISE_BLOCK_ENTRIES = 1 << 24  # candidate pairs x n-grams credited at once
 CountSegment = Callable[[int, Segment, Sequence[Segment]], BLEUStats]
 
 
-class TokenCache:
-    """The tokens of the texts seen so far: each distinct text is tokenized once, as sacreBLEU
-    caches its tokenizers' output, so references shared by several systems or repeated lines
-    cost one tokenization. At most ``CACHED_TEXTS`` texts are kept (more only within one
-    batch)."""
+class InternedTexts:
+    """The token ids of every distinct text seen so far: each is tokenized and interned once
+    (sacreBLEU caches tokenized lines too), so references shared by several systems and
+    repeated lines cost nothing more. At most ``CACHED_TEXTS`` texts are kept (more only
+    within one batch); the ids of one batch always come from one vocabulary."""
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
-        self.tokens: dict[str, list[str]] = {}
+        self.ids: dict[str, IntArray] = {}
+        self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
 
-    def __call__(self, texts: Sequence[str]) -> list[list[str]]:
-        tokens = self.tokens
+    def __call__(self, texts: Sequence[str]) -> tuple[IntArray, IntArray]:
+        """The token ids of the texts laid end to end, and how many belong to each."""
         distinct = dict.fromkeys(texts)
-        new = [text for text in distinct if text not in tokens]
+        new = [text for text in distinct if text not in self.ids]
+        if len(self.ids) + len(new) > CACHED_TEXTS:
+            self.ids.clear()
+            self.vocabulary = defaultdict(count().__next__)
+            new = list(distinct)
         if new:
-            if len(tokens) + len(new) > CACHED_TEXTS:
-                tokens.clear()
-                new = list(distinct)
-            tokens.update(zip(new, tokenize(self.tokenizer, new), strict=True))
-        return list(map(tokens.__getitem__, texts))
+            ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
+            self.ids.update(zip(new, np.split(ids, np.cumsum(lengths)[:-1]), strict=True))
+        arrays = list(map(self.ids.__getitem__, texts))
+        lengths = np.fromiter(map(len, arrays), np.int64, len(arrays))
+        return (np.concatenate(arrays) if arrays else np.zeros(0, np.int64)), lengths
 
 
 @attrs.frozen
 class CountingParts:
     """An engine's counting parts, known to support arrays, with a cache of tokens."""
 
-    tokenizer: TokenCache
+    texts: InternedTexts
     ngrams: ArrayNgramExtractor
     matching: ArrayMatcher
     length: ArrayLengthMeasure
@@ -106,7 +111,7 @@ class CountingParts:
             and isinstance(engine.reference_length, ArrayReferenceLength)
         ):
             return cls(
-                TokenCache(engine.tokenizer),
+                InternedTexts(engine.tokenizer),
                 engine.ngrams,
                 engine.matching,
                 engine.length,
@@ -115,11 +120,12 @@ class CountingParts:
             )
         return None
 
-    def streams_of(self, segments: Sequence[Segment], kind: str) -> list[Sequence[str]]:
-        """The tokens of segments that are all text or all tokens (see ``plain_kind``)."""
+    def token_ids(self, segments: Sequence[Segment], kind: str) -> tuple[IntArray, IntArray]:
+        """The token ids of segments that are all text or all tokens (see ``plain_kind``),
+        laid end to end, and how many belong to each segment."""
         if kind == "text":
-            return list(self.tokenizer(cast("Sequence[str]", segments)))
-        return cast("list[Sequence[str]]", list(segments))
+            return self.texts(cast("Sequence[str]", segments))
+        return intern(segments)
 
     def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
         texts = cast("Sequence[str]", segments) if kind == "text" else None
@@ -218,7 +224,7 @@ def _count_chunk(
     segments = len(hypotheses)
     flat_references = list(chain.from_iterable(references))
     reference_counts = np.fromiter(map(len, references), np.int64, segments)
-    token_ids, lengths = intern(parts.streams_of([*hypotheses, *flat_references], kind))
+    token_ids, lengths = parts.token_ids([*hypotheses, *flat_references], kind)
     reference_segment = np.repeat(np.arange(segments), reference_counts)
     first_reference = np.cumsum(reference_counts) - reference_counts
     reference_rank = np.arange(len(reference_segment)) - first_reference[reference_segment]
@@ -243,13 +249,15 @@ def _count_chunk(
     )
 
 
-def intern(streams: Sequence[Sequence[str]]) -> tuple[IntArray, IntArray]:
-    """All tokens of all streams as one array of integer ids (equal tokens, equal ids), and
-    the length of each stream."""
+def intern(
+    streams: Sequence[Sequence[str]], vocabulary: defaultdict[str, int] | None = None
+) -> tuple[IntArray, IntArray]:
+    """All tokens of all streams as one array of integer ids (equal tokens, equal ids: a new
+    token gets the next number of the vocabulary), and the length of each stream."""
+    if vocabulary is None:
+        vocabulary = defaultdict(count().__next__)
     lengths = np.fromiter(map(len, streams), np.int64, len(streams))
-    # A new token gets the next id from the counter: one dictionary lookup per token, in C.
-    vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
-    tokens = chain.from_iterable(streams)
+    tokens = chain.from_iterable(streams)  # one dictionary lookup per token, in C
     return np.fromiter(map(vocabulary.__getitem__, tokens), np.int64, lengths.sum()), lengths
 
 
@@ -446,7 +454,7 @@ def _pairwise_stats(parts: CountingParts, candidates: list[Segment]) -> SegmentS
     """The statistics of every candidate against every candidate, row after row."""
     size = len(candidates)
     kind = "text" if all(type(candidate) is str for candidate in candidates) else "tokens"
-    token_ids, token_counts = intern(parts.streams_of(candidates, kind))
+    token_ids, token_counts = parts.token_ids(candidates, kind)
     matches = [
         _pairwise_credit(counts, parts.matching.credit_array)
         for counts in _ngram_count_matrices(token_ids, token_counts, parts.ngrams.max_n)
