@@ -84,7 +84,9 @@ class InternedTexts:
             new = list(distinct)
         if new:
             ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
-            self.ids.update(zip(new, np.split(ids, np.cumsum(lengths)[:-1]), strict=True))
+            ends = np.cumsum(lengths).tolist()
+            starts = [0, *ends[:-1]]
+            self.ids.update(zip(new, map(ids.__getitem__, map(slice, starts, ends)), strict=True))
         arrays = list(map(self.ids.__getitem__, texts))
         lengths = np.fromiter(map(len, arrays), np.int64, len(arrays))
         return (np.concatenate(arrays) if arrays else np.zeros(0, np.int64)), lengths
