@@ -155,6 +155,15 @@ def test_bleuprint_signature_round_trips(bleu: BLEUScore) -> None:
     assert BLEUScore.from_signature(str(result.signature)) == bleu
 
 
+@pytest.mark.parametrize(("tokenize", "module"), [("ja-mecab", "MeCab"), ("ko-mecab", "mecab_ko")])
+def test_mecab_signatures_round_trip(tokenize: str, module: str) -> None:
+    pytest.importorskip(module)
+    bleu = BLEUScore.sacrebleu(tokenize=tokenize, lowercase=True)
+    result = bleu.sentence_score("a b", ["a b"])
+    assert BLEUScore.from_signature(str(result.signature)) == bleu
+    assert f"|tok:{tokenize}-0.996" in result.sacrebleu_signature
+
+
 @pytest.mark.parametrize(
     "options",
     [
