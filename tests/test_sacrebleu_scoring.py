@@ -190,6 +190,9 @@ def test_no_sacrebleu_signature_for_what_sacrebleu_cannot_compute() -> None:
     result = BLEUScore.russian().sentence_score("a b", ["a b"])
     with pytest.raises(ConfigurationError, match="no sacreBLEU signature"):
         _ = result.sacrebleu_signature
+    own = BLEUScore.sacrebleu(tokenizer=tokenizers.from_callable(str.split, signature="mine"))
+    with pytest.raises(ConfigurationError, match=r"no sacreBLEU signature.*'mine'"):
+        _ = own.sentence_score("a b", ["a b"]).sacrebleu_signature
     chinese_fixed = BLEUScore.sacrebleu(tokenizer=tokenizers.ChineseFixed())
     with pytest.raises(ConfigurationError, match="zh-fixed"):
         _ = chinese_fixed.sentence_score("a b", ["a b"]).sacrebleu_signature
@@ -209,11 +212,12 @@ def test_streams_drop_none_but_keep_empty_references() -> None:
     ("hypotheses", "streams", "message"),
     [
         (["a", "b", "c"], [["a"], ["b"], ["c"]], "stream 0 has 1 segment but there are 3"),
-        (["a b", "c"], ["a b", "c"], "reference stream 0 must be a list of strings"),
+        (["a b", "c"], ["a b", "c"], r"reference stream 0 is a single string.*\[references\]"),
         (["a", "b"], [["a", "b"], ["a"]], "reference stream 1 has 1 segment but there are 2"),
         (["a"], [[None], [None]], "segment 0: every reference stream has None there"),
         (["a"], [[3]], "reference stream 0, segment 0: expected a string, got int"),
-        ("a b", [["a b"]], "hypotheses must be a list of strings"),
+        ("a b", [["a b"]], "hypotheses is a single string"),
+        ({"a b"}, [["a b"]], "hypotheses must be a list of strings, one per segment, got set"),
         (["a", None], [["a", "b"]], "hypotheses, segment 1: expected a string, got NoneType"),
         (["a"], [], "no reference stream"),
         (["a"], "a", "references must be a list of reference streams"),
