@@ -129,6 +129,7 @@ def test_presets_table() -> None:
         ({"smooth_method": "add-one"}, "unknown sacreBLEU smooth_method 'add-one'"),
         ({"max_ngram_order": 0}, "max_n must be a whole number of at least 1"),
         ({"smooth_method": "floor", "smooth_value": -1}, "value must be a number >= 0"),
+        ({"force": True}, "the sacrebleu preset does not take force"),
     ],
 )
 def test_bad_options(options: dict[str, Any], message: str) -> None:
