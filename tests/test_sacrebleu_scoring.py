@@ -79,6 +79,17 @@ def test_a_precision_on_an_exact_tie_prints_as_sacrebleu_does() -> None:
     assert str(bleu.score(stats)) == str(theirs)
 
 
+def test_a_score_on_an_exact_tie_prints_as_sacrebleu_does() -> None:
+    # BLEU-1 of 5 matches in 16 is 31.25 exactly; sacreBLEU's exp(log(31.25)) is a hair above
+    # it and prints 31.3 with one decimal, where 100 * exp(log(5 / 16)) = 31.25 prints 31.2.
+    bleu = BLEUScore.sacrebleu(max_ngram_order=1)
+    result = bleu.score(BLEUStats((5,), (16,), 16, 16, counting=bleu.counting_signature))
+    theirs = BLEU.compute_bleu([5], [16], 16, 16, max_ngram_order=1)
+    assert theirs.format(width=1).startswith("BLEU = 31.3 ")
+    assert f"{100 * result.score:.1f}" == "31.2"
+    assert result.format(width=1) == theirs.format(width=1)
+
+
 # -- options -------------------------------------------------------------------------------
 
 
