@@ -12,8 +12,9 @@ up to the weights: uniform weights make the score 0, effective-order weights lea
 >>> smoothing.Exp()(stats)
 [0.75, 0.3333333333333333, 0.25]
 
-The smoothers here are sacreBLEU 2.6.0's (``smooth_method`` ``none``, ``floor``, ``add-k``,
-``exp``; Chen and Cherry, 2014, methods 1 to 3), with its treatment of zeros:
+:class:`NoSmoothing`, :class:`Floor`, :class:`AddK` and :class:`Exp` are sacreBLEU 2.6.0's
+``smooth_method`` ``none``, ``floor``, ``add-k`` and ``exp`` (Chen and Cherry, 2014, methods 1
+to 3), with its treatment of zeros:
 
 - ``floor``, ``add-k`` and ``exp`` leave statistics without a single match unsmoothed: every
   precision is 0, and so is the score;
