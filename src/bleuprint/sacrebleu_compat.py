@@ -192,11 +192,11 @@ def _segments(count: int) -> str:
 
 def _check_segments(what: str, segments: object, *, allow_none: bool) -> None:
     if isinstance(segments, str):
+        # for a reference stream: the usual slip is passing one stream without its list
+        hint = " (one reference per hypothesis is one stream: pass [references])"
         raise InputError(
-            f"{what} is a single string; it must be a list of strings, one per segment "
-            "(one reference per hypothesis is one stream: pass [references])"
-            if allow_none
-            else f"{what} is a single string; it must be a list of strings, one per segment"
+            f"{what} is a single string; it must be a list of strings, one per segment"
+            + (hint if allow_none else "")
         )
     if not isinstance(segments, Sequence):
         raise InputError(
