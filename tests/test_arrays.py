@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleuprint import BLEUScore, _arrays, brevity, matching, ngrams, smoothing, weights
+from bleuprint import BLEUScore, _arrays, brevity, matching, ngrams, presets, smoothing, weights
 from bleuprint.typing import ArrayMatcher, ArrayNgramExtractor
 
 Corpus = tuple[list[Any], list[list[Any]]]
@@ -111,7 +111,14 @@ def assert_same_everywhere(engine: BLEUScore, hypotheses: list[Any], references:
     fast = engine.count_segments(hypotheses, references)
     slow = reference_engine.count_segments(hypotheses, references)
     assert list(fast) == list(slow)
-    assert fast.total() == slow.total() == sum(slow, engine.empty_stats())
+    total = sum(slow, engine.empty_stats())
+    assert fast.total() == slow.total() == total
+    # fields that take no part in equality, which NLTK's definitions read
+    assert [stats.segments_without_ngrams for stats in fast] == [
+        stats.segments_without_ngrams for stats in slow
+    ]
+    assert fast.total().segments_without_ngrams == total.segments_without_ngrams
+    assert fast.total().last_segment == total.last_segment
     fast_results = engine.sentence_scores(hypotheses, references)
     slow_results = [reference_engine.score(stats) for stats in slow]
     assert fast_results.scores.tolist() == [result.score for result in slow_results]
@@ -259,3 +266,17 @@ def test_every_sentence_score_of_a_wmt22_system_is_sacrebleus(
         theirs.sentence_score(h, refs).score for h, refs in zip(hypotheses, references, strict=True)
     ]
     assert np.abs(100 * ours.scores - np.array(expected)).max() <= 1e-9
+
+
+@pytest.mark.parametrize("name", sorted(presets.PRESETS))
+def test_every_preset_takes_the_same_path_to_the_same_numbers(name: str) -> None:
+    hypotheses = ["the cat sat on the mat .", "x y", "a dog", "the the the", "one two three four"]
+    references = [
+        ["the cat is on the mat .", "there is a cat on the mat"],
+        ["x"],
+        ["a dog", "one dog here"],
+        ["the cat"],
+        ["one two three four five"],
+    ]
+    engine = presets.get(name).build()
+    assert_same_everywhere(engine, hypotheses, references)

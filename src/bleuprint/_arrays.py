@@ -411,19 +411,17 @@ def score_segments(
 def _weighted_geometric_means(
     precisions: FloatArray, defined: BoolArray, order_weights: FloatArray
 ) -> FloatArray:
-    """Row by row, what the engine's ``_weighted_geometric_mean`` computes, in the same
-    order of floating-point operations."""
-    counted = order_weights > 0
-    zero: BoolArray = np.any(counted & ~(defined & (precisions > 0)), axis=1)
+    """Row by row, what the engine's ``_weighted_geometric_mean`` computes, with the same
+    floating-point operations: ``exp(fsum(w * log p))`` over the orders of nonzero weight."""
+    counted = order_weights != 0
+    zero: BoolArray = np.any(counted & ~(defined & (precisions != 0)), axis=1)
     usable = counted & ~zero[:, None]
-    logs = np.zeros_like(precisions)
-    logs[usable] = exactly(math.log, precisions[usable])
-    total = np.zeros(len(precisions))
-    for order in range(precisions.shape[1]):
-        total += np.where(usable[:, order], order_weights[:, order] * logs[:, order], 0.0)
-    means = np.zeros(len(precisions))
+    terms = np.zeros_like(precisions)
+    terms[usable] = order_weights[usable] * exactly(math.log, precisions[usable])
     scored = usable.any(axis=1)
-    means[scored] = exactly(math.exp, total[scored])
+    sums = np.fromiter(map(math.fsum, terms[scored].tolist()), np.float64, int(scored.sum()))
+    means = np.zeros(len(precisions))
+    means[scored] = exactly(math.exp, sums)
     return means
 
 

@@ -105,6 +105,7 @@ class SegmentStats(Sequence[BLEUStats]):
             segments=1,
             reference_counts=frozenset({int(self.reference_counts[index])}),
             counting=self.counting,
+            segments_without_ngrams=(self.totals[index] == 0).astype(int).tolist(),
         )
 
     def total(self, start: BLEUStats | None = None) -> BLEUStats:
@@ -126,6 +127,11 @@ class SegmentStats(Sequence[BLEUStats]):
             segments=start.segments + len(self),
             reference_counts=start.reference_counts | set(self.reference_counts.tolist()),
             counting=self.counting,
+            segments_without_ngrams=[
+                before + int(column.sum())
+                for before, column in zip(start.segments_without_ngrams, self.totals.T == 0)
+            ],
+            final_segment=self[-1] if len(self) else start.last_segment,
         )
 
 
