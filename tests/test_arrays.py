@@ -204,6 +204,8 @@ def test_empty_and_short_segments() -> None:
     references = [[""], ["a"], ["b a", ""], ["x y"], ["a b c d e", "a b"]]
     assert_same_everywhere(BLEUScore(), hypotheses, references)
     assert_same_everywhere(BLEUScore.canonical(max_n=9), hypotheses, references)
+    long_ones = ["a b " * 15, "a " * 30], [["a b " * 14 + "a", "b a " * 15], ["a " * 29]]
+    assert_same_everywhere(BLEUScore.canonical(max_n=25), *long_ones)
 
 
 def test_bad_input_gets_the_simple_paths_error() -> None:
