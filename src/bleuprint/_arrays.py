@@ -191,23 +191,17 @@ def plain_kind(
     hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
 ) -> str | None:
     """``"text"`` or ``"tokens"`` if every segment is given that way, with at least one
-    reference in a list; ``None`` for anything else."""
-    if not all(isinstance(refs, (list, tuple)) and refs for refs in references):
+    reference in a list; ``None`` for anything else. (Types are collected in C: this runs on
+    every segment.)"""
+    if not set(map(type, references)) <= {list, tuple} or not all(references):
         return None
-    if all(type(segment) is str for segment in _every_segment(hypotheses, references)):
+    segments = [*hypotheses, *chain.from_iterable(references)]
+    kinds = set(map(type, segments))
+    if kinds == {str}:
         return "text"
-    if all(
-        isinstance(segment, (list, tuple)) and all(type(token) is str for token in segment)
-        for segment in _every_segment(hypotheses, references)
-    ):
+    if kinds <= {list, tuple} and set(map(type, chain.from_iterable(segments))) <= {str}:
         return "tokens"
     return None
-
-
-def _every_segment(
-    hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
-) -> Iterator[Segment]:
-    return chain(hypotheses, chain.from_iterable(references))
 
 
 def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> list[list[str]]:
