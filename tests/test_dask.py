@@ -307,12 +307,15 @@ def test_files_scored_on_a_cluster_equal_the_local_score(client: Client) -> None
     result = bleu_dask.corpus_score_files(
         engine, *paths, scheduler=client.scheduler.address, lines_per_partition=300
     )
-    # Files lose trailing whitespace per line, as sacreBLEU's command line reads them.
-    stripped = [[reference.rstrip() for reference in refs] for refs in references]
-    assert result == engine.corpus_score([line.rstrip() for line in hypotheses], stripped)
+    assert result == engine.corpus_score(hypotheses, references)
+    assert result == engine.corpus_score_files(*paths)
     # A connected client is used as it is, and stays open.
-    assert bleu_dask.corpus_score_files(engine, *paths, scheduler=client) == result
+    stripped = bleu_dask.corpus_score_files(engine, *paths, scheduler=client, rstrip=True)
     assert client.status == "running"
+    assert stripped == engine.corpus_score(
+        [line.rstrip() for line in hypotheses],
+        [[reference.rstrip() for reference in refs] for refs in references],
+    )
 
 
 @pytest.mark.parametrize("lines_per_partition", [1, 2, 3, 4, 100])
@@ -326,6 +329,12 @@ def test_reading_files_in_partitions_keeps_every_line(
     pairs = bleu_dask.read_corpus(hypothesis, [reference], lines_per_partition=lines_per_partition)
     assert pairs.npartitions == -(-4 // lines_per_partition)
     assert pairs.compute(scheduler="sync") == [
+        ("one\r", ["1"]), ("", ["2"]), ("trois \u00a0", ["3"]), ("vier\u00a0x", ["4"])
+    ]
+    stripped = bleu_dask.read_corpus(
+        hypothesis, [reference], lines_per_partition=lines_per_partition, rstrip=True
+    )
+    assert stripped.compute(scheduler="sync") == [
         ("one", ["1"]), ("", ["2"]), ("trois", ["3"]), ("vier\u00a0x", ["4"])
     ]
 
@@ -363,9 +372,10 @@ def test_importing_without_dask_says_what_to_install() -> None:
     st.booleans(),
     st.integers(min_value=1, max_value=5),
     st.integers(min_value=1, max_value=7),
+    st.booleans(),
 )
 def test_partitions_of_a_file_hold_its_lines_in_order_whatever_the_block_size(
-    texts: list[str], final_newline: bool, lines_per_partition: int, block: int
+    texts: list[str], final_newline: bool, lines_per_partition: int, block: int, rstrip: bool
 ) -> None:
     data = "\n".join(texts) + ("\n" if final_newline and texts else "")
     with tempfile.TemporaryDirectory() as folder:
@@ -373,9 +383,13 @@ def test_partitions_of_a_file_hold_its_lines_in_order_whatever_the_block_size(
         path.write_bytes(data.encode())
         # Tiny read blocks put newlines on every side of a block boundary.
         with mock.patch.object(bleu_dask._Layout, "BLOCK", block):
-            pairs = bleu_dask.read_corpus(path, [path], lines_per_partition=lines_per_partition)
+            pairs = bleu_dask.read_corpus(
+                path, [path], lines_per_partition=lines_per_partition, rstrip=rstrip
+            )
         read = pairs.compute(scheduler="sync")
     lines = data.split("\n")
     if lines[-1] == "":  # what follows the final newline, or an empty file
         lines.pop()
-    assert read == [(line.rstrip(), [line.rstrip()]) for line in lines]
+    if rstrip:
+        lines = [line.rstrip() for line in lines]
+    assert read == [(line, [line]) for line in lines]

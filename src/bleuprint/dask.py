@@ -310,15 +310,19 @@ def read_corpus(
     reference_paths: Sequence[str | os.PathLike[str]],
     *,
     lines_per_partition: int = LINES_PER_PARTITION,
+    rstrip: bool = False,
 ) -> dask.bag.Bag:
     """A bag of ``(hypothesis, references)`` pairs read from aligned text files.
 
     Line ``i`` of every reference file is a reference of line ``i`` of the hypothesis file.
-    Files are read as sacreBLEU's command line reads them: UTF-8, lines end at ``\\n``, and
-    each line loses its trailing whitespace (so a CRLF file reads as an LF file). This
-    function only finds where every partition starts (one fast pass over each file); the
-    workers then read their own lines, so on a cluster the paths must be readable by every
-    worker (a shared file system).
+    Files are read as :meth:`bleuprint.BLEUScore.corpus_score_files` reads them: UTF-8, lines
+    end at ``\\n`` only and are passed on unchanged. With ``rstrip=True`` each line loses its
+    trailing whitespace, as sacreBLEU's command line and ``bleuprint score`` read files (so a
+    CRLF file reads as an LF file).
+
+    This function only finds where every partition starts (one fast pass over each file);
+    the workers then read their own lines, so on a cluster the paths must be readable by
+    every worker (a shared file system).
     """
     if lines_per_partition < 1:
         raise ConfigurationError(f"lines_per_partition must be positive, got {lines_per_partition}")
@@ -334,8 +338,11 @@ def read_corpus(
             )
     read = delayed(_read_pairs, pure=True)
     parts = [
-        read([(layout.path, *layout.byte_range(number)) for layout in layouts],
-             first_line=1 + number * lines_per_partition)
+        read(
+            [(layout.path, *layout.byte_range(number)) for layout in layouts],
+            first_line=1 + number * lines_per_partition,
+            rstrip=rstrip,
+        )
         for number in range(len(layouts[0].starts))
     ]
     return dask.bag.from_delayed(parts)
@@ -377,16 +384,16 @@ class _Layout:
 
 
 def _read_pairs(
-    ranges: Sequence[tuple[str, int, int]], first_line: int
+    ranges: Sequence[tuple[str, int, int]], first_line: int, rstrip: bool
 ) -> list[tuple[str, list[str]]]:
     hypotheses, *references = (
-        _read_lines(path, start, end, first_line) for path, start, end in ranges
+        _read_lines(path, start, end, first_line, rstrip) for path, start, end in ranges
     )
     rows = zip(hypotheses, *references, strict=True)
     return [(hypothesis, list(refs)) for hypothesis, *refs in rows]
 
 
-def _read_lines(path: str, start: int, end: int, first_line: int) -> list[str]:
+def _read_lines(path: str, start: int, end: int, first_line: int, rstrip: bool) -> list[str]:
     with open(path, "rb") as handle:
         handle.seek(start)
         lines = handle.read(end - start).split(b"\n")
@@ -395,12 +402,12 @@ def _read_lines(path: str, start: int, end: int, first_line: int) -> list[str]:
     decoded = []
     for number, line in enumerate(lines, start=first_line):
         try:
-            decoded.append(line.decode("utf-8").rstrip())
+            decoded.append(line.decode("utf-8"))
         except UnicodeDecodeError as error:
             raise InputError(
                 f"{path}:{number}: not valid UTF-8 (byte {error.start + 1} of the line)"
             ) from None
-    return decoded
+    return [line.rstrip() for line in decoded] if rstrip else decoded
 
 
 def corpus_score_files(
@@ -410,15 +417,19 @@ def corpus_score_files(
     *,
     scheduler: str | distributed.Client = "local",
     lines_per_partition: int = LINES_PER_PARTITION,
+    rstrip: bool = False,
     retries: int = 1,
 ) -> BLEUResult:
-    """Corpus BLEU of aligned text files, computed on a Dask cluster and waited for.
+    """Corpus BLEU of aligned text files, computed on a Dask cluster and waited for: the
+    result of :meth:`bleuprint.BLEUScore.corpus_score_files` on the same files.
 
     ``scheduler`` is a connected :class:`distributed.Client`, or what :func:`connect` takes:
     ``"local"`` or a scheduler's address. A task that raises is tried again ``retries``
-    times. The files are read as :func:`read_corpus` reads them.
+    times. The files are read as :func:`read_corpus` reads them (``rstrip`` included).
     """
-    pairs = read_corpus(hypothesis_path, reference_paths, lines_per_partition=lines_per_partition)
+    pairs = read_corpus(
+        hypothesis_path, reference_paths, lines_per_partition=lines_per_partition, rstrip=rstrip
+    )
     lazy = corpus_score(engine, pairs)
     if isinstance(scheduler, distributed.Client):
         return scheduler.compute(lazy, retries=retries).result()

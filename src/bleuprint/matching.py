@@ -16,9 +16,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 
 from bleuprint._signature import Part
-from bleuprint.typing import Ngram, NgramCounts
+from bleuprint.typing import IntArray, Ngram, NgramCounts
 
 __all__ = ["Clipped", "Distinct", "SpaceJoined"]
 
@@ -31,12 +32,33 @@ class Clipped(Part, family="match", name="clipped"):
     def __call__(
         self, hypothesis: NgramCounts, references: Sequence[NgramCounts], max_n: int
     ) -> list[int]:
+        ceilings = _most_in_one_reference(references)
         matches = [0] * max_n
         for ngram, count in hypothesis.items():
-            most = max((reference.get(ngram, 0) for reference in references), default=0)
+            most = ceilings.get(ngram)
             if most:
                 matches[len(ngram) - 1] += min(count, most)
         return matches
+
+    def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray) -> IntArray:
+        """The credit of many distinct n-grams: ``min(hypothesis count, reference count)``."""
+        return np.minimum(hypothesis_counts, reference_counts)
+
+
+def _most_in_one_reference(references: Sequence[NgramCounts]) -> NgramCounts:
+    """How often each n-gram occurs in the reference where it occurs most.
+
+    Merged once per segment, so each hypothesis n-gram is looked up once, not once per
+    reference.
+    """
+    if len(references) == 1:
+        return references[0]
+    ceilings: dict[Ngram, int] = {}
+    for reference in references:
+        for ngram, count in reference.items():
+            if count > ceilings.get(ngram, 0):
+                ceilings[ngram] = count
+    return ceilings
 
 
 @attrs.frozen
@@ -56,6 +78,9 @@ class Distinct(Part, family="match", name="distinct"):
                 matches[len(ngram) - 1] += 1
         return matches
 
+    def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray) -> IntArray:
+        """The credit of many distinct n-grams: 1 where both counts are positive, else 0."""
+        return ((hypothesis_counts > 0) & (reference_counts > 0)).astype(np.int64)
 
 @attrs.frozen
 class SpaceJoined(Part, family="match", name="space-joined"):
