@@ -18,6 +18,7 @@ from pathlib import Path
 from unittest import mock
 
 import cloudpickle
+import dask
 import dask.bag
 import dask.dataframe
 import pandas as pd
@@ -41,13 +42,14 @@ def client() -> Iterator[Client]:
     # pytest imports this module under a name the workers cannot import: send its
     # functions (the failure injectors below) by value.
     cloudpickle.register_pickle_by_value(sys.modules[__name__])
-    cluster = LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-    )
+    with bleu_dask.adaptive_malloc():
+        cluster = LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        )
     with cluster, Client(cluster) as client:
         yield client
     cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
@@ -152,6 +154,23 @@ def test_any_partitioning_and_tree_shape_gives_the_local_statistics(
     # Fields outside equality that some definitions read (NLTK's): the tree keeps the order.
     assert summed.segments_without_ngrams == local.segments_without_ngrams
     assert summed.last_segment == local.last_segment
+
+
+def _malloc_trim_threshold() -> str | None:
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_")
+
+
+def test_workers_started_with_adaptive_malloc_have_no_trim_threshold(client: Client) -> None:
+    # Dask's default sets it to 65536 (see adaptive_malloc for why that is slow here).
+    assert set(client.run(_malloc_trim_threshold).values()) == {None}
+
+
+def test_adaptive_malloc_restores_the_environment_it_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    with bleu_dask.adaptive_malloc():
+        assert _malloc_trim_threshold() is None
+        assert dask.config.get("distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_") is None
+    assert _malloc_trim_threshold() == "65536"
 
 
 def test_results_are_lazy_dask_values() -> None:
