@@ -1,0 +1,113 @@
+"""Reading segments from text files the way sacreBLEU's command line reads them.
+
+A file is UTF-8 text with one segment per line. Lines end at ``\\n`` only (a ``\\r\\n`` ending
+leaves a trailing ``\\r``), and each line then loses its trailing whitespace with
+:meth:`str.rstrip`, which removes any Unicode whitespace: so CRLF files, trailing spaces and
+trailing no-break spaces read the same as clean files. Leading and inner whitespace is kept for
+the tokenizer. Other line separators (``\\u2028``, ``\\x85``, a lone ``\\r``, ...) do not end a
+line. A byte-order mark is not removed: sacreBLEU reads it as part of the first line's text, and
+so does bleuprint, with a warning (see :func:`byte_order_mark_warning`).
+
+Every problem is an :class:`~bleuprint.exceptions.InputError` naming the file, and the line
+where there is one.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bleuprint.exceptions import InputError
+
+__all__ = ["STDIN", "byte_order_mark_warning", "read_segments", "same_length", "split_segments"]
+
+STDIN = "-"
+"""The file name that stands for standard input."""
+
+_BYTE_ORDER_MARK = "\ufeff"
+
+
+def read_segments(path: str) -> list[str]:
+    """The segments of the file at ``path`` (``-``: standard input); at least one.
+
+    >>> read_segments("no/such/file.txt")
+    Traceback (most recent call last):
+    ...
+    bleuprint.exceptions.InputError: no/such/file.txt: no such file
+    """
+    return split_segments(_read_bytes(path), _display_name(path))
+
+
+def split_segments(data: bytes, name: str) -> list[str]:
+    """Decode UTF-8 ``data`` read from the file called ``name`` into its segments.
+
+    >>> split_segments(b"a b \\r\\nc\\xc2\\xa0\\n\\n", "f.txt")
+    ['a b', 'c', '']
+    >>> split_segments(b"ok\\n\\xff\\n", "f.txt")
+    Traceback (most recent call last):
+    ...
+    bleuprint.exceptions.InputError: f.txt:2: not valid UTF-8 (byte 1 of the line is 0xff)
+    """
+    if not data:
+        raise InputError(f"{name}: the file is empty")
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    return [_decode(line, name, number).rstrip() for number, line in enumerate(lines, start=1)]
+
+
+def same_length(named: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """Check that every file has as many segments as the first; name both files if not.
+
+    >>> same_length([("hyp.txt", ["a", "b"]), ("ref.txt", ["a"])])
+    Traceback (most recent call last):
+    ...
+    bleuprint.exceptions.InputError: hyp.txt has 2 lines but ref.txt has 1: ...
+    """
+    first_name, first = named[0]
+    for name, segments in named[1:]:
+        if len(segments) != len(first):
+            raise InputError(
+                f"{first_name} has {len(first)} lines but {name} has {len(segments)}: "
+                "every file needs one line per segment"
+            )
+
+
+def byte_order_mark_warning(path: str, segments: Sequence[str]) -> str | None:
+    """A warning when the file starts with a byte-order mark, which stays part of its text."""
+    if segments and segments[0].startswith(_BYTE_ORDER_MARK):
+        return (
+            f"{_display_name(path)}:1 starts with a byte-order mark (U+FEFF); like sacreBLEU, "
+            "bleuprint keeps it as part of the first segment's text"
+        )
+    return None
+
+
+def _display_name(path: str) -> str:
+    return "<stdin>" if path == STDIN else path
+
+
+def _read_bytes(path: str) -> bytes:
+    if path == STDIN:
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a file") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+def _decode(line: bytes, name: str, number: int) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"{name}:{number}: not valid UTF-8 "
+            f"(byte {error.start + 1} of the line is 0x{line[error.start]:02x})"
+        ) from None
