@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -158,7 +159,7 @@ class BLEUScore:
         """The highest n-gram order counted."""
         return self.ngrams.max_n
 
-    @property
+    @functools.cached_property
     def counting_signature(self) -> str:
         """The signature of the parts that counting depends on; statistics carry it."""
         return "|".join(f"{family}:{self._part(family).signature}" for family in _COUNTING_FAMILIES)

@@ -101,7 +101,10 @@ def _demo(arguments: argparse.Namespace) -> str:
                 preset.summary,
             )
         )
-    header = f"{len(rows)} segments of the bundled example corpus, scores in [0, 1]\n\n"
+    header = (
+        f"{len(rows)} segments of the bundled example corpus, "
+        "each score as its definition prints it\n\n"
+    )
     return header + format_table(table)
 
 
