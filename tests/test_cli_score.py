@@ -338,7 +338,7 @@ def fails(completed: subprocess.CompletedProcess[str], message: str) -> None:
 def test_files_of_different_lengths(files: Path) -> None:
     (files / "short.txt").write_text("one line\n", encoding="utf-8")
     fails(run("score", "-r", "ref.txt", "-i", "short.txt", cwd=files),
-          "short.txt has 1 lines but ref.txt has 3: every file needs one line per segment")
+          "short.txt has 1 line but ref.txt has 3: every file needs one line per segment")
     fails(run("score", "-r", "ref.txt", "short.txt", "-i", "hyp.txt", cwd=files),
           "hyp.txt has 3 lines but short.txt has 1: every file needs one line per segment")
 
@@ -382,11 +382,9 @@ def test_unreadable_file(files: Path) -> None:
         (("-i", "hyp.txt", "better.txt", "--paired-bs", "--paired-ar"),
          "choose one paired test: --paired-bs or --paired-ar"),
         (("-i", "hyp.txt", "-ci", "--confidence-n", "0"), "--confidence-n must be at least 1"),
-        (("-i", "hyp.txt", "-lc"),
-         "the canonical preset has no --lowercase option (its options: --max-n, --smooth, "
-         "--tokenize)"),
+        (("-i", "hyp.txt", "-lc"), "the canonical preset has no --lowercase option"),
         (("-i", "hyp.txt", "--preset", "russian", "--max-n", "2"),
-         "the russian preset has no --max-n option (its options: --smooth, --tokenize)"),
+         "the russian preset has no --max-n option"),
         (("-i", "hyp.txt", "--part", "nonsense"),
          "--part 'nonsense': expected FAMILY=SIGNATURE with FAMILY one of tok, ngram, match, "
          "len, ref, bp, smooth, weights"),

@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 from bleuprint import BLEUScore, BLEUStats, significance
@@ -176,3 +178,41 @@ def test_bad_arguments_are_errors(systems: list[SegmentStatistics]) -> None:
         significance.compare_systems(systems, sacrebleu_exp, test="t")  # type: ignore[arg-type]
     with pytest.raises(InputError, match="no segments"):
         SegmentStatistics.from_segments([])
+
+
+def _random_tables(seed: int, segments: int) -> tuple[SegmentStatistics, SegmentStatistics]:
+    """Two systems' plausible per-segment statistics (matches never above totals)."""
+    rng = np.random.default_rng(seed)
+    tables = []
+    for _ in range(2):
+        lengths = rng.integers(1, 30, size=segments)
+        totals = np.stack([np.maximum(lengths - n, 0) for n in range(4)], axis=1)
+        matches = rng.integers(0, totals + 1)
+        references = np.maximum(lengths + rng.integers(-3, 4, size=segments), 1)
+        matrix = np.column_stack([lengths, references, matches, totals]).astype(np.float64)
+        tables.append(SegmentStatistics(matrix))
+    return tables[0], tables[1]
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 40), st.integers(0, 1000))
+def test_approximate_randomization_is_symmetric(data_seed: int, segments: int, seed: int) -> None:
+    # Swapping the roles swaps the two pseudo-systems of every trial: |A - B| is unchanged.
+    first, second = _random_tables(data_seed, segments)
+    forward = significance.paired_approximate_randomization(
+        first, second, sacrebleu_exp, trials=60, seed=seed
+    )
+    backward = significance.paired_approximate_randomization(
+        second, first, sacrebleu_exp, trials=60, seed=seed
+    )
+    assert forward.p_value == backward.p_value
+    assert 1 / 61 <= (forward.p_value or 0) <= 1
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 40), st.integers(0, 1000))
+def test_paired_bootstrap_figures_are_in_range(data_seed: int, segments: int, seed: int) -> None:
+    first, second = _random_tables(data_seed, segments)
+    result = significance.paired_bootstrap(first, second, sacrebleu_exp, resamples=80, seed=seed)
+    assert result.ci is not None and result.ci >= 0
+    assert 0 <= (result.mean or 0) <= 1 and 1 / 81 <= (result.p_value or 0) <= 1

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bleuprint import brevity, matching, ngrams, presets, smoothing, tokenizers, weights
+from bleuprint import (
+    brevity,
+    explain,
+    matching,
+    ngrams,
+    presets,
+    significance,
+    smoothing,
+    tokenizers,
+    weights,
+)
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._stats import BLEUStats
@@ -33,9 +43,11 @@ __all__ = [
     "__version__",
     "bleu_score",
     "brevity",
+    "explain",
     "matching",
     "ngrams",
     "presets",
+    "significance",
     "smoothing",
     "tokenizers",
     "weights",

@@ -53,7 +53,7 @@ def _explain(arguments: argparse.Namespace) -> str:
     corpus = read_corpus(arguments)
     if len(corpus.systems) != 1:
         raise ConfigurationError("explain takes one system (one -i file or standard input)")
-    hypotheses, references = corpus.systems[0], corpus.references_of()
+    hypotheses, references = corpus.systems[0], corpus.segment_references()
     if arguments.segment is not None:
         line = arguments.segment
         if not 1 <= line <= len(hypotheses):

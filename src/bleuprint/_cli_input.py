@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -53,7 +52,7 @@ class Corpus:
     systems: list[list[str]]
     references: list[list[str]]
 
-    def references_of(self) -> list[list[str]]:
+    def segment_references(self) -> list[list[str]]:
         """The references of each segment, the layout ``BLEUScore`` takes."""
         return [list(segment) for segment in zip(*self.references)]
 
@@ -113,26 +112,24 @@ def engine_from_options(
     has an effective order uses it unless told otherwise, as sacreBLEU's ``--sentence-level``.
     """
     preset = presets.get(arguments.preset)
-    accepted = _constructor_keywords(preset)
-    keywords: dict[str, object] = {}
+    keywords: dict[str, Any] = {}
     parts: dict[str, Any] = {}
+    if sentence_level and arguments.effective_order is None and _takes(
+        preset, "effective_order", True
+    ):
+        keywords["effective_order"] = True
     for option, candidates in _PRESET_KEYWORDS.items():
         value = getattr(arguments, option)
         if value is None:
             continue
-        keyword = next((name for name in candidates if name in accepted), None)
+        keyword = next((name for name in candidates if _takes(preset, name, value)), None)
         if keyword is not None:
             keywords[keyword] = value
         elif option in _PART_OPTIONS:
             family = _PART_OPTIONS[option]
             parts[_FIELD_OF_FAMILY[family]] = parse_part(family, value)
         else:
-            raise ConfigurationError(
-                f"the {preset.name} preset has no {_FLAGS[option]} option"
-                f" (its options: {_describe(accepted)})"
-            )
-    if sentence_level and "effective_order" in accepted and arguments.effective_order is None:
-        keywords["effective_order"] = True
+            raise ConfigurationError(f"the {preset.name} preset has no {_FLAGS[option]} option")
     for replacement in arguments.part:
         family, equals, signature = replacement.partition("=")
         if not equals or family not in _FIELD_OF_FAMILY:
@@ -144,19 +141,14 @@ def engine_from_options(
     return attrs.evolve(preset.build(**keywords), **parts)
 
 
-def _constructor_keywords(preset: presets.Preset) -> set[str]:
-    parameters = inspect.signature(preset.factory).parameters.values()
-    return {
-        parameter.name
-        for parameter in parameters
-        if parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
-    }
-
-
-def _describe(keywords: set[str]) -> str:
-    flags = [flag for option, flag in _FLAGS.items() if set(_PRESET_KEYWORDS[option]) & keywords]
-    flags += [_FLAGS[option] for option in _PART_OPTIONS]
-    return ", ".join(sorted(set(flags)))
+def _takes(preset: presets.Preset, keyword: str, value: object) -> bool:
+    """Whether the preset's constructor takes ``keyword``. Constructors that pass ``**options``
+    on cannot be inspected, so ask: Python refuses an unknown keyword with a TypeError."""
+    try:
+        preset.build(**{keyword: value})
+    except TypeError:
+        return False
+    return True
 
 
 def read_corpus(arguments: argparse.Namespace) -> Corpus:

@@ -151,7 +151,7 @@ def _compare(arguments: argparse.Namespace) -> str:
         _plot.draw(
             arguments.plot,
             [(score.name, score.result.score, score.test) for score in scores],
-            title=f"BLEU ({arguments.preset}), {test.describe() if test else ''}",
+            title=f"BLEU ({arguments.preset})" + (f", {test.describe()}" if test else ""),
         )
     return output
 
@@ -174,7 +174,7 @@ def _test_from_options(arguments: argparse.Namespace, *, compare: bool) -> _Test
 
 def _sentence_level(engine: BLEUScore, corpus: Corpus, arguments: argparse.Namespace) -> str:
     with ProgressBar.on_stderr("scoring", len(corpus.systems[0]), quiet=arguments.quiet) as bar:
-        segments = count_with_progress(engine, corpus.systems[0], corpus.references_of(), bar)
+        segments = count_with_progress(engine, corpus.systems[0], corpus.segment_references(), bar)
     results = [engine.score(stats) for stats in segments]
     width = arguments.width
     if arguments.score_only:
@@ -201,7 +201,7 @@ def _corpus_level(
         raise ConfigurationError(
             "a paired test needs at least two systems: give the baseline first to -i"
         )
-    references = corpus.references_of()
+    references = corpus.segment_references()
     size = sum(len(system) for system in corpus.systems)
     with ProgressBar.on_stderr("counting", size, quiet=arguments.quiet) as bar:
         counted = [

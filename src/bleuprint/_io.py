@@ -69,9 +69,13 @@ def same_length(named: Sequence[tuple[str, Sequence[str]]]) -> None:
     for name, segments in named[1:]:
         if len(segments) != len(first):
             raise InputError(
-                f"{first_name} has {len(first)} lines but {name} has {len(segments)}: "
+                f"{first_name} has {_lines(len(first))} but {name} has {len(segments)}: "
                 "every file needs one line per segment"
             )
+
+
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"
 
 
 def byte_order_mark_warning(path: str, segments: Sequence[str]) -> str | None:

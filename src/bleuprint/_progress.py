@@ -56,10 +56,6 @@ class ProgressBar:
             self._draw()
             self._drawn_at = now
 
-    def extend(self, steps: int) -> None:
-        """Add ``steps`` units of work discovered along the way."""
-        self.total += steps
-
     def _draw(self) -> None:
         share = min(self.done / self.total, 1.0)
         filled = round(share * _WIDTH)
