@@ -25,6 +25,9 @@ from tests.conftest import load_shared_json
 HYPOTHESES = "the cat sat on a mat\nthe dog barked at night\nit rained\n"
 REFERENCES = "the cat sat on the mat\nthe dog barked all night long\nit rained\n"
 BETTER = "the cat sat on the mat\nthe dog barked all night\nit rained\n"
+# Most tests pin the canonical preset, which they compute by hand or with sacreBLEU's
+# tokenize="none", smooth_method="none"; the default preset has tests of its own.
+CANONICAL = ("--preset", "canonical")
 
 
 def run(
@@ -33,8 +36,13 @@ def run(
     return subprocess.run(
         [sys.executable, "-m", "bleuprint.cli", *arguments],
         input=stdin.decode("utf-8", "surrogateescape") if stdin else "",
-        capture_output=True, check=False, text=True, cwd=cwd, env=env,
-        encoding="utf-8", errors="surrogateescape",
+        capture_output=True,
+        check=False,
+        text=True,
+        cwd=cwd,
+        env=env,
+        encoding="utf-8",
+        errors="surrogateescape",
     )
 
 
@@ -79,8 +87,11 @@ REFERENCE_LISTS = [[line] for line in lines(REFERENCES)]
     ],
 )
 def test_json_is_the_api_result(files: Path, options: tuple[str, ...], engine: BLEUScore) -> None:
-    output = json.loads(succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "-w", "4", *options,
-                                cwd=files))
+    output = json.loads(
+        succeed(
+            "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-w", "4", *options, cwd=files
+        )
+    )
     expected = engine.corpus_score(lines(HYPOTHESES), REFERENCE_LISTS)
     assert output["name"] == "BLEU"
     assert output["score"] == float(f"{100 * expected.score:.4f}")
@@ -89,14 +100,15 @@ def test_json_is_the_api_result(files: Path, options: tuple[str, ...], engine: B
     assert output["bp"] == expected.brevity_penalty
     assert output["ratio"] == expected.ratio
     assert (output["hyp_len"], output["ref_len"]) == (
-        expected.hypothesis_length, expected.reference_length
+        expected.hypothesis_length,
+        expected.reference_length,
     )
     assert (output["counts"], output["totals"]) == (list(expected.matches), list(expected.totals))
 
 
 def test_json_verbose_score_by_hand(files: Path) -> None:
     # Unigrams 11/13, bigrams 6/10, trigrams 3/7, 4-grams 1/5; 13 tokens against 14.
-    output = json.loads(succeed("score", "-r", "ref.txt", "-i", "hyp.txt", cwd=files))
+    output = json.loads(succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", cwd=files))
     assert output["verbose_score"] == (
         "84.6/60.0/42.9/20.0 (BP = 0.926 ratio = 0.929 hyp_len = 13 ref_len = 14)"
     )
@@ -106,20 +118,27 @@ def test_json_verbose_score_by_hand(files: Path) -> None:
 
 def test_several_references(files: Path) -> None:
     (files / "ref2.txt").write_text("a cat sat on a mat\nthe dog\nit rained\n", encoding="utf-8")
-    output = json.loads(succeed("score", "-r", "ref.txt", "ref2.txt", "-i", "hyp.txt", "-w", "6",
-                                cwd=files))
-    references = [list(pair) for pair in zip(lines(REFERENCES), ["a cat sat on a mat", "the dog",
-                                                                   "it rained"])]
+    output = json.loads(
+        succeed(
+            "score", *CANONICAL, "-r", "ref.txt", "ref2.txt", "-i", "hyp.txt", "-w", "6", cwd=files
+        )
+    )
+    references = [
+        list(pair)
+        for pair in zip(lines(REFERENCES), ["a cat sat on a mat", "the dog", "it rained"])
+    ]
     expected = BLEUScore.canonical().corpus_score(lines(HYPOTHESES), references)
     assert output["score"] == round(100 * expected.score, 6)
     assert output["signature"].endswith("nrefs:2")
 
 
 def test_standard_input_is_the_default_system(files: Path) -> None:
-    from_file = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", cwd=files)
-    from_stdin = succeed("score", "-r", "ref.txt", cwd=files, stdin=HYPOTHESES.encode())
+    from_file = succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", cwd=files)
+    from_stdin = succeed("score", *CANONICAL, "-r", "ref.txt", cwd=files, stdin=HYPOTHESES.encode())
     assert json.loads(from_stdin) == {**json.loads(from_file), "system": "<stdin>"}
-    explicit = succeed("score", "-r", "ref.txt", "-i", "-", cwd=files, stdin=HYPOTHESES.encode())
+    explicit = succeed(
+        "score", *CANONICAL, "-r", "ref.txt", "-i", "-", cwd=files, stdin=HYPOTHESES.encode()
+    )
     assert explicit == from_stdin
 
 
@@ -128,8 +147,9 @@ def test_standard_input_is_the_default_system(files: Path) -> None:
 
 def test_text_format_and_width(files: Path) -> None:
     expected = BLEUScore.canonical().corpus_score(lines(HYPOTHESES), REFERENCE_LISTS)
-    output = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "-f", "text", "-w", "3",
-                     cwd=files)
+    output = succeed(
+        "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-f", "text", "-w", "3", cwd=files
+    )
     assert output == (
         f"BLEU|{expected.signature} = {100 * expected.score:.3f} "
         "84.6/60.0/42.9/20.0 (BP = 0.926 ratio = 0.929 hyp_len = 13 ref_len = 14)\n"
@@ -138,15 +158,37 @@ def test_text_format_and_width(files: Path) -> None:
 
 def test_score_only(files: Path) -> None:
     expected = BLEUScore.canonical().corpus_score(lines(HYPOTHESES), REFERENCE_LISTS).score
-    output = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "better.txt", "-b", "-w", "2",
-                     cwd=files)
+    output = succeed(
+        "score",
+        *CANONICAL,
+        "-r",
+        "ref.txt",
+        "-i",
+        "hyp.txt",
+        "better.txt",
+        "-b",
+        "-w",
+        "2",
+        cwd=files,
+    )
     better = BLEUScore.canonical().corpus_score(lines(BETTER), REFERENCE_LISTS).score
     assert output == f"{100 * expected:.2f}\n{100 * better:.2f}\n"
 
 
 def test_tsv(files: Path) -> None:
-    output = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "-f", "tsv", "--max-n", "2",
-                     cwd=files)
+    output = succeed(
+        "score",
+        *CANONICAL,
+        "-r",
+        "ref.txt",
+        "-i",
+        "hyp.txt",
+        "-f",
+        "tsv",
+        "--max-n",
+        "2",
+        cwd=files,
+    )
     header, row = (line.split("\t") for line in lines(output))
     assert header == ["system", "score", "p1", "p2", "bp", "ratio", "hyp_len", "ref_len"]
     expected = BLEUScore.canonical(max_n=2).corpus_score(lines(HYPOTHESES), REFERENCE_LISTS)
@@ -157,8 +199,9 @@ def test_tsv(files: Path) -> None:
 
 
 def test_several_systems_make_a_table(files: Path) -> None:
-    output = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "better.txt", "-f", "text",
-                     cwd=files)
+    output = succeed(
+        "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "better.txt", "-f", "text", cwd=files
+    )
     table = lines(output)
     engine = BLEUScore.canonical()
     assert table[0].split() == ["system", "BLEU"]
@@ -166,8 +209,9 @@ def test_several_systems_make_a_table(files: Path) -> None:
         score = engine.corpus_score(lines(text), REFERENCE_LISTS).score
         assert row.split() == [name, f"{100 * score:.1f}"]
     assert table[-1] == f"BLEU|{engine.corpus_score(lines(BETTER), REFERENCE_LISTS).signature}"
-    document = json.loads(succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "better.txt",
-                                  cwd=files))
+    document = json.loads(
+        succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "better.txt", cwd=files)
+    )
     assert [system["system"] for system in document["systems"]] == ["hyp.txt", "better.txt"]
     assert document["significance"] is None
 
@@ -187,8 +231,9 @@ def test_sentence_level_in_every_format(files: Path) -> None:
     ]
     assert succeed(*base, "-b", cwd=files) == "".join(f"{100 * r.score:.1f}\n" for r in expected)
     text = lines(succeed(*base, "-f", "text", cwd=files))
-    assert text == [f"BLEU|{r.signature} = {100 * r.score:.1f} {str(r).split(' ', 3)[3]}"
-                    for r in expected]
+    assert text == [
+        f"BLEU|{r.signature} = {100 * r.score:.1f} {str(r).split(' ', 3)[3]}" for r in expected
+    ]
     tsv = lines(succeed(*base, "-f", "tsv", cwd=files))
     assert tsv[0].startswith("segment\tscore\tp1\tp2") and len(tsv) == 4
 
@@ -215,13 +260,25 @@ def test_paired_tests_agree_with_sacrebleu(
     folder, vectors = vector_systems
     named = [(name, hypotheses) for name, hypotheses in vectors["hypotheses"].items()]
     _, expected = PairedTest(
-        named, {"BLEU": BLEU(tokenize="none", smooth_method="none")}, vectors["references"],
+        named,
+        {"BLEU": BLEU(tokenize="none", smooth_method="none")},
+        vectors["references"],
         test_type=test,
     )()
-    output = json.loads(succeed(
-        "compare" if test == "bs" else "score", "-r", "ref.txt",
-        "-i", "baseline.txt", "sysA.txt", "sysB.txt", f"--paired-{test}", cwd=folder,
-    ))
+    output = json.loads(
+        succeed(
+            "compare" if test == "bs" else "score",
+            *CANONICAL,
+            "-r",
+            "ref.txt",
+            "-i",
+            "baseline.txt",
+            "sysA.txt",
+            "sysB.txt",
+            f"--paired-{test}",
+            cwd=folder,
+        )
+    )
     assert output["significance"]["test"] == test
     for system, wanted in zip(output["systems"], expected["BLEU"], strict=True):
         assert system["p_value"] == wanted.p_value
@@ -236,26 +293,67 @@ def test_sample_counts_seed_and_confidence(vector_systems: tuple[Path, dict[str,
     folder, vectors = vector_systems
     engine = BLEUScore.canonical()
     references = [[reference] for reference in vectors["references"][0]]
-    tables = [SegmentStatistics.count(engine, vectors["hypotheses"][name], references)
-              for name in ("baseline", "sysB")]
+    tables = [
+        SegmentStatistics.count(engine, vectors["hypotheses"][name], references)
+        for name in ("baseline", "sysB")
+    ]
     expected = paired_bootstrap(*tables, engine, resamples=50, seed=3)
-    output = json.loads(succeed(
-        "score", "-r", "ref.txt", "-i", "baseline.txt", "sysB.txt", "--paired-bs",
-        "--paired-bs-n", "50", "--seed", "3", cwd=folder,
-    ))
+    output = json.loads(
+        succeed(
+            "score",
+            *CANONICAL,
+            "-r",
+            "ref.txt",
+            "-i",
+            "baseline.txt",
+            "sysB.txt",
+            "--paired-bs",
+            "--paired-bs-n",
+            "50",
+            "--seed",
+            "3",
+            cwd=folder,
+        )
+    )
     assert output["significance"] == {"test": "bs", "samples": 50, "seed": 3}
     assert output["systems"][1]["p_value"] == expected.p_value
     assert output["systems"][1]["mean"] == 100 * (expected.mean or 0)
 
-    single = json.loads(succeed("score", "-r", "ref.txt", "-i", "sysA.txt", "-ci",
-                                "--confidence-n", "40", cwd=folder))
+    single = json.loads(
+        succeed(
+            "score",
+            *CANONICAL,
+            "-r",
+            "ref.txt",
+            "-i",
+            "sysA.txt",
+            "-ci",
+            "--confidence-n",
+            "40",
+            cwd=folder,
+        )
+    )
     assert single["significance"] == {"test": "ci", "samples": 40, "seed": 12345}
     assert single["systems"][0]["p_value"] is None and single["systems"][0]["ci"] > 0
 
-    trials = json.loads(succeed(
-        "score", "-r", "ref.txt", "-i", "baseline.txt", "sysB.txt", "--paired-ar",
-        "--paired-ar-n", "99", "-ci", "--confidence-n", "20", cwd=folder,
-    ))
+    trials = json.loads(
+        succeed(
+            "score",
+            *CANONICAL,
+            "-r",
+            "ref.txt",
+            "-i",
+            "baseline.txt",
+            "sysB.txt",
+            "--paired-ar",
+            "--paired-ar-n",
+            "99",
+            "-ci",
+            "--confidence-n",
+            "20",
+            cwd=folder,
+        )
+    )
     assert trials["significance"]["confidence_resamples"] == 20
     # sysB is far better: no trial beats it, p = 1 / (99 + 1).
     assert trials["systems"][1]["p_value"] == 1 / 100
@@ -264,8 +362,23 @@ def test_sample_counts_seed_and_confidence(vector_systems: tuple[Path, dict[str,
 
 def test_compare_text_table(vector_systems: tuple[Path, dict[str, Any]]) -> None:
     folder, _ = vector_systems
-    output = lines(succeed("compare", "-r", "ref.txt", "-i", "baseline.txt", "sysA.txt",
-                           "sysB.txt", "-f", "text", "--paired-bs-n", "100", cwd=folder))
+    output = lines(
+        succeed(
+            "compare",
+            *CANONICAL,
+            "-r",
+            "ref.txt",
+            "-i",
+            "baseline.txt",
+            "sysA.txt",
+            "sysB.txt",
+            "-f",
+            "text",
+            "--paired-bs-n",
+            "100",
+            cwd=folder,
+        )
+    )
     assert output[0].split() == ["system", "BLEU", "μ", "±", "95%", "CI", "p-value"]
     assert output[2].startswith("Baseline: baseline.txt")
     assert output[4].startswith("sysB.txt") and output[4].endswith("*")
@@ -276,8 +389,20 @@ def test_compare_plot(vector_systems: tuple[Path, dict[str, Any]], tmp_path: Pat
     pytest.importorskip("matplotlib")
     folder, _ = vector_systems
     target = tmp_path / "chart.png"
-    succeed("compare", "-r", "ref.txt", "-i", "baseline.txt", "sysB.txt", "--paired-bs-n", "20",
-            "--plot", str(target), cwd=folder)
+    succeed(
+        "compare",
+        *CANONICAL,
+        "-r",
+        "ref.txt",
+        "-i",
+        "baseline.txt",
+        "sysB.txt",
+        "--paired-bs-n",
+        "20",
+        "--plot",
+        str(target),
+        cwd=folder,
+    )
     assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
@@ -287,9 +412,23 @@ def test_plot_without_matplotlib_is_a_clear_error(files: Path) -> None:
         "from bleuprint.cli import main; sys.exit(main(sys.argv[1:]))"
     )
     completed = subprocess.run(
-        [sys.executable, "-c", hide_matplotlib, "compare", "-r", "ref.txt", "-i", "hyp.txt",
-         "better.txt", "--plot", "out.png"],
-        capture_output=True, text=True, cwd=files, check=False,
+        [
+            sys.executable,
+            "-c",
+            hide_matplotlib,
+            "compare",
+            "-r",
+            "ref.txt",
+            "-i",
+            "hyp.txt",
+            "better.txt",
+            "--plot",
+            "out.png",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=files,
+        check=False,
     )
     assert completed.returncode == 2 and completed.stdout == ""
     assert completed.stderr == (
@@ -311,18 +450,35 @@ def test_bom_crlf_and_unicode_whitespace_as_sacrebleu(tmp_path: Path) -> None:
     )
     (tmp_path / "ref.txt").write_bytes(b"the cat sat\na b c d\nlone cr here\nlead space\n")
     sacrebleu = subprocess.run(
-        [sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt", "-tok", "none",
-         "-s", "none", "-f", "json", "-w", "6"],
-        capture_output=True, text=True, cwd=tmp_path, check=True,
+        [
+            sys.executable,
+            "-m",
+            "sacrebleu",
+            "ref.txt",
+            "-i",
+            "hyp.txt",
+            "-tok",
+            "none",
+            "-s",
+            "none",
+            "-f",
+            "json",
+            "-w",
+            "6",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
     )
-    completed = run("score", "-r", "ref.txt", "-i", "hyp.txt", "-w", "6", cwd=tmp_path)
+    completed = run("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-w", "6", cwd=tmp_path)
     ours, theirs = json.loads(completed.stdout), json.loads(sacrebleu.stdout)
     assert ours["score"] == theirs["score"] and ours["verbose_score"] == theirs["verbose_score"]
     assert completed.stderr == (
         "bleuprint: warning: hyp.txt:1 starts with a byte-order mark (U+FEFF); like sacreBLEU, "
         "bleuprint keeps it as part of the first segment's text\n"
     )
-    quiet = run("score", "-r", "ref.txt", "-i", "hyp.txt", "-q", cwd=tmp_path)
+    quiet = run("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-q", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 
@@ -337,29 +493,44 @@ def fails(completed: subprocess.CompletedProcess[str], message: str) -> None:
 
 def test_files_of_different_lengths(files: Path) -> None:
     (files / "short.txt").write_text("one line\n", encoding="utf-8")
-    fails(run("score", "-r", "ref.txt", "-i", "short.txt", cwd=files),
-          "short.txt has 1 line but ref.txt has 3: every file needs one line per segment")
-    fails(run("score", "-r", "ref.txt", "short.txt", "-i", "hyp.txt", cwd=files),
-          "hyp.txt has 3 lines but short.txt has 1: every file needs one line per segment")
+    fails(
+        run("score", *CANONICAL, "-r", "ref.txt", "-i", "short.txt", cwd=files),
+        "short.txt has 1 line but ref.txt has 3: every file needs one line per segment",
+    )
+    fails(
+        run("score", *CANONICAL, "-r", "ref.txt", "short.txt", "-i", "hyp.txt", cwd=files),
+        "hyp.txt has 3 lines but short.txt has 1: every file needs one line per segment",
+    )
 
 
 def test_undecodable_bytes(files: Path) -> None:
     (files / "bad.txt").write_bytes(b"fine\nalso fine\nbroken \xe2\x28\xa1 here\n")
-    fails(run("score", "-r", "ref.txt", "-i", "bad.txt", cwd=files),
-          "bad.txt:3: not valid UTF-8 (byte 8 of the line is 0xe2)")
-    fails(run("score", "-r", "ref.txt", stdin=b"ok\n\xff\n", cwd=files),
-          "<stdin>:2: not valid UTF-8 (byte 1 of the line is 0xff)")
+    fails(
+        run("score", *CANONICAL, "-r", "ref.txt", "-i", "bad.txt", cwd=files),
+        "bad.txt:3: not valid UTF-8 (byte 8 of the line is 0xe2)",
+    )
+    fails(
+        run("score", *CANONICAL, "-r", "ref.txt", stdin=b"ok\n\xff\n", cwd=files),
+        "<stdin>:2: not valid UTF-8 (byte 1 of the line is 0xff)",
+    )
 
 
 def test_missing_empty_and_directory(files: Path) -> None:
     (files / "empty.txt").write_bytes(b"")
     (files / "folder").mkdir()
-    fails(run("score", "-r", "nope.txt", "-i", "hyp.txt", cwd=files), "nope.txt: no such file")
-    fails(run("score", "-r", "ref.txt", "-i", "empty.txt", cwd=files),
-          "empty.txt: the file is empty")
-    fails(run("score", "-r", "folder", "-i", "hyp.txt", cwd=files),
-          "folder: is a directory, not a file")
-    fails(run("score", "-r", "ref.txt", cwd=files), "<stdin>: the file is empty")
+    fails(
+        run("score", *CANONICAL, "-r", "nope.txt", "-i", "hyp.txt", cwd=files),
+        "nope.txt: no such file",
+    )
+    fails(
+        run("score", *CANONICAL, "-r", "ref.txt", "-i", "empty.txt", cwd=files),
+        "empty.txt: the file is empty",
+    )
+    fails(
+        run("score", *CANONICAL, "-r", "folder", "-i", "hyp.txt", cwd=files),
+        "folder: is a directory, not a file",
+    )
+    fails(run("score", *CANONICAL, "-r", "ref.txt", cwd=files), "<stdin>: the file is empty")
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads any file")
@@ -367,43 +538,60 @@ def test_unreadable_file(files: Path) -> None:
     secret = files / "secret.txt"
     secret.write_text("x\n", encoding="utf-8")
     secret.chmod(0)
-    fails(run("score", "-r", "ref.txt", "-i", "secret.txt", cwd=files),
-          "secret.txt: permission denied")
+    fails(
+        run("score", *CANONICAL, "-r", "ref.txt", "-i", "secret.txt", cwd=files),
+        "secret.txt: permission denied",
+    )
 
 
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
         (("-i", "-", "-"), "standard input (-) can be read only once"),
-        (("-i", "hyp.txt", "better.txt", "-sl"),
-         "--sentence-level scores one system, without significance tests"),
-        (("-i", "hyp.txt", "--paired-bs"),
-         "a paired test needs at least two systems: give the baseline first to -i"),
-        (("-i", "hyp.txt", "better.txt", "--paired-bs", "--paired-ar"),
-         "choose one paired test: --paired-bs or --paired-ar"),
+        (
+            ("-i", "hyp.txt", "better.txt", "-sl"),
+            "--sentence-level scores one system, without significance tests",
+        ),
+        (
+            ("-i", "hyp.txt", "--paired-bs"),
+            "a paired test needs at least two systems: give the baseline first to -i",
+        ),
+        (
+            ("-i", "hyp.txt", "better.txt", "--paired-bs", "--paired-ar"),
+            "choose one paired test: --paired-bs or --paired-ar",
+        ),
         (("-i", "hyp.txt", "-ci", "--confidence-n", "0"), "--confidence-n must be at least 1"),
         (("-i", "hyp.txt", "-lc"), "the canonical preset has no --lowercase option"),
-        (("-i", "hyp.txt", "--preset", "russian", "--max-n", "2"),
-         "the russian preset has no --max-n option"),
-        (("-i", "hyp.txt", "--part", "nonsense"),
-         "--part 'nonsense': expected FAMILY=SIGNATURE with FAMILY one of tok, ngram, match, "
-         "len, ref, bp, smooth, weights"),
-        (("-i", "hyp.txt", "-tok", "nope"),
-         "unknown tok part 'nope' in signature; known: letters, whitespace"),
+        (
+            ("-i", "hyp.txt", "--preset", "russian", "--max-n", "2"),
+            "the russian preset has no --max-n option",
+        ),
+        (
+            ("-i", "hyp.txt", "--part", "nonsense"),
+            "--part 'nonsense': expected FAMILY=SIGNATURE with FAMILY one of tok, ngram, match, "
+            "len, ref, bp, smooth, weights",
+        ),
+        (
+            ("-i", "hyp.txt", "-tok", "nope"),
+            "unknown tok part 'nope' in signature; known: letters, whitespace",
+        ),
     ],
 )
 def test_bad_options(files: Path, arguments: tuple[str, ...], message: str) -> None:
-    fails(run("score", "-r", "ref.txt", *arguments, cwd=files, stdin=b"a\nb\nc\n"), message)
+    fails(
+        run("score", *CANONICAL, "-r", "ref.txt", *arguments, cwd=files, stdin=b"a\nb\nc\n"),
+        message,
+    )
 
 
 def test_usage_errors_are_one_line(files: Path) -> None:
-    completed = run("score", "-i", "hyp.txt", cwd=files)
+    completed = run("score", *CANONICAL, "-i", "hyp.txt", cwd=files)
     assert completed.returncode == 2 and completed.stdout == ""
     assert completed.stderr.count("\n") == 1 and "-r/--references" in completed.stderr
 
 
 def test_presets_listed_for_the_preset_option() -> None:
-    completed = run("score", "--help")
+    completed = run("score", *CANONICAL, "--help")
     assert completed.returncode == 0
     for name in presets.PRESETS:
         assert name in completed.stdout

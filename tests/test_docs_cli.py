@@ -45,7 +45,10 @@ def test_example_output(folder: Path, command: str, output: str) -> None:
     assert program == "bleuprint"
     completed = subprocess.run(
         [sys.executable, "-m", "bleuprint.cli", *arguments],
-        capture_output=True, text=True, cwd=folder, check=False,
+        capture_output=True,
+        text=True,
+        cwd=folder,
+        check=False,
     )
     shown = completed.stdout + completed.stderr
     pattern = ".*".join(re.escape(part) for part in output.split("..."))

@@ -11,7 +11,7 @@ import pytest
 from bleuprint import BLEUScore, InputError, matching
 from bleuprint.explain import costliest_segments, explain_segment
 from bleuprint.typing import NgramCounts
-from tests.test_cli_score import fails, run
+from tests.test_cli_score import CANONICAL, fails, run
 
 
 def test_orders_by_hand() -> None:
@@ -70,8 +70,19 @@ def test_costliest_segments_by_leave_one_out() -> None:
 def test_cli_text_is_plain_when_piped(tmp_path: Path) -> None:
     (tmp_path / "ref.txt").write_text("the cat sat on the mat\nit rained\n", encoding="utf-8")
     (tmp_path / "hyp.txt").write_text("the the the cat\nit rained\n", encoding="utf-8")
-    completed = run("explain", "-r", "ref.txt", "-i", "hyp.txt", "--segment", "1",
-                    "--max-n", "2", cwd=tmp_path)
+    completed = run(
+        "explain",
+        *CANONICAL,
+        "-r",
+        "ref.txt",
+        "-i",
+        "hyp.txt",
+        "--segment",
+        "1",
+        "--max-n",
+        "2",
+        cwd=tmp_path,
+    )
     assert completed.returncode == 0 and completed.stderr == ""
     assert completed.stdout == (
         "segment 1\n"
@@ -89,33 +100,69 @@ def test_cli_text_is_plain_when_piped(tmp_path: Path) -> None:
         "  brevity: hypothesis length 4 (tokens); reference lengths 6 give 6 (closest[shorter]); "
         "the hypothesis is shorter than that, so exp gives BP = 0.6065\n"
     )
-    colored = run("explain", "-r", "ref.txt", "-i", "hyp.txt", "--segment", "1",
-                  "--color", "always", cwd=tmp_path).stdout
+    colored = run(
+        "explain",
+        *CANONICAL,
+        "-r",
+        "ref.txt",
+        "-i",
+        "hyp.txt",
+        "--segment",
+        "1",
+        "--color",
+        "always",
+        cwd=tmp_path,
+    ).stdout
     assert "\x1b[32mmatched  \x1b[0m" in colored and "\x1b[1msegment 1\x1b[0m" in colored
 
 
 def test_cli_json_and_worst(tmp_path: Path) -> None:
     (tmp_path / "ref.txt").write_text("a b\na b\nc e\n", encoding="utf-8")
     (tmp_path / "hyp.txt").write_text("a b\nx y\nc d\n", encoding="utf-8")
-    completed = run("explain", "-r", "ref.txt", "-i", "hyp.txt", "--max-n", "1", "--worst", "2",
-                    "-f", "json", cwd=tmp_path)
+    completed = run(
+        "explain",
+        *CANONICAL,
+        "-r",
+        "ref.txt",
+        "-i",
+        "hyp.txt",
+        "--max-n",
+        "1",
+        "--worst",
+        "2",
+        "-f",
+        "json",
+        cwd=tmp_path,
+    )
     items = json.loads(completed.stdout)
     assert [item["segment"] for item in items] == [2, 3]
     assert items[0]["loss"] == pytest.approx(25.0)
     assert items[1]["orders"][0]["matched"] == [{"ngram": ["c"], "count": 1}]
     assert items[1]["orders"][0]["unmatched"] == [{"ngram": ["d"], "count": 1}]
     assert items[1]["brevity"] == {
-        "hypothesis_length": 2, "reference_lengths": [2], "reference_length": 2,
-        "reference_rule": "closest[shorter]", "penalty_rule": "exp", "bp": 1.0,
+        "hypothesis_length": 2,
+        "reference_lengths": [2],
+        "reference_length": 2,
+        "reference_rule": "closest[shorter]",
+        "penalty_rule": "exp",
+        "bp": 1.0,
     }
 
 
 def test_cli_errors(tmp_path: Path) -> None:
     (tmp_path / "ref.txt").write_text("a b\n", encoding="utf-8")
     (tmp_path / "hyp.txt").write_text("a b\n", encoding="utf-8")
-    fails(run("explain", "-r", "ref.txt", "-i", "hyp.txt", "--segment", "2", cwd=tmp_path),
-          "--segment 2: hyp.txt has lines 1 to 1")
-    fails(run("explain", "-r", "ref.txt", "-i", "hyp.txt", "hyp.txt", cwd=tmp_path),
-          "explain takes one system (one -i file or standard input)")
-    fails(run("explain", "-r", "ref.txt", "-i", "hyp.txt", "--worst", "0", cwd=tmp_path),
-          "--worst must be at least 1")
+    fails(
+        run(
+            "explain", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "--segment", "2", cwd=tmp_path
+        ),
+        "--segment 2: hyp.txt has lines 1 to 1",
+    )
+    fails(
+        run("explain", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "hyp.txt", cwd=tmp_path),
+        "explain takes one system (one -i file or standard input)",
+    )
+    fails(
+        run("explain", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "--worst", "0", cwd=tmp_path),
+        "--worst must be at least 1",
+    )

@@ -47,8 +47,11 @@ def systems(vectors: dict[str, Any]) -> list[SegmentStatistics]:
 def sacrebleu_exp(stats: BLEUStats) -> float:
     """sacreBLEU's default scoring (exp smoothing) of summed statistics, on [0, 1]."""
     score = BLEU.compute_bleu(
-        list(stats.matches), list(stats.totals), int(stats.hypothesis_length),
-        int(stats.reference_length), smooth_method="exp",
+        list(stats.matches),
+        list(stats.totals),
+        int(stats.hypothesis_length),
+        int(stats.reference_length),
+        smooth_method="exp",
     ).score
     return float(score) / 100
 
@@ -59,7 +62,9 @@ def sacrebleu_exp_float32(stats: BLEUStats) -> float:
     score = BLEU.compute_bleu(
         [np.float32(value) for value in stats.matches],
         [np.float32(value) for value in stats.totals],
-        int(stats.hypothesis_length), int(stats.reference_length), smooth_method="exp",
+        int(stats.hypothesis_length),
+        int(stats.reference_length),
+        smooth_method="exp",
     ).score
     return float(score) / 100
 
@@ -98,7 +103,9 @@ def test_same_draws_as_sacrebleu_to_the_last_bits(
     # Scoring resampled corpora as sacreBLEU's resampler does leaves only the 0-100 scaling as
     # a difference in the intervals (the observed scores now carry float32 rounding instead).
     results = significance.compare_systems(
-        systems, sacrebleu_exp_float32, test=test  # type: ignore[arg-type]
+        systems,
+        sacrebleu_exp_float32,
+        test=test,  # type: ignore[arg-type]
     )
     check(results, vectors[f"paired_{test}"]["results"], tolerance=1e-12, score_tolerance=1e-5)
 
@@ -130,8 +137,12 @@ def naive_score(table: SegmentStatistics, rows: Sequence[int], scorer: Scorer) -
     """Score the corpus made of ``rows`` by adding BLEUStats one segment at a time."""
     n = table.max_n
     segments = [
-        BLEUStats(table.matrix[row, 2 : 2 + n], table.matrix[row, 2 + n :],
-                  table.matrix[row, 0], table.matrix[row, 1])
+        BLEUStats(
+            table.matrix[row, 2 : 2 + n],
+            table.matrix[row, 2 + n :],
+            table.matrix[row, 0],
+            table.matrix[row, 1],
+        )
         for row in rows
     ]
     return scorer(sum(segments[1:], segments[0]))
