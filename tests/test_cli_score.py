@@ -571,10 +571,6 @@ def test_unreadable_file(files: Path) -> None:
             "--part 'nonsense': expected FAMILY=SIGNATURE with FAMILY one of tok, ngram, match, "
             "len, ref, bp, smooth, weights",
         ),
-        (
-            ("-i", "hyp.txt", "-tok", "nope"),
-            "unknown tok part 'nope' in signature; known: letters, whitespace",
-        ),
     ],
 )
 def test_bad_options(files: Path, arguments: tuple[str, ...], message: str) -> None:
@@ -582,6 +578,13 @@ def test_bad_options(files: Path, arguments: tuple[str, ...], message: str) -> N
         run("score", *CANONICAL, "-r", "ref.txt", *arguments, cwd=files, stdin=b"a\nb\nc\n"),
         message,
     )
+
+
+def test_unknown_tokenizer(files: Path) -> None:
+    completed = run("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-tok", "nope", cwd=files)
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr.startswith("bleuprint: error: unknown tok part 'nope' in signature")
+    assert completed.stderr.count("\n") == 1 and "whitespace" in completed.stderr
 
 
 def test_usage_errors_are_one_line(files: Path) -> None:
