@@ -581,7 +581,9 @@ def test_bad_options(files: Path, arguments: tuple[str, ...], message: str) -> N
 
 
 def test_unknown_tokenizer(files: Path) -> None:
-    completed = run("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-tok", "nope", cwd=files)
+    completed = run(
+        "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-tok", "nope", cwd=files
+    )
     assert completed.returncode == 2 and completed.stdout == ""
     assert completed.stderr.startswith("bleuprint: error: unknown tok part 'nope' in signature")
     assert completed.stderr.count("\n") == 1 and "whitespace" in completed.stderr
