@@ -46,3 +46,42 @@ def require_shared(*parts: str) -> Path:
 def load_shared_json(*parts: str) -> Any:
     with require_shared(*parts).open(encoding="utf-8") as handle:
         return json.load(handle)
+
+
+@pytest.fixture(scope="session")
+def shared() -> Any:
+    """:func:`require_shared`, for test modules (which cannot import this conftest)."""
+    return require_shared
+
+
+def _shared_cases(*parts: str) -> list[Any]:
+    """The cases of a shared JSON list, or one placeholder whose test skips (or fails)."""
+    root = shared_path()
+    path = root.joinpath(*parts) if root else None
+    if path is None or not path.exists():
+        return [pytest.param(None, id="shared-data-absent")]
+    with path.open(encoding="utf-8") as handle:
+        cases = json.load(handle)
+    if isinstance(cases, dict):  # the stats vectors group their cases by kind
+        cases = cases["compute_bleu"]
+    return [pytest.param(case, id=f"{index}-{case['source']}") for index, case in enumerate(cases)]
+
+
+def _wmt22_pairs() -> list[str]:
+    root = shared_path()
+    folder = root / "data" / "wmt22" if root else None
+    pairs = sorted(path.parent.name for path in folder.glob("*/expected.json")) if folder else []
+    return pairs or ["shared-data-absent"]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrize over the shared data: ``wmt22_pair`` (a folder of ``data/wmt22``),
+    ``sacrebleu_vector`` and ``sacrebleu_stats_vector`` (the cases of the vector files)."""
+    if "wmt22_pair" in metafunc.fixturenames:
+        metafunc.parametrize("wmt22_pair", _wmt22_pairs())
+    if "sacrebleu_vector" in metafunc.fixturenames:
+        metafunc.parametrize("sacrebleu_vector", _shared_cases("vectors", "sacrebleu_vectors.json"))
+    if "sacrebleu_stats_vector" in metafunc.fixturenames:
+        metafunc.parametrize(
+            "sacrebleu_stats_vector", _shared_cases("vectors", "sacrebleu_stats_vectors.json")
+        )

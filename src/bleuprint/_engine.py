@@ -9,7 +9,15 @@ from typing import Any
 
 import attrs
 
-from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
+from bleuprint import (
+    brevity,
+    matching,
+    ngrams,
+    sacrebleu_compat,
+    smoothing,
+    tokenizers,
+    weights,
+)
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
@@ -135,6 +143,43 @@ class BLEUScore:
             "brevity_penalty": brevity.Ratio(capped=capped),
         }
         return cls.canonical(max_n=4, **{**russian, **parts})
+
+    @classmethod
+    def sacrebleu(cls, **options: Any) -> BLEUScore:
+        """sacreBLEU 2.6.0's corpus BLEU: ``sacrebleu.metrics.BLEU(**options).corpus_score``,
+        which ``sacrebleu.corpus_bleu`` and the ``sacrebleu`` command compute.
+
+        The options are sacreBLEU's, with its defaults: ``tokenize`` (``"13a"``, or chosen by
+        ``trg_lang``: ``zh``, ``ja-mecab``, ``ko-mecab``), ``lowercase=False``,
+        ``smooth_method="exp"`` (``none``, ``floor``, ``add-k``), ``smooth_value`` (``None``:
+        0.1 for floor, 1 for add-k), ``max_ngram_order=4``, ``effective_order=False``,
+        ``trg_lang=""``. Any part can be given too, by its engine name, and wins. The
+        references of each hypothesis are a list, as everywhere in bleuprint; for sacreBLEU's
+        reference streams see :func:`bleuprint.sacrebleu_compat.from_streams`.
+
+        >>> bleu = BLEUScore.sacrebleu()
+        >>> result = bleu.corpus_score(["The cat sat on the mat."], [["The cat sat on a mat."]])
+        >>> print(result)
+        BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
+        >>> result.sacrebleu_signature
+        'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
+        """
+        chosen = {key: options.pop(key) for key in sacrebleu_compat.OPTIONS if key in options}
+        return cls(**{**sacrebleu_compat.parts(**chosen), **options})
+
+    @classmethod
+    def sacrebleu_sentence(cls, **options: Any) -> BLEUScore:
+        """``sacrebleu.sentence_bleu``: :meth:`sacrebleu` with ``effective_order=True``.
+
+        Score each segment with :meth:`sentence_score` or :meth:`sentence_scores`.
+
+        >>> result = BLEUScore.sacrebleu_sentence().sentence_score("The cat sat.", ["The cat sat."])
+        >>> print(result)
+        BLEU = 100.00 100.0/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
+        >>> result.sacrebleu_signature
+        'nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0'
+        """
+        return cls.sacrebleu(**{"effective_order": True, **options})
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:

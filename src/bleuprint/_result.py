@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 
 import attrs
 
+from bleuprint import sacrebleu_compat
 from bleuprint._stats import BLEUStats
 from bleuprint._version import __version__
 from bleuprint.exceptions import ConfigurationError
@@ -112,6 +114,17 @@ class BLEUResult:
             return 0.0
         return self.stats.hypothesis_length / self.stats.reference_length
 
+    @property
+    def sacrebleu_signature(self) -> str:
+        """sacreBLEU's signature of this result, e.g.
+        ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
+
+        Only for configurations sacreBLEU can compute (see
+        :func:`bleuprint.sacrebleu_compat.signature`); others raise
+        :class:`~bleuprint.ConfigurationError`.
+        """
+        return sacrebleu_compat.signature(self)
+
     def __float__(self) -> float:
         return self.score
 
@@ -123,7 +136,7 @@ class BLEUResult:
         >>> print(bleu.sentence_score("the cat is here", ["the cat was here"]))
         BLEU = 50.00 75.0/33.3 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
         """
-        precisions = "/".join(f"{100 * p:.1f}" for p in self.precisions)
+        precisions = "/".join(_percent(precision) for precision in self.precisions)
         return (
             f"BLEU = {100 * self.score:.{width}f} {precisions} "
             f"(BP = {self.brevity_penalty:.3f} ratio = {self.ratio:.3f} "
@@ -133,6 +146,20 @@ class BLEUResult:
 
     def __str__(self) -> str:
         return self.format()
+
+
+def _percent(ratio: float) -> str:
+    """``100 * ratio`` to one decimal, as sacreBLEU prints ``100 * matches / totals``.
+
+    A precision is a ratio of counts. Where that ratio times 100 is an exact tie such as
+    28.75 (23/80), sacreBLEU's ``100 * 23 / 80`` hits it and rounds half to even, while
+    ``100 * (23 / 80)`` lands a hair off it. So the ratio is recovered as a fraction (when it
+    is the one the float stands for) and rounded exactly.
+    """
+    fraction = Fraction(ratio).limit_denominator(10**7)
+    if float(fraction) != ratio:
+        fraction = Fraction(ratio)
+    return f"{float(round(100 * fraction, 1)):.1f}"
 
 
 def _length(value: float) -> str:

@@ -2,7 +2,7 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['canonical', 'russian', 'unigram']
+['canonical', 'russian', 'sacrebleu', 'sacrebleu-sentence', 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """
@@ -50,6 +50,12 @@ PRESETS: Mapping[str, Preset] = MappingProxyType(
             Preset("canonical", BLEUScore.canonical, "Papineni et al. (2002), BLEU-4"),
             Preset("unigram", BLEUScore.unigram, "BP x clipped unigram precision", 4),
             Preset("russian", BLEUScore.russian, "Russian contest: letter words, set overlap", 6),
+            Preset("sacrebleu", BLEUScore.sacrebleu, "sacreBLEU 2.6.0 corpus BLEU (13a, exp)"),
+            Preset(
+                "sacrebleu-sentence",
+                BLEUScore.sacrebleu_sentence,
+                "sacreBLEU 2.6.0 sentence BLEU (effective order)",
+            ),
         )
     }
 )

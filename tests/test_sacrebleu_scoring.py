@@ -1,0 +1,215 @@
+"""Scoring raw statistics like sacreBLEU's ``BLEU.compute_bleu``, and the sacreBLEU API around
+the presets: options, signatures, printed lines, the stream layout."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU
+
+from bleuprint import (
+    BLEUScore,
+    BLEUStats,
+    ConfigurationError,
+    InputError,
+    presets,
+    sacrebleu_compat,
+    smoothing,
+    tokenizers,
+    weights,
+)
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+# Totals such as 80 make precisions like 23/80 = 28.75% that sacreBLEU rounds half to even.
+totals = st.sampled_from([0, 1, 2, 3, 4, 7, 8, 16, 40, 80, 400, 1000, 38914])
+
+
+@st.composite
+def statistics(draw: st.DrawFn) -> dict[str, Any]:
+    max_n = draw(st.integers(1, 6))
+    total = [draw(totals) for _ in range(max_n)]  # not always decreasing, as raw input may be
+    correct = [draw(st.integers(0, count)) for count in total]
+    return {
+        "correct": correct,
+        "total": total,
+        "sys_len": draw(st.integers(0, 50)),
+        "ref_len": draw(st.integers(0, 50)),
+        "max_ngram_order": max_n,
+        "smooth_method": draw(st.sampled_from(["none", "floor", "add-k", "exp"])),
+        "smooth_value": draw(st.sampled_from([None, 0, 0.1, 0.5, 1, 3])),
+        "effective_order": draw(st.booleans()),
+    }
+
+
+@settings(max_examples=100)
+@given(given_stats=statistics())
+def test_scoring_agrees_with_compute_bleu(given_stats: dict[str, Any]) -> None:
+    # compute_bleu adds to the lists it is given with add-k: give it copies
+    counts = {"correct": list(given_stats["correct"]), "total": list(given_stats["total"])}
+    theirs = BLEU.compute_bleu(**{**given_stats, **counts})
+    options = {key: given_stats[key] for key in sacrebleu_compat.OPTIONS if key in given_stats}
+    bleu = BLEUScore.sacrebleu(**options)
+    stats = BLEUStats(
+        given_stats["correct"],
+        given_stats["total"],
+        given_stats["sys_len"],
+        given_stats["ref_len"],
+        counting=bleu.counting_signature,
+    )
+    ours = bleu.score(stats)
+    assert abs(100 * ours.score - theirs.score) <= 1e-9
+    assert [100 * p for p in ours.precisions] == pytest.approx(theirs.precisions)
+    assert ours.brevity_penalty == pytest.approx(theirs.bp)
+    assert str(ours) == str(theirs)
+
+
+def test_a_precision_on_an_exact_tie_prints_as_sacrebleu_does() -> None:
+    # 100 * 23 / 80 = 28.75 and 100 * 1 / 80 = 1.25 are exact ties, rounded half to even;
+    # 100 * (23 / 80) is a hair off 28.75.
+    bleu = BLEUScore.sacrebleu(max_ngram_order=3, smooth_method="none")
+    stats = BLEUStats((23, 3, 1), (80, 80, 80), 80, 80, counting=bleu.counting_signature)
+    theirs = BLEU.compute_bleu([23, 3, 1], [80, 80, 80], 80, 80, max_ngram_order=3)
+    assert "28.8/3.8/1.2" in str(theirs)
+    assert f"{100 * (23 / 80):.1f}" == "28.7"
+    assert str(bleu.score(stats)) == str(theirs)
+
+
+# -- options -------------------------------------------------------------------------------
+
+
+def test_options_build_the_parts() -> None:
+    bleu = BLEUScore.sacrebleu(
+        tokenize="intl",
+        lowercase=True,
+        smooth_method="add-k",
+        smooth_value=2,
+        max_ngram_order=6,
+        effective_order=True,
+    )
+    assert bleu.tokenizer == tokenizers.Lowercase(tokenizers.International())
+    assert bleu.smoothing == smoothing.AddK(2)
+    assert bleu.weights == weights.EffectiveOrder()
+    assert bleu.max_n == 6
+    assert BLEUScore.sacrebleu(smooth_method="floor").smoothing == smoothing.Floor(0.1)
+    assert BLEUScore.sacrebleu(smooth_method="add-k").smoothing == smoothing.AddK(1)
+    # sacreBLEU ignores a value given to the methods that take none
+    assert BLEUScore.sacrebleu(smooth_method="exp", smooth_value=3).smoothing == smoothing.Exp()
+    assert BLEUScore.sacrebleu(trg_lang="zh").tokenizer == tokenizers.Chinese()
+
+
+def test_defaults_are_sacrebleus() -> None:
+    assert BLEUScore.sacrebleu() == BLEUScore(
+        tokenizer=tokenizers.Mteval13a(), smoothing=smoothing.Exp()
+    )
+    assert BLEUScore.sacrebleu_sentence() == BLEUScore.sacrebleu(effective_order=True)
+    assert BLEUScore.sacrebleu_sentence(effective_order=False) == BLEUScore.sacrebleu()
+
+
+def test_a_part_given_wins() -> None:
+    bleu = BLEUScore.sacrebleu(tokenize="intl", tokenizer=tokenizers.ChineseFixed())
+    assert bleu.tokenizer == tokenizers.ChineseFixed()
+
+
+def test_presets_table() -> None:
+    assert presets.get("sacrebleu").build(tokenize="char") == BLEUScore.sacrebleu(tokenize="char")
+    assert presets.get("sacrebleu-sentence").build() == BLEUScore.sacrebleu_sentence()
+    assert presets.get("sacrebleu").decimals is None
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"tokenize": "spm"}, "SentencePiece"),
+        ({"tokenize": "14a"}, "unknown sacreBLEU tokenize '14a'"),
+        ({"smooth_method": "add-one"}, "unknown sacreBLEU smooth_method 'add-one'"),
+        ({"max_ngram_order": 0}, "max_n must be a whole number of at least 1"),
+        ({"smooth_method": "floor", "smooth_value": -1}, "value must be a number >= 0"),
+    ],
+)
+def test_bad_options(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        BLEUScore.sacrebleu(**options)
+
+
+# -- signatures ----------------------------------------------------------------------------
+
+CONFIGURATIONS = [
+    BLEUScore.sacrebleu(),
+    BLEUScore.sacrebleu_sentence(),
+    BLEUScore.sacrebleu(tokenize="none", smooth_method="none"),
+    BLEUScore.sacrebleu(tokenize="intl", lowercase=True, smooth_method="floor", smooth_value=0.5),
+    BLEUScore.sacrebleu(tokenize="char", smooth_method="add-k", max_ngram_order=6),
+    BLEUScore.sacrebleu(tokenize="zh", smooth_method="add-k", smooth_value=0.25),
+    BLEUScore.sacrebleu(tokenizer=tokenizers.Lowercase(tokenizers.ChineseFixed())),
+]
+
+
+@pytest.mark.parametrize("bleu", CONFIGURATIONS, ids=lambda bleu: bleu.counting_signature)
+def test_bleuprint_signature_round_trips(bleu: BLEUScore) -> None:
+    result = bleu.corpus_score(["a b c d"], [["a b c", "a b d"]])
+    assert BLEUScore.from_signature(str(result.signature)) == bleu
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"tokenize": "none", "smooth_method": "none"},
+        {"tokenize": "intl", "lowercase": True, "smooth_method": "floor", "smooth_value": 0.5},
+        {"tokenize": "char", "smooth_method": "add-k", "effective_order": True},
+        {"tokenize": "zh", "smooth_method": "add-k", "smooth_value": 2, "max_ngram_order": 2},
+        {"smooth_method": "floor", "smooth_value": 0},
+    ],
+)
+def test_sacrebleu_signature(options: dict[str, Any]) -> None:
+    hypotheses = ["a b c d", "e f"]
+    streams: list[list[str | None]] = [["a b c", "e f"], ["a b d", None]]
+    metric = BLEU(**options)
+    metric.corpus_score(hypotheses, streams)
+    result = BLEUScore.sacrebleu(**options).corpus_score(
+        hypotheses, sacrebleu_compat.from_streams(hypotheses, streams)
+    )
+    assert result.sacrebleu_signature == str(metric.get_signature())
+
+
+def test_no_sacrebleu_signature_for_what_sacrebleu_cannot_compute() -> None:
+    result = BLEUScore.russian().sentence_score("a b", ["a b"])
+    with pytest.raises(ConfigurationError, match="no sacreBLEU signature"):
+        _ = result.sacrebleu_signature
+    chinese_fixed = BLEUScore.sacrebleu(tokenizer=tokenizers.ChineseFixed())
+    with pytest.raises(ConfigurationError, match="zh-fixed"):
+        _ = chinese_fixed.sentence_score("a b", ["a b"]).sacrebleu_signature
+
+
+# -- stream layout -------------------------------------------------------------------------
+
+
+def test_streams_drop_none_but_keep_empty_references() -> None:
+    assert sacrebleu_compat.from_streams(["x", "y"], [["a", ""], [None, "b"]]) == [
+        ["a"],
+        ["", "b"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "streams", "message"),
+    [
+        (["a", "b", "c"], [["a"], ["b"], ["c"]], "stream 0 has 1 segment but there are 3"),
+        (["a b", "c"], ["a b", "c"], "reference stream 0 must be a list of strings"),
+        (["a", "b"], [["a", "b"], ["a"]], "reference stream 1 has 1 segment but there are 2"),
+        (["a"], [[None], [None]], "segment 0: every reference stream has None there"),
+        (["a"], [[3]], "reference stream 0, segment 0: expected a string, got int"),
+        ("a b", [["a b"]], "hypotheses must be a list of strings"),
+        (["a", None], [["a", "b"]], "hypotheses, segment 1: expected a string, got NoneType"),
+        (["a"], [], "no reference stream"),
+        (["a"], "a", "references must be a list of reference streams"),
+    ],
+)
+def test_streams_in_the_wrong_layout(hypotheses: Any, streams: Any, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        sacrebleu_compat.from_streams(hypotheses, streams)
