@@ -11,16 +11,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
-from sacrebleu.metrics import BLEU
-from sacrebleu.significance import PairedTest
 
 from bleuprint import BLEUScore, brevity, presets, tokenizers
-from bleuprint.significance import SegmentStatistics, paired_bootstrap
-from tests.conftest import load_shared_json
 
 HYPOTHESES = "the cat sat on a mat\nthe dog barked at night\nit rained\n"
 REFERENCES = "the cat sat on the mat\nthe dog barked all night long\nit rained\n"
@@ -222,7 +217,7 @@ def test_several_systems_make_a_table(files: Path) -> None:
 def test_sentence_level_in_every_format(files: Path) -> None:
     engine = BLEUScore.canonical(max_n=2)
     expected = engine.sentence_scores(lines(HYPOTHESES), REFERENCE_LISTS)
-    base = ("score", "-r", "ref.txt", "-i", "hyp.txt", "--max-n", "2", "-sl")
+    base = ("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "--max-n", "2", "-sl")
     as_json = [json.loads(line) for line in lines(succeed(*base, "-w", "5", cwd=files))]
     assert [item["segment"] for item in as_json] == [1, 2, 3]
     assert [item["score"] for item in as_json] == [round(100 * r.score, 5) for r in expected]
@@ -236,174 +231,6 @@ def test_sentence_level_in_every_format(files: Path) -> None:
     ]
     tsv = lines(succeed(*base, "-f", "tsv", cwd=files))
     assert tsv[0].startswith("segment\tscore\tp1\tp2") and len(tsv) == 4
-
-
-# -- Significance ---------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def vector_systems(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
-    """The significance vectors' systems and reference as files."""
-    vectors = load_shared_json("vectors", "sacrebleu_stats_vectors.json")["significance"]
-    folder = tmp_path_factory.mktemp("systems")
-    for name, hypotheses in vectors["hypotheses"].items():
-        (folder / f"{name}.txt").write_text("\n".join(hypotheses) + "\n", encoding="utf-8")
-    (folder / "ref.txt").write_text("\n".join(vectors["references"][0]) + "\n", encoding="utf-8")
-    return folder, vectors
-
-
-@pytest.mark.parametrize("test", ["bs", "ar"])
-def test_paired_tests_agree_with_sacrebleu(
-    vector_systems: tuple[Path, dict[str, Any]], test: str
-) -> None:
-    # The canonical preset is sacreBLEU's BLEU without tokenization and without smoothing.
-    folder, vectors = vector_systems
-    named = [(name, hypotheses) for name, hypotheses in vectors["hypotheses"].items()]
-    _, expected = PairedTest(
-        named,
-        {"BLEU": BLEU(tokenize="none", smooth_method="none")},
-        vectors["references"],
-        test_type=test,
-    )()
-    output = json.loads(
-        succeed(
-            "compare" if test == "bs" else "score",
-            *CANONICAL,
-            "-r",
-            "ref.txt",
-            "-i",
-            "baseline.txt",
-            "sysA.txt",
-            "sysB.txt",
-            f"--paired-{test}",
-            cwd=folder,
-        )
-    )
-    assert output["significance"]["test"] == test
-    for system, wanted in zip(output["systems"], expected["BLEU"], strict=True):
-        assert system["p_value"] == wanted.p_value
-        for field in ("mean", "ci"):
-            if getattr(wanted, field) is None:
-                assert system[field] is None
-            else:  # sacreBLEU's resampled precisions are float32 under numpy 2
-                assert system[field] == pytest.approx(getattr(wanted, field), abs=1e-5)
-
-
-def test_sample_counts_seed_and_confidence(vector_systems: tuple[Path, dict[str, Any]]) -> None:
-    folder, vectors = vector_systems
-    engine = BLEUScore.canonical()
-    references = [[reference] for reference in vectors["references"][0]]
-    tables = [
-        SegmentStatistics.count(engine, vectors["hypotheses"][name], references)
-        for name in ("baseline", "sysB")
-    ]
-    expected = paired_bootstrap(*tables, engine, resamples=50, seed=3)
-    output = json.loads(
-        succeed(
-            "score",
-            *CANONICAL,
-            "-r",
-            "ref.txt",
-            "-i",
-            "baseline.txt",
-            "sysB.txt",
-            "--paired-bs",
-            "--paired-bs-n",
-            "50",
-            "--seed",
-            "3",
-            cwd=folder,
-        )
-    )
-    assert output["significance"] == {"test": "bs", "samples": 50, "seed": 3}
-    assert output["systems"][1]["p_value"] == expected.p_value
-    assert output["systems"][1]["mean"] == 100 * (expected.mean or 0)
-
-    single = json.loads(
-        succeed(
-            "score",
-            *CANONICAL,
-            "-r",
-            "ref.txt",
-            "-i",
-            "sysA.txt",
-            "-ci",
-            "--confidence-n",
-            "40",
-            cwd=folder,
-        )
-    )
-    assert single["significance"] == {"test": "ci", "samples": 40, "seed": 12345}
-    assert single["systems"][0]["p_value"] is None and single["systems"][0]["ci"] > 0
-
-    trials = json.loads(
-        succeed(
-            "score",
-            *CANONICAL,
-            "-r",
-            "ref.txt",
-            "-i",
-            "baseline.txt",
-            "sysB.txt",
-            "--paired-ar",
-            "--paired-ar-n",
-            "99",
-            "-ci",
-            "--confidence-n",
-            "20",
-            cwd=folder,
-        )
-    )
-    assert trials["significance"]["confidence_resamples"] == 20
-    # sysB is far better: no trial beats it, p = 1 / (99 + 1).
-    assert trials["systems"][1]["p_value"] == 1 / 100
-    assert all(system["mean"] is not None for system in trials["systems"])
-
-
-def test_compare_text_table(vector_systems: tuple[Path, dict[str, Any]]) -> None:
-    folder, _ = vector_systems
-    output = lines(
-        succeed(
-            "compare",
-            *CANONICAL,
-            "-r",
-            "ref.txt",
-            "-i",
-            "baseline.txt",
-            "sysA.txt",
-            "sysB.txt",
-            "-f",
-            "text",
-            "--paired-bs-n",
-            "100",
-            cwd=folder,
-        )
-    )
-    assert output[0].split() == ["system", "BLEU", "μ", "±", "95%", "CI", "p-value"]
-    assert output[2].startswith("Baseline: baseline.txt")
-    assert output[4].startswith("sysB.txt") and output[4].endswith("*")
-    assert "Paired bootstrap resampling, 100 resamples, seed 12345" in output
-
-
-def test_compare_plot(vector_systems: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
-    folder, _ = vector_systems
-    target = tmp_path / "chart.png"
-    succeed(
-        "compare",
-        *CANONICAL,
-        "-r",
-        "ref.txt",
-        "-i",
-        "baseline.txt",
-        "sysB.txt",
-        "--paired-bs-n",
-        "20",
-        "--plot",
-        str(target),
-        cwd=folder,
-    )
-    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
 def test_plot_without_matplotlib_is_a_clear_error(files: Path) -> None:
@@ -441,7 +268,14 @@ def test_plot_without_matplotlib_is_a_clear_error(files: Path) -> None:
 # -- Reading files as sacreBLEU does ---------------------------------------------------------
 
 
-def test_bom_crlf_and_unicode_whitespace_as_sacrebleu(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("ours", "theirs"),
+    [(CANONICAL, ("-tok", "none", "-s", "none")), ((), ())],
+    ids=["canonical", "default"],
+)
+def test_bom_crlf_and_unicode_whitespace_as_sacrebleu(
+    tmp_path: Path, ours: tuple[str, ...], theirs: tuple[str, ...]
+) -> None:
     # A BOM kept as text, CRLF ends, a trailing no-break space, U+2028 and NEL inside lines,
     # a lone CR inside a line, leading spaces: sacreBLEU's own command line is the reference.
     (tmp_path / "hyp.txt").write_bytes(
@@ -449,36 +283,20 @@ def test_bom_crlf_and_unicode_whitespace_as_sacrebleu(tmp_path: Path) -> None:
         b"lone\rcr here\n  lead  space\xc2\xa0\n"
     )
     (tmp_path / "ref.txt").write_bytes(b"the cat sat\na b c d\nlone cr here\nlead space\n")
+    command = [sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt", "-w", "6"]
     sacrebleu = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sacrebleu",
-            "ref.txt",
-            "-i",
-            "hyp.txt",
-            "-tok",
-            "none",
-            "-s",
-            "none",
-            "-f",
-            "json",
-            "-w",
-            "6",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        check=True,
+        [*command, *theirs], capture_output=True, text=True, cwd=tmp_path, check=True
     )
-    completed = run("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-w", "6", cwd=tmp_path)
-    ours, theirs = json.loads(completed.stdout), json.loads(sacrebleu.stdout)
-    assert ours["score"] == theirs["score"] and ours["verbose_score"] == theirs["verbose_score"]
+    completed = run("score", *ours, "-r", "ref.txt", "-i", "hyp.txt", "-w", "6", cwd=tmp_path)
+    expected = json.loads(sacrebleu.stdout)
+    output = json.loads(completed.stdout)
+    assert output["score"] == expected["score"]
+    assert output["verbose_score"] == expected["verbose_score"]
     assert completed.stderr == (
         "bleuprint: warning: hyp.txt:1 starts with a byte-order mark (U+FEFF); like sacreBLEU, "
         "bleuprint keeps it as part of the first segment's text\n"
     )
-    quiet = run("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-q", cwd=tmp_path)
+    quiet = run("score", *ours, "-r", "ref.txt", "-i", "hyp.txt", "-q", cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 

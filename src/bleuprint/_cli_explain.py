@@ -36,15 +36,32 @@ def add_command(commands: Any) -> None:
     add_input_options(parser)
     add_configuration_options(parser)
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--segment", type=int, metavar="LINE",
-                       help="explain the segment on this line (counting from 1)")
-    which.add_argument("--worst", type=int, default=3, metavar="N",
-                       help="explain the N segments that cost the corpus score the most "
-                       "(default: %(default)s)")
-    parser.add_argument("-f", "--format", choices=("text", "json"), default="text",
-                        help="output format (default: %(default)s)")
-    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                        help="colour the text: auto colours a terminal unless NO_COLOR is set")
+    which.add_argument(
+        "--segment",
+        type=int,
+        metavar="LINE",
+        help="explain the segment on this line (counting from 1)",
+    )
+    which.add_argument(
+        "--worst",
+        type=int,
+        default=3,
+        metavar="N",
+        help="explain the N segments that cost the corpus score the most (default: %(default)s)",
+    )
+    parser.add_argument(
+        "-f",
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="output format (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the text: auto colours a terminal unless NO_COLOR is set",
+    )
     parser.set_defaults(command=_explain)
 
 
@@ -61,16 +78,19 @@ def _explain(arguments: argparse.Namespace) -> str:
                 f"--segment {line}: {corpus.names[0]} has lines 1 to {len(hypotheses)}"
             )
         explanations = [
-            explain.explain_segment(engine, hypotheses[line - 1], references[line - 1],
-                                    index=line - 1)
+            explain.explain_segment(
+                engine, hypotheses[line - 1], references[line - 1], index=line - 1
+            )
         ]
     else:
         if arguments.worst < 1:
             raise ConfigurationError("--worst must be at least 1")
         explanations = explain.costliest_segments(engine, hypotheses, references, arguments.worst)
     if arguments.format == "json":
-        return json.dumps([_as_json(item) for item in explanations], indent=1,
-                          ensure_ascii=False) + "\n"
+        return (
+            json.dumps([_as_json(item) for item in explanations], indent=1, ensure_ascii=False)
+            + "\n"
+        )
     paint = _Painter(_wants_color(arguments.color))
     return "\n".join(_as_text(item, paint) for item in explanations)
 
@@ -102,8 +122,10 @@ def _as_text(item: SegmentExplanation, paint: _Painter) -> str:
         for number, tokens in enumerate(item.reference_tokens, start=1)
     ]
     lines.append(f"  {item.result}")
-    for order in item.orders:
-        lines.append(f"  {order.n}-grams: {order.matches}/{order.total} matched")
+    for order, precision in zip(item.orders, item.result.precisions):
+        lines.append(
+            f"  {order.n}-grams: {order.matches}/{order.total} matched{_smoothed(order, precision)}"
+        )
         lines += [
             f"    {paint(f'{group:<9}', group)}  {_ngrams(getattr(order, group))}"
             for group in _GROUPS
@@ -111,6 +133,15 @@ def _as_text(item: SegmentExplanation, paint: _Painter) -> str:
         ]
     lines.append("  " + _brevity(item))
     return "\n".join(lines) + "\n"
+
+
+def _smoothed(order: OrderExplanation, precision: float) -> str:
+    """A note where smoothing made the precision something other than matches / total."""
+    if order.total and precision == order.matches / order.total:
+        return ""
+    if not order.total and not precision:
+        return ""
+    return f", precision {100 * precision:.1f} after smoothing"
 
 
 def _ngrams(items: Sequence[NgramCount]) -> str:
@@ -148,8 +179,10 @@ def _as_json(item: SegmentExplanation) -> dict[str, Any]:
         "signature": str(item.result.signature),
         "hypothesis_tokens": item.hypothesis_tokens,
         "reference_tokens": item.reference_tokens,
-        "orders": [_order_json(order, precision)
-                   for order, precision in zip(item.orders, item.result.precisions)],
+        "orders": [
+            _order_json(order, precision)
+            for order, precision in zip(item.orders, item.result.precisions)
+        ],
         "brevity": {
             "hypothesis_length": item.hypothesis_length,
             "reference_lengths": item.reference_lengths,
@@ -163,7 +196,10 @@ def _as_json(item: SegmentExplanation) -> dict[str, Any]:
 
 def _order_json(order: OrderExplanation, precision: float) -> dict[str, Any]:
     fields: dict[str, Any] = {
-        "n": order.n, "matches": order.matches, "total": order.total, "precision": 100 * precision
+        "n": order.n,
+        "matches": order.matches,
+        "total": order.total,
+        "precision": 100 * precision,
     }
     for group in _GROUPS:
         fields[group] = [

@@ -17,7 +17,7 @@ from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
 
-DEFAULT_PRESET = "canonical"
+DEFAULT_PRESET = "sacrebleu"
 
 # Option -> the keywords of a preset's constructor that mean it, in order of preference
 # (sacreBLEU's names first where bleuprint's presets call the same thing otherwise).

@@ -1,5 +1,7 @@
 """``bleuprint score`` and ``bleuprint compare``: corpus, sentence and significance scoring.
 
+The default definition is the ``sacrebleu`` preset, sacreBLEU 2.6.0's BLEU, so that
+``bleuprint score`` gives the numbers ``sacrebleu`` gives for the same files and options.
 Scores print on sacreBLEU's 0-100 scale. The ``score`` is rounded to ``--width`` decimals
 everywhere (in JSON too, as sacreBLEU does); the other numbers of JSON and TSV output keep full
 precision, and text output rounds them for reading.
@@ -283,6 +285,7 @@ def _json_fields(result: BLEUResult, width: int) -> dict[str, Any]:
         "name": "BLEU",
         "score": float(_rounded(result.score, width)),
         "signature": str(result.signature),
+        "sacrebleu_signature": _sacrebleu_signature(result),
         "verbose_score": _verbose(result),
         "precisions": [100 * precision for precision in result.precisions],
         "bp": result.brevity_penalty,
@@ -292,6 +295,14 @@ def _json_fields(result: BLEUResult, width: int) -> dict[str, Any]:
         "counts": list(result.matches),
         "totals": list(result.totals),
     }
+
+
+def _sacrebleu_signature(result: BLEUResult) -> str | None:
+    """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
+    try:
+        return result.sacrebleu_signature
+    except ConfigurationError:
+        return None
 
 
 def _json_system(score: _SystemScore, width: int) -> dict[str, Any]:
