@@ -378,7 +378,6 @@ def test_unreadable_file(files: Path) -> None:
             ("-i", "hyp.txt", "better.txt", "--paired-bs", "--paired-ar"),
             "choose one paired test: --paired-bs or --paired-ar",
         ),
-        (("-i", "hyp.txt", "-ci", "--confidence-n", "0"), "--confidence-n must be at least 1"),
         (("-i", "hyp.txt", "-lc"), "the canonical preset has no --lowercase option"),
         (
             ("-i", "hyp.txt", "--preset", "russian", "--max-n", "2"),
@@ -407,10 +406,68 @@ def test_unknown_tokenizer(files: Path) -> None:
     assert completed.stderr.count("\n") == 1 and "whitespace" in completed.stderr
 
 
-def test_usage_errors_are_one_line(files: Path) -> None:
-    completed = run("score", *CANONICAL, "-i", "hyp.txt", cwd=files)
+@pytest.mark.parametrize(
+    ("command", "arguments", "message"),
+    [
+        ("score", ("-i", "hyp.txt"), "the following arguments are required: -r/--references"),
+        ("score", ("-w", "-1"), "argument -w/--width: must be at least 0, got -1"),
+        ("score", ("--seed", "-5"), "argument --seed: must be at least 0, got -5"),
+        ("score", ("--seed", "x"), "argument --seed: 'x' is not a whole number"),
+        ("score", ("--max-n", "0"), "argument --max-n: must be at least 1, got 0"),
+        ("score", ("--paired-bs-n", "0"), "argument --paired-bs-n: must be at least 1, got 0"),
+        ("score", ("--paired-ar-n", "0"), "argument --paired-ar-n: must be at least 1, got 0"),
+        ("compare", ("--confidence-n", "0"), "argument --confidence-n: must be at least 1, got 0"),
+        ("explain", ("--worst", "0"), "argument --worst: must be at least 1, got 0"),
+        ("explain", ("--segment", "0"), "argument --segment: must be at least 1, got 0"),
+        ("explain", ("--segment", "1", "--worst", "2"), "not allowed with argument --segment"),
+    ],
+)
+def test_usage_errors_are_one_line(
+    files: Path, command: str, arguments: tuple[str, ...], message: str
+) -> None:
+    completed = run(
+        command, *arguments, *(("-r", "ref.txt") if "-i" not in arguments else ()), cwd=files
+    )
     assert completed.returncode == 2 and completed.stdout == ""
-    assert completed.stderr.count("\n") == 1 and "-r/--references" in completed.stderr
+    assert completed.stderr.startswith(f"bleuprint {command}: error: ")
+    assert completed.stderr.count("\n") == 1 and message in completed.stderr
+
+
+def test_output_is_utf8_whatever_the_locale(files: Path) -> None:
+    # A Latin-1 terminal cannot encode "μ ± 95% CI"; bleuprint writes UTF-8 regardless.
+    environment = {**os.environ, "PYTHONIOENCODING": "latin-1", "LC_ALL": "C"}
+    completed = run(
+        "compare",
+        *CANONICAL,
+        "-r",
+        "ref.txt",
+        "-i",
+        "hyp.txt",
+        "better.txt",
+        "-f",
+        "text",
+        "--paired-bs-n",
+        "10",
+        cwd=files,
+        env=environment,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "μ ± 95% CI" in completed.stdout
+
+
+def test_a_closed_pipe_ends_quietly(files: Path) -> None:
+    # The reader is gone before bleuprint writes (as with "| head"): no traceback, status 1.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bleuprint.cli", "score", "-r", "ref.txt", "-i", "hyp.txt"],
+        cwd=files,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    error = process.stderr.read()
+    assert process.wait() == 1
+    assert error == b""
 
 
 def test_presets_listed_for_the_preset_option() -> None:

@@ -13,6 +13,7 @@ from bleuprint import explain
 from bleuprint._cli_input import (
     add_configuration_options,
     add_input_options,
+    at_least,
     engine_from_options,
     read_corpus,
 )
@@ -38,13 +39,13 @@ def add_command(commands: Any) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument(
         "--segment",
-        type=int,
+        type=at_least(1),
         metavar="LINE",
         help="explain the segment on this line (counting from 1)",
     )
     which.add_argument(
         "--worst",
-        type=int,
+        type=at_least(1),
         default=3,
         metavar="N",
         help="explain the N segments that cost the corpus score the most (default: %(default)s)",
@@ -83,8 +84,6 @@ def _explain(arguments: argparse.Namespace) -> str:
             )
         ]
     else:
-        if arguments.worst < 1:
-            raise ConfigurationError("--worst must be at least 1")
         explanations = explain.costliest_segments(engine, hypotheses, references, arguments.worst)
     if arguments.format == "json":
         return (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -57,20 +57,44 @@ class Corpus:
         return [list(segment) for segment in zip(*self.references)]
 
 
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An argument type: a whole number of at least ``minimum``, else a usage error."""
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return whole_number
+
+
 def add_input_options(parser: argparse.ArgumentParser) -> None:
     """``-r``, ``-i`` and ``--quiet``."""
     group = parser.add_argument_group("input")
     group.add_argument(
-        "-r", "--references", nargs="+", required=True, metavar="REF",
+        "-r",
+        "--references",
+        nargs="+",
+        required=True,
+        metavar="REF",
         help="reference files, one segment per line; several files give several references",
     )
     group.add_argument(
-        "-i", "--input", nargs="+", metavar="HYP",
+        "-i",
+        "--input",
+        nargs="+",
+        metavar="HYP",
         help="system output files, one segment per line; the first is the baseline of paired "
         "tests (default: one system on standard input)",
     )
     group.add_argument(
-        "-q", "--quiet", action="store_true",
+        "-q",
+        "--quiet",
+        action="store_true",
         help="no progress bar and no warnings on standard error",
     )
 
@@ -79,7 +103,9 @@ def add_configuration_options(parser: argparse.ArgumentParser) -> None:
     """The preset and the overrides of its parameters."""
     group = parser.add_argument_group("configuration")
     group.add_argument(
-        "--preset", default=DEFAULT_PRESET, choices=sorted(presets.PRESETS),
+        "--preset",
+        default=DEFAULT_PRESET,
+        choices=sorted(presets.PRESETS),
         help="the BLEU definition (default: %(default)s)",
     )
     group.add_argument("-tok", "--tokenize", metavar="NAME", help="the tokenizer")
@@ -90,13 +116,18 @@ def add_configuration_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--smooth-value", type=float, metavar="VALUE", help="the smoothing method's parameter"
     )
-    group.add_argument("--max-n", type=int, metavar="N", help="the highest n-gram order")
+    group.add_argument("--max-n", type=at_least(1), metavar="N", help="the highest n-gram order")
     group.add_argument(
-        "--effective-order", action="store_const", const=True,
+        "--effective-order",
+        action="store_const",
+        const=True,
         help="leave out the orders with no n-grams (sentence-level BLEU)",
     )
     group.add_argument(
-        "--part", action="append", default=[], metavar="FAMILY=SIGNATURE",
+        "--part",
+        action="append",
+        default=[],
+        metavar="FAMILY=SIGNATURE",
         help="replace one part by its signature, e.g. --part ref=shortest (repeatable)",
     )
 
@@ -114,8 +145,10 @@ def engine_from_options(
     preset = presets.get(arguments.preset)
     keywords: dict[str, Any] = {}
     parts: dict[str, Any] = {}
-    if sentence_level and arguments.effective_order is None and _takes(
-        preset, "effective_order", True
+    if (
+        sentence_level
+        and arguments.effective_order is None
+        and _takes(preset, "effective_order", True)
     ):
         keywords["effective_order"] = True
     for option, candidates in _PRESET_KEYWORDS.items():
@@ -158,9 +191,7 @@ def read_corpus(arguments: argparse.Namespace) -> Corpus:
         raise InputError("standard input (-) can be read only once")
     references = [_read(path, arguments.quiet) for path in arguments.references]
     systems = [_read(path, arguments.quiet) for path in names]
-    same_length(
-        [*zip(_display(names), systems), *zip(_display(arguments.references), references)]
-    )
+    same_length([*zip(_display(names), systems), *zip(_display(arguments.references), references)])
     return Corpus(_display(names), systems, references)
 
 

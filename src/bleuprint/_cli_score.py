@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
@@ -21,6 +21,7 @@ from bleuprint._cli_input import (
     Corpus,
     add_configuration_options,
     add_input_options,
+    at_least,
     count_with_progress,
     engine_from_options,
     read_corpus,
@@ -40,10 +41,15 @@ _SIGNIFICANT = 0.05
 class _Test:
     """Which significance test to run, and how."""
 
-    kind: str  # "bs" paired bootstrap, "ar" approximate randomization, "ci" intervals only
+    kind: Literal["bs", "ar", "ci"]  # paired bootstrap, approximate randomization, intervals
     samples: int
     seed: int
     confidence_resamples: int
+
+    @property
+    def paired(self) -> bool:
+        """Whether the systems are tested against the first."""
+        return self.kind != "ci"
 
     def describe(self) -> str:
         if self.kind == "ar":
@@ -79,9 +85,7 @@ def add_commands(commands: Any) -> None:
         "more reference files, at corpus or sentence level, with optional significance tests.",
     )
     _add_options(score)
-    score.add_argument(
-        "-sl", "--sentence-level", action="store_true", help="one score per segment"
-    )
+    score.add_argument("-sl", "--sentence-level", action="store_true", help="one score per segment")
     score.set_defaults(command=_score)
 
     compare = commands.add_parser(
@@ -93,7 +97,8 @@ def add_commands(commands: Any) -> None:
     )
     _add_options(compare)
     compare.add_argument(
-        "--plot", metavar="FILE.png",
+        "--plot",
+        metavar="FILE.png",
         help="also draw the scores and their 95%% intervals into an image "
         "(needs the plot extra: pip install 'bleuprint[plot]')",
     )
@@ -104,27 +109,67 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
     add_input_options(parser)
     add_configuration_options(parser)
     output = parser.add_argument_group("output")
-    output.add_argument("-f", "--format", choices=_FORMATS, default="json",
-                        help="output format (default: %(default)s)")
-    output.add_argument("-b", "--score-only", action="store_true",
-                        help="print only the score (one per system or segment)")
-    output.add_argument("-w", "--width", type=int, default=1,
-                        help="decimals of the printed scores (default: %(default)s)")
+    output.add_argument(
+        "-f",
+        "--format",
+        choices=_FORMATS,
+        default="json",
+        help="output format (default: %(default)s)",
+    )
+    output.add_argument(
+        "-b",
+        "--score-only",
+        action="store_true",
+        help="print only the score (one per system or segment)",
+    )
+    output.add_argument(
+        "-w",
+        "--width",
+        type=at_least(0),
+        default=1,
+        help="decimals of the printed scores (default: %(default)s)",
+    )
     tests = parser.add_argument_group("significance")
-    tests.add_argument("--paired-bs", action="store_true",
-                       help="paired bootstrap resampling against the first system")
-    tests.add_argument("--paired-ar", action="store_true",
-                       help="paired approximate randomization against the first system")
-    tests.add_argument("--paired-bs-n", type=int, default=significance.DEFAULT_RESAMPLES,
-                       metavar="N", help="bootstrap resamples (default: %(default)s)")
-    tests.add_argument("--paired-ar-n", type=int, default=significance.DEFAULT_TRIALS,
-                       metavar="N", help="randomization trials (default: %(default)s)")
-    tests.add_argument("-ci", "--confidence", action="store_true",
-                       help="bootstrap 95%% confidence intervals")
-    tests.add_argument("--confidence-n", type=int, default=significance.DEFAULT_RESAMPLES,
-                       metavar="N", help="resamples for the intervals (default: %(default)s)")
-    tests.add_argument("--seed", type=int, default=significance.DEFAULT_SEED,
-                       help="seed of the random draws (default: sacreBLEU's, %(default)s)")
+    tests.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap resampling against the first system",
+    )
+    tests.add_argument(
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomization against the first system",
+    )
+    tests.add_argument(
+        "--paired-bs-n",
+        type=at_least(1),
+        default=significance.DEFAULT_RESAMPLES,
+        metavar="N",
+        help="bootstrap resamples (default: %(default)s)",
+    )
+    tests.add_argument(
+        "--paired-ar-n",
+        type=at_least(1),
+        default=significance.DEFAULT_TRIALS,
+        metavar="N",
+        help="randomization trials (default: %(default)s)",
+    )
+    tests.add_argument(
+        "-ci", "--confidence", action="store_true", help="bootstrap 95%% confidence intervals"
+    )
+    tests.add_argument(
+        "--confidence-n",
+        type=at_least(1),
+        default=significance.DEFAULT_RESAMPLES,
+        metavar="N",
+        help="resamples for the intervals (default: %(default)s)",
+    )
+    tests.add_argument(
+        "--seed",
+        type=at_least(0),
+        default=significance.DEFAULT_SEED,
+        help="seed of the random draws (default: sacreBLEU's, %(default)s)",
+    )
 
 
 def _score(arguments: argparse.Namespace) -> str:
@@ -137,7 +182,7 @@ def _score(arguments: argparse.Namespace) -> str:
                 "--sentence-level scores one system, without significance tests"
             )
         return _sentence_level(engine, corpus, arguments)
-    return _corpus_level(engine, corpus, test, arguments)[0]
+    return _format_corpus(_score_systems(engine, corpus, test, arguments.quiet), test, arguments)
 
 
 def _compare(arguments: argparse.Namespace) -> str:
@@ -147,23 +192,19 @@ def _compare(arguments: argparse.Namespace) -> str:
         from bleuprint import _plot  # noqa: PLC0415 - matplotlib only when asked for
 
         _plot.check_available()
-    corpus = read_corpus(arguments)
-    output, scores = _corpus_level(engine, corpus, test, arguments)
+    scores = _score_systems(engine, read_corpus(arguments), test, arguments.quiet)
     if arguments.plot:
         _plot.draw(
             arguments.plot,
             [(score.name, score.result.score, score.test) for score in scores],
             title=f"BLEU ({arguments.preset})" + (f", {test.describe()}" if test else ""),
         )
-    return output
+    return _format_corpus(scores, test, arguments)
 
 
 def _test_from_options(arguments: argparse.Namespace, *, compare: bool) -> _Test | None:
     if arguments.paired_bs and arguments.paired_ar:
         raise ConfigurationError("choose one paired test: --paired-bs or --paired-ar")
-    for flag in ("paired_bs_n", "paired_ar_n", "confidence_n"):
-        if getattr(arguments, flag) < 1:
-            raise ConfigurationError(f"--{flag.replace('_', '-')} must be at least 1")
     confidence = arguments.confidence_n if arguments.confidence else 0
     if arguments.paired_ar:
         return _Test("ar", arguments.paired_ar_n, arguments.seed, confidence)
@@ -189,35 +230,37 @@ def _sentence_level(engine: BLEUScore, corpus: Corpus, arguments: argparse.Names
     elif arguments.format == "tsv":
         return _tsv(
             [_SystemScore(str(number), result) for number, result in enumerate(results, 1)],
-            None, width, first_column="segment",
+            None,
+            width,
+            first_column="segment",
         )
     else:
         lines = [_text_line(result, width) for result in results]
     return "\n".join(lines) + "\n"
 
 
-def _corpus_level(
-    engine: BLEUScore, corpus: Corpus, test: _Test | None, arguments: argparse.Namespace
-) -> tuple[str, list[_SystemScore]]:
-    if test is not None and test.kind in ("bs", "ar") and len(corpus.systems) < 2:
+def _score_systems(
+    engine: BLEUScore, corpus: Corpus, test: _Test | None, quiet: bool
+) -> list[_SystemScore]:
+    """Every system's corpus score, with the outcome of the test where one is asked for."""
+    if test is not None and test.paired and len(corpus.systems) < 2:
         raise ConfigurationError(
             "a paired test needs at least two systems: give the baseline first to -i"
         )
     references = corpus.segment_references()
     size = sum(len(system) for system in corpus.systems)
-    with ProgressBar.on_stderr("counting", size, quiet=arguments.quiet) as bar:
+    with ProgressBar.on_stderr("counting", size, quiet=quiet) as bar:
         counted = [
             count_with_progress(engine, system, references, bar) for system in corpus.systems
         ]
     # Summed as BLEUStats rather than from the matrices, so lengths and counts stay integers.
     results = [engine.score(sum(segments, engine.empty_stats())) for segments in counted]
     tables = [SegmentStatistics.from_segments(segments) for segments in counted]
-    tests = _run_test(engine, tables, test, arguments.quiet)
-    scores = [
+    tests = _run_test(engine, tables, test, quiet)
+    return [
         _SystemScore(name, result, outcome)
         for name, result, outcome in zip(corpus.names, results, tests)
     ]
-    return _format_corpus(scores, test, arguments), scores
 
 
 def _run_test(
@@ -237,7 +280,7 @@ def _run_test(
         return significance.compare_systems(
             tables,
             engine,
-            test="ar" if test.kind == "ar" else "bs",
+            test=test.kind,
             samples=test.samples,
             seed=test.seed,
             confidence_resamples=test.confidence_resamples,
@@ -342,7 +385,7 @@ def _text_line(result: BLEUResult, width: int, test: SignificanceResult | None =
 
 
 def _text_table(scores: Sequence[_SystemScore], test: _Test | None, width: int) -> str:
-    paired = test is not None and test.kind in ("bs", "ar")
+    paired = test is not None and test.paired
     header = ["system", "BLEU"]
     if any(score.test and score.test.mean is not None for score in scores):
         header.append("μ ± 95% CI")

@@ -7,6 +7,7 @@ exit status 2, with nothing on standard output.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -19,6 +20,7 @@ from bleuprint._version import __version__
 from bleuprint.exceptions import BLEUError, InputError
 
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,8 +33,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BLEUError as error:
         print(f"bleuprint: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(output)
+    try:
+        _write(output)
+    except BrokenPipeError:
+        # The reader went away (``bleuprint ... | head``): stop quietly, and keep Python from
+        # complaining again when it flushes standard output at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return 0
+
+
+def _write(output: str) -> None:
+    """Write to standard output in UTF-8 whatever the locale, as sacreBLEU does."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stand-in, such as a test's capture
+        sys.stdout.write(output)
+        return
+    sys.stdout.flush()
+    buffer.write(output.encode("utf-8"))
+    buffer.flush()
 
 
 class _OneLineErrors(argparse.ArgumentParser):
