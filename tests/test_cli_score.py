@@ -79,6 +79,20 @@ REFERENCE_LISTS = [[line] for line in lines(REFERENCES)]
             ("--part", "ref=shortest", "--part", "len=chars"),
             BLEUScore.canonical(reference_length=brevity.Shortest(), length=brevity.Characters()),
         ),
+        (("--preset", "sacrebleu"), BLEUScore.sacrebleu()),
+        (("--preset", "sacrebleu-sentence"), BLEUScore.sacrebleu_sentence()),
+        (
+            ("--preset", "sacrebleu", "-lc", "-tok", "intl", "--smooth", "floor"),
+            BLEUScore.sacrebleu(lowercase=True, tokenize="intl", smooth_method="floor"),
+        ),
+        (
+            ("--preset", "sacrebleu", "--smooth", "add-k", "--smooth-value", "0.5"),
+            BLEUScore.sacrebleu(smooth_method="add-k", smooth_value=0.5),
+        ),
+        (
+            ("--preset", "sacrebleu", "--effective-order", "--max-n", "6"),
+            BLEUScore.sacrebleu(effective_order=True, max_ngram_order=6),
+        ),
     ],
 )
 def test_json_is_the_api_result(files: Path, options: tuple[str, ...], engine: BLEUScore) -> None:
@@ -99,6 +113,8 @@ def test_json_is_the_api_result(files: Path, options: tuple[str, ...], engine: B
         expected.reference_length,
     )
     assert (output["counts"], output["totals"]) == (list(expected.matches), list(expected.totals))
+    if "sacrebleu" in options:
+        assert output["sacrebleu_signature"] == expected.sacrebleu_signature
 
 
 def test_json_verbose_score_by_hand(files: Path) -> None:

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -114,6 +118,28 @@ def test_cli_text_is_plain_when_piped(tmp_path: Path) -> None:
         cwd=tmp_path,
     ).stdout
     assert "\x1b[32mmatched  \x1b[0m" in colored and "\x1b[1msegment 1\x1b[0m" in colored
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize(("no_color", "colored"), [(False, True), (True, False)])
+def test_cli_colours_a_terminal_unless_no_color(
+    tmp_path: Path, no_color: bool, colored: bool
+) -> None:
+    (tmp_path / "ref.txt").write_text("a b\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("a c\n", encoding="utf-8")
+    environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
+    if no_color:
+        environment["NO_COLOR"] = "1"
+    leader, follower = pty.openpty()
+    command = [sys.executable, "-m", "bleuprint.cli", "explain", "-r", "ref.txt", "-i", "hyp.txt"]
+    status = subprocess.run(
+        command, cwd=tmp_path, stdout=follower, env=environment, check=False
+    ).returncode
+    os.close(follower)
+    shown = os.read(leader, 65536)
+    os.close(leader)
+    assert status == 0
+    assert (b"\x1b[32m" in shown) is colored
 
 
 def test_cli_json_and_worst(tmp_path: Path) -> None:
