@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -18,6 +18,11 @@ from bleuprint import (
     tokenizers,
     weights,
 )
+
+# Presets take their peers' option names (``weights``, ``smoothing``), which shadow these
+# module names inside them.
+from bleuprint import smoothing as smoothers
+from bleuprint import weights as weightings
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
@@ -144,6 +149,152 @@ class BLEUScore:
         }
         return cls.canonical(max_n=4, **{**russian, **parts})
 
+    # -- compatibility presets: other implementations' definitions, quirks included ---------
+    # Each quirk is a named part (see docs/definitions/compared.md); none reaches the
+    # canonical presets above.
+
+    @classmethod
+    def nltk(
+        cls,
+        weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+        method: int | str = 0,
+        *,
+        auto_reweigh: bool = False,
+        epsilon: float = 0.1,
+        alpha: float = 5,
+        k: float = 5,
+        **parts: Any,
+    ) -> BLEUScore:
+        """NLTK 3.10.4's ``sentence_bleu`` and ``corpus_bleu``.
+
+        ``weights`` and ``auto_reweigh`` are NLTK's; ``method=n`` with ``epsilon``, ``alpha``
+        and ``k`` stands for ``smoothing_function=SmoothingFunction(epsilon, alpha, k).method<n>``
+        (``method=0``, no smoothing, is NLTK's default). Quirks, each in a named part: a zero
+        precision without smoothing becomes a tiny positive number, sentences without n-grams
+        of an order count 1 in its denominator, no unigram match gives 0 before smoothing,
+        non-positive smoothed precisions are left out of the mean, and methods 5 to 7 read the
+        last sentence of a corpus. Give token lists, as to NLTK; text is split on whitespace
+        (NLTK would read a string as characters: ``tokenizer=tokenizers.Codepoints()`` does
+        that). For several weight sets at once, see :meth:`score_weights`.
+
+        >>> hypothesis = "the cat sat in the mat".split()
+        >>> reference = "the cat sat on the mat".split()
+        >>> BLEUScore.nltk().compute(hypothesis, [reference])
+        7.262123179505913e-78
+        >>> round(BLEUScore.nltk(method=1).compute(hypothesis, [reference]), 6)
+        0.254066
+        """
+        orders = len(weights)
+        smoother = smoothers.nltk_method(method, epsilon=epsilon, alpha=alpha, k=k, orders=orders)
+        if isinstance(smoother, smoothers.NLTKMethod6) and orders < 3:
+            raise ConfigurationError(
+                f"NLTK's method6 needs at least 3 orders, got {orders} weights "
+                "(NLTK fails with an IndexError)"
+            )
+        reads_fifth_order = isinstance(smoother, (smoothers.NLTKMethod5, smoothers.NLTKMethod7))
+        nltk = {
+            "ngrams": ngrams.Contiguous(max(orders, 5) if reads_fifth_order else orders),
+            "brevity_penalty": brevity.NLTKExponential(),
+            "smoothing": smoother,
+            "weights": weightings.NLTK(tuple(weights), auto_reweigh),
+        }
+        return cls(**{**nltk, **parts})
+
+    @classmethod
+    def torchmetrics(
+        cls,
+        n_gram: int = 4,
+        smooth: bool = False,
+        weights: Sequence[float] | None = None,
+        tokenize: str | None = None,
+        lowercase: bool = False,
+        **parts: Any,
+    ) -> BLEUScore:
+        """torchmetrics 1.9.0's ``BLEUScore`` and ``bleu_score``; with ``tokenize`` (``"13a"``,
+        ``"intl"``, ``"zh"``, ``"char"``, ``"none"``, ...) and ``lowercase``, its
+        ``SacreBLEUScore`` and ``sacre_bleu_score``.
+
+        Whitespace tokens (or sacreBLEU's tokenizer, lowercased after tokenizing); the closest
+        reference length with ties going to the first listed; ``smooth=True`` adds one to the
+        counts of orders 2 and up. Quirk: the score is 0 whenever an order has no match,
+        before any smoothing and whatever its weight. ``weights`` must have ``n_gram``
+        entries (default uniform).
+
+        >>> bleu = BLEUScore.torchmetrics()
+        >>> round(bleu.compute("the cat sat on a mat", ["the cat sat on the mat"]), 6)
+        0.537285
+        >>> BLEUScore.torchmetrics(smooth=True).compute("the cat sat", ["the cat sat on the mat"])
+        0.0
+        """
+        if weights is not None and len(weights) != n_gram:
+            raise ConfigurationError(
+                f"torchmetrics needs one weight per order: {len(weights)} weights for "
+                f"n_gram={n_gram}"
+            )
+        inner = smoothers.AddOne() if smooth else smoothers.NoSmoothing()
+        torchmetrics = {
+            "tokenizer": _torchmetrics_tokenizer(tokenize, lowercase),
+            "ngrams": ngrams.Contiguous(n_gram),
+            "reference_length": brevity.Closest(ties="first"),
+            "smoothing": smoothers.RequireAllMatched(inner),
+            "weights": weightings.Uniform() if weights is None else weightings.Explicit(weights),
+        }
+        return cls(**{**torchmetrics, **parts})
+
+    @classmethod
+    def fast_bleu(
+        cls,
+        weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+        smoothing_func: int = 1,
+        **parts: Any,
+    ) -> BLEUScore:
+        """fast-bleu 0.0.90's ``BLEU`` (sentence BLEU of each hypothesis).
+
+        NLTK's sentence BLEU with ``method1`` (``smoothing_func=1``, the default) or without
+        smoothing (``smoothing_func=0``, where an unmatched order gives 0, not NLTK's tiny
+        number). As fast-bleu requires, ``weights`` has at least 2 entries and sums to 1.
+        Quirk: n-grams are compared as their tokens joined by spaces.
+
+        >>> bleu = BLEUScore.fast_bleu(weights=(0.5, 0.5))
+        >>> round(bleu.compute(["the", "cat", "is", "here"], [["the", "cat", "was", "here"]]), 12)
+        0.5
+        """
+        if len(weights) < 2:
+            raise ConfigurationError(
+                f"fast-bleu scores 2 or more orders, got {len(weights)} weights"
+            )
+        if not math.isclose(math.fsum(weights), 1.0, rel_tol=0, abs_tol=1e-12):
+            raise ConfigurationError(f"fast-bleu's weights must sum to 1, got {tuple(weights)}")
+        methods: dict[int, Smoother] = {0: smoothers.NoSmoothing(), 1: smoothers.NLTKMethod1()}
+        if smoothing_func not in methods:
+            raise ConfigurationError(f"smoothing_func must be 0 or 1, got {smoothing_func!r}")
+        fast_bleu = {
+            "ngrams": ngrams.Contiguous(len(weights)),
+            "matching": matching.SpaceJoined(),
+            "brevity_penalty": brevity.NLTKExponential(),
+            "smoothing": methods[smoothing_func],
+            "weights": weightings.Explicit(weights),
+        }
+        return cls(**{**fast_bleu, **parts})
+
+    @classmethod
+    def distancia(cls, n_gram: int = 4, smoothing: bool = True, **parts: Any) -> BLEUScore:
+        """distancia 0.0.85's ``BLEUScore`` (sentence level).
+
+        Clipped precisions of orders 1..n_gram, uniform weights, NLTK's brevity penalty.
+        With ``smoothing=True`` (the default) a zero or undefined precision becomes ``1e-9``;
+        without, it is an :class:`~bleuprint.InputError` (distancia crashes there).
+
+        >>> BLEUScore.distancia().compute(["x", "y"], [["a", "b"]])
+        1.0000000000000007e-09
+        """
+        distancia = {
+            "ngrams": ngrams.Contiguous(n_gram),
+            "brevity_penalty": brevity.NLTKExponential(),
+            "smoothing": smoothers.ReplaceZero(1e-9) if smoothing else smoothers.RejectZero(),
+        }
+        return cls(**{**distancia, **parts})
+
     @classmethod
     def sacrebleu(cls, **options: Any) -> BLEUScore:
         """sacreBLEU 2.6.0's corpus BLEU: ``sacrebleu.metrics.BLEU(**options).corpus_score``,
@@ -180,6 +331,58 @@ class BLEUScore:
         'nrefs:1|case:mixed|eff:yes|tok:13a|smooth:exp|version:2.6.0'
         """
         return cls.sacrebleu(**{"effective_order": True, **options})
+
+    @classmethod
+    def hf_evaluate(cls, max_order: int = 4, smooth: bool = False, **parts: Any) -> BLEUScore:
+        """Hugging Face evaluate 0.4.6's ``bleu`` metric: the TensorFlow NMT ``compute_bleu``
+        on sacreBLEU's ``13a`` tokens.
+
+        The **shortest** reference length; the penalty ``exp(1 - 1/ratio)``, undefined (an
+        :class:`~bleuprint.InputError`) where the total hypothesis or reference length is 0;
+        ``smooth=True`` adds one to every order, unigrams included.
+
+        >>> predictions = ["hello there general kenobi", "foo bar foobar"]
+        >>> references = [["hello there general kenobi", "hello there!"], ["foo bar foobar"]]
+        >>> result = BLEUScore.hf_evaluate().corpus_score(predictions, references)
+        >>> result.score, result.hypothesis_length, result.reference_length
+        (1.0, 7, 6)
+        """
+        hf_evaluate = {
+            **_nmt_parts(max_order, smooth),
+            "reference_length": brevity.Shortest(),
+            "brevity_penalty": brevity.NMT(),
+        }
+        return cls(**{**hf_evaluate, **parts})
+
+    @classmethod
+    def bleuscore(
+        cls,
+        max_order: int = 4,
+        smooth: bool = False,
+        ref_len_method: str = "shortest",
+        **parts: Any,
+    ) -> BLEUScore:
+        """bleuscore 0.2.0's ``compute``: the Hugging Face evaluate definition
+        (:meth:`hf_evaluate`) with the exponential penalty, which scores empty text instead of
+        dividing by zero, and ``ref_len_method`` ``"shortest"`` (or ``"hf"``) or ``"closest"``
+        (or ``"sacrebleu"``: ties to the shorter).
+
+        >>> bleu = BLEUScore.bleuscore(ref_len_method="closest")
+        >>> round(bleu.compute("a b c d", ["a b c d e", "a"]), 6)
+        0.778801
+        """
+        rules: dict[str, ReferenceLength] = {
+            "shortest": brevity.Shortest(),
+            "hf": brevity.Shortest(),
+            "closest": brevity.Closest(),
+            "sacrebleu": brevity.Closest(),
+        }
+        if ref_len_method not in rules:
+            raise ConfigurationError(
+                f"ref_len_method must be one of {', '.join(rules)}, got {ref_len_method!r}"
+            )
+        bleuscore = {**_nmt_parts(max_order, smooth), "reference_length": rules[ref_len_method]}
+        return cls(**{**bleuscore, **parts})
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:
@@ -300,14 +503,16 @@ class BLEUScore:
         reference_ngrams = [self.ngrams(tokens) for _, tokens in tokenized_refs]
         hypothesis_length = self.length(hypothesis_text, hypothesis_tokens)
         reference_lengths = [self.length(text, tokens) for text, tokens in tokenized_refs]
+        totals = ngrams.order_totals(hypothesis_ngrams, self.max_n)
         return BLEUStats(
             self.matching(hypothesis_ngrams, reference_ngrams, self.max_n),
-            ngrams.order_totals(hypothesis_ngrams, self.max_n),
+            totals,
             hypothesis_length,
             self.reference_length(hypothesis_length, reference_lengths),
             segments=1,
             reference_counts=frozenset({len(references)}),
             counting=self.counting_signature,
+            segments_without_ngrams=tuple(int(total == 0) for total in totals),
         )
 
     def _tokenize(self, index: int, role: str, segment: Segment) -> tuple[str | None, list[str]]:
@@ -322,11 +527,33 @@ class BLEUScore:
 
     def score(self, stats: BLEUStats) -> BLEUResult:
         """Score statistics: smoothing, weights, geometric mean, brevity penalty."""
+        self._check_orders(stats)
+        return self._weigh(stats, self.smoothing(stats))
+
+    def score_weights(self, stats: BLEUStats, weight_sets: Iterable[Weights]) -> list[BLEUResult]:
+        """Score one set of statistics under several weightings: one result per weighting.
+
+        Counting and smoothing happen once; each result's signature names its own weights.
+        This is NLTK's ``weights=[(...), (...)]`` (BLEU-2, BLEU-3 and BLEU-4 in one pass):
+
+        >>> from bleuprint import weights
+        >>> bleu = BLEUScore.canonical(max_n=2)
+        >>> stats = bleu.count(["the cat is here"], [["the cat was here"]])
+        >>> sets = [weights.Explicit((1.0,)), weights.Explicit((0.5, 0.5))]
+        >>> [round(result.score, 4) for result in bleu.score_weights(stats, sets)]
+        [0.75, 0.5]
+        """
+        self._check_orders(stats)
+        precisions = self.smoothing(stats)
+        return [attrs.evolve(self, weights=part)._weigh(stats, precisions) for part in weight_sets]
+
+    def _check_orders(self, stats: BLEUStats) -> None:
         if stats.max_n != self.max_n:
             raise InputError(
                 f"statistics have {stats.max_n} orders; this engine scores {self.max_n}"
             )
-        precisions = self.smoothing(stats)
+
+    def _weigh(self, stats: BLEUStats, precisions: Sequence[Precision]) -> BLEUResult:
         order_weights = self.weights(stats, precisions)
         penalty = self.brevity_penalty(stats.hypothesis_length, stats.reference_length)
         return BLEUResult(
@@ -338,6 +565,31 @@ class BLEUScore:
         )
 
 
+def _torchmetrics_tokenizer(tokenize: str | None, lowercase: bool) -> Tokenizer:
+    """Whitespace for ``BLEUScore``; sacreBLEU's tokenizer for ``SacreBLEUScore``, which
+    lowercases the tokens after tokenizing."""
+    if tokenize is None:
+        tokenizer: Tokenizer = tokenizers.Whitespace()
+    elif tokenize in sacrebleu_compat.TOKENIZERS:
+        tokenizer = sacrebleu_compat.TOKENIZERS[tokenize]()
+    else:
+        raise ConfigurationError(
+            f"tokenize must be one of {', '.join(sacrebleu_compat.TOKENIZERS)}, got "
+            f"{tokenize!r} (bleuprint does not ship the flores sentencepiece models)"
+        )
+    return tokenizers.LowercaseAfter(tokenizer) if lowercase else tokenizer
+
+
+def _nmt_parts(max_order: int, smooth: bool) -> dict[str, Any]:
+    """The parts Hugging Face evaluate and bleuscore share: ``13a`` tokens, orders
+    1..max_order, and add-one smoothing of every order (unigrams too) when asked."""
+    return {
+        "tokenizer": tokenizers.Mteval13a(),
+        "ngrams": ngrams.Contiguous(max_order),
+        "smoothing": smoothers.AddOne(unigrams=True) if smooth else smoothers.NoSmoothing(),
+    }
+
+
 def _kind(text: str | None) -> str:
     return "tokens" if text is None else "text"
 
@@ -345,15 +597,13 @@ def _kind(text: str | None) -> str:
 def _weighted_geometric_mean(
     precisions: Sequence[Precision], order_weights: Sequence[float]
 ) -> float:
-    """``exp(sum w_n log p_n)`` over the orders of positive weight; 0 if any of them is 0 or
-    undefined, or if no order has weight."""
-    total = 0.0
-    weighted = False
+    """``exp(sum w_n log p_n)`` over the orders of nonzero weight; 0 if any of them is 0 or
+    undefined, or if no order has weight. (Only quirk parts give negative weights.)"""
+    terms = []
     for precision, weight in zip(precisions, order_weights):
-        if weight <= 0:
+        if weight == 0:
             continue
         if not precision:
             return 0.0
-        total += weight * math.log(precision)
-        weighted = True
-    return math.exp(total) if weighted else 0.0
+        terms.append(weight * math.log(precision))
+    return math.exp(math.fsum(terms)) if terms else 0.0

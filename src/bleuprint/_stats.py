@@ -15,6 +15,10 @@ def _numbers(values: Iterable[float]) -> tuple[float, ...]:
     return tuple(values)
 
 
+def _counts(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
 @attrs.frozen
 class BLEUStats:
     """The sufficient statistics of BLEU for one segment or many.
@@ -24,6 +28,12 @@ class BLEUStats:
     ``reference_counts`` is the set of reference counts seen per segment. ``counting`` is the
     signature of the counting configuration that made them: statistics add with ``+`` and
     ``sum()`` only when it agrees.
+
+    Two fields serve definitions that read more than the sums (NLTK's): ``segments_without_ngrams``
+    counts, per order, the segments whose hypothesis has no n-gram of that order (NLTK counts
+    each such segment's denominator as 1), and :attr:`last_segment` gives the statistics of the
+    final segment added (NLTK's corpus-level smoothing methods 5 to 7 read only that one).
+    Neither takes part in equality.
 
     >>> a = BLEUStats((3, 1), (4, 3), 4, 4, segments=1, reference_counts=frozenset({1}))
     >>> b = BLEUStats((2, 0), (2, 1), 2, 3, segments=1, reference_counts=frozenset({1}))
@@ -39,12 +49,29 @@ class BLEUStats:
     segments: int = 1
     reference_counts: frozenset[int] = frozenset()
     counting: str = ""
+    segments_without_ngrams: tuple[int, ...] = attrs.field(default=(), converter=_counts, eq=False)
+    final_segment: BLEUStats | None = attrs.field(default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if len(self.matches) != len(self.totals):
             raise InputError(
                 f"matches has {len(self.matches)} orders but totals has {len(self.totals)}"
             )
+        if not self.segments_without_ngrams:
+            # Statistics built by hand: assume no segment lacks an order.
+            object.__setattr__(self, "segments_without_ngrams", (0,) * len(self.totals))
+        elif len(self.segments_without_ngrams) != len(self.totals):
+            raise InputError(
+                f"segments_without_ngrams has {len(self.segments_without_ngrams)} orders "
+                f"but totals has {len(self.totals)}"
+            )
+
+    @property
+    def last_segment(self) -> BLEUStats | None:
+        """The statistics of the final segment added (itself for one segment; None for none)."""
+        if self.final_segment is not None:
+            return self.final_segment
+        return self if self.segments == 1 else None
 
     @property
     def max_n(self) -> int:
@@ -73,6 +100,10 @@ class BLEUStats:
             segments=self.segments + other.segments,
             reference_counts=self.reference_counts | other.reference_counts,
             counting=self.counting,
+            segments_without_ngrams=tuple(
+                a + b for a, b in zip(self.segments_without_ngrams, other.segments_without_ngrams)
+            ),
+            final_segment=other.last_segment if other.segments else self.last_segment,
         )
 
     def __radd__(self, other: object) -> BLEUStats:

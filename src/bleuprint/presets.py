@@ -2,7 +2,8 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['canonical', 'russian', 'sacrebleu', 'sacrebleu-sentence', 'unigram']
+['bleuscore', 'canonical', 'distancia', 'fast-bleu', 'hf-evaluate', 'nltk', 'russian',
+ 'sacrebleu', 'sacrebleu-sentence', 'torchmetrics', 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """
@@ -43,6 +44,16 @@ class Preset:
         return repr(score) if self.decimals is None else f"{score:.{self.decimals}f}"
 
 
+# Other implementations' definitions, quirks included (docs/definitions/compared.md).
+_PEER_PRESETS = (
+    Preset("nltk", BLEUScore.nltk, "NLTK 3.10.4 sentence_bleu / corpus_bleu"),
+    Preset("torchmetrics", BLEUScore.torchmetrics, "torchmetrics 1.9.0 BLEUScore"),
+    Preset("hf-evaluate", BLEUScore.hf_evaluate, "Hugging Face evaluate 0.4.6 bleu (TF NMT)"),
+    Preset("bleuscore", BLEUScore.bleuscore, "bleuscore 0.2.0 compute (TF NMT, 13a)"),
+    Preset("fast-bleu", BLEUScore.fast_bleu, "fast-bleu 0.0.90 BLEU (sentence level)"),
+    Preset("distancia", BLEUScore.distancia, "distancia 0.0.85 BLEUScore (sentence level)"),
+)
+
 PRESETS: Mapping[str, Preset] = MappingProxyType(
     {
         preset.name: preset
@@ -56,6 +67,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType(
                 BLEUScore.sacrebleu_sentence,
                 "sacreBLEU 2.6.0 sentence BLEU (effective order)",
             ),
+            *_PEER_PRESETS,
         )
     }
 )

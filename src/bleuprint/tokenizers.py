@@ -36,11 +36,13 @@ __all__ = [
     "Chars",
     "Chinese",
     "ChineseFixed",
+    "Codepoints",
     "International",
     "JapaneseMecab",
     "KoreanMecab",
     "Letters",
     "Lowercase",
+    "LowercaseAfter",
     "Mteval13a",
     "Whitespace",
     "from_callable",
@@ -359,3 +361,37 @@ def from_callable(function: Callable[[str], list[str]], *, signature: str) -> _C
     (['A', 'B'], 'upper')
     """
     return _CallableTokenizer(function, signature)
+
+
+@attrs.frozen
+class Codepoints(Part, family="tok", name="codepoints"):
+    """Every character is a token, spaces included: Python's ``list(text)``.
+
+    What NLTK, fast-bleu and distancia do with a string given where they expect a list of
+    tokens (their presets split text on whitespace instead; pass this tokenizer to read text
+    as they would).
+
+    >>> Codepoints()("a cat")
+    ['a', ' ', 'c', 'a', 't']
+    """
+
+    def __call__(self, text: str) -> list[str]:
+        return list(text)
+
+
+@attrs.frozen
+class LowercaseAfter(Part, family="tok", name="lowercase-after"):
+    """Tokenize with ``inner``, then lowercase each token.
+
+    torchmetrics' ``SacreBLEUScore(lowercase=True)`` lowercases after tokenizing, where
+    sacreBLEU (:class:`Lowercase`) lowercases before; the two differ only where lowercasing
+    changes what a tokenizer sees (``"İ".lower()`` is two code points, for example).
+
+    >>> LowercaseAfter(Mteval13a())("The EU's GDP.")
+    ['the', "eu's", 'gdp', '.']
+    """
+
+    inner: Tokenizer
+
+    def __call__(self, text: str) -> list[str]:
+        return [token.lower() for token in self.inner(text)]
