@@ -227,3 +227,27 @@ def test_paired_bootstrap_figures_are_in_range(data_seed: int, segments: int, se
     result = significance.paired_bootstrap(first, second, sacrebleu_exp, resamples=80, seed=seed)
     assert result.ci is not None and result.ci >= 0
     assert 0 <= (result.mean or 0) <= 1 and 1 / 81 <= (result.p_value or 0) <= 1
+
+
+@pytest.mark.parametrize(
+    "engine",
+    [BLEUScore.nltk(), BLEUScore.nltk(weights=(0.2,) * 5, method=5)],
+    ids=["empty orders", "last segment"],
+)
+def test_resampling_keeps_what_nltk_reads(engine: BLEUScore) -> None:
+    # NLTK's definitions read the segments without n-grams of an order, and methods 5 to 7 the
+    # last segment: a resampled corpus must carry both, as if its segments were added in order.
+    hypotheses = ["a b c d e f", "a b", "b c d e f g h", "x", "a b c d e f g"]
+    references = [["a b c d e f"], ["a c"], ["b c d e f g"], ["y"], ["a b c d e f h"]]
+    segments = engine.count_segments(hypotheses, references)
+    table = SegmentStatistics.from_segments(segments)
+    assert engine.score(table.total()).score == engine.corpus_score(hypotheses, references).score
+    rng = np.random.default_rng(11)
+    indices = rng.choice(len(segments), size=(30, len(segments)))
+    naive = sorted(
+        engine.score(sum((segments[i] for i in row[1:]), segments[row[0]])).score for row in indices
+    )
+    result = significance.bootstrap_confidence(table, engine, resamples=30, seed=11)
+    assert result.mean == pytest.approx(float(np.mean(naive)), abs=1e-12)
+    # 30 resamples: 30 // 40 = 0, so the interval runs from the lowest to the highest.
+    assert result.ci == pytest.approx(0.5 * (naive[29] - naive[0]), abs=1e-12)

@@ -119,12 +119,8 @@ def costliest_segments(
     """The ``count`` segments whose presence lowers the corpus score the most, explained,
     costliest first (ties: the earlier segment first)."""
     table = SegmentStatistics.from_segments(engine.count_segments(hypotheses, references))
-    total = table.matrix.sum(axis=0)
-    corpus_score = engine.score(table.corpus(total)).score
-    without = [
-        engine.score(table.corpus(total - row, segments=len(table) - 1)).score
-        for row in table.matrix
-    ]
+    corpus_score = engine.score(table.total()).score
+    without = [engine.score(table.without(index)).score for index in range(len(table))]
     losses = np.array(without) - corpus_score
     order = np.argsort(-losses, kind="stable")[:count]
     return [

@@ -70,8 +70,11 @@ _BLOCK = 256
 class SegmentStatistics:
     """The statistics of every segment of one system's output, one row per segment.
 
-    The columns follow sacreBLEU's layout: hypothesis length, reference length, the matches of
-    orders 1 to N, then the totals of orders 1 to N.
+    The columns of ``matrix`` follow sacreBLEU's layout: hypothesis length, reference length, the
+    matches of orders 1 to N, then the totals of orders 1 to N. ``empty_orders`` (one column per
+    order: 1 where the segment's hypothesis has no n-gram of that order) is what NLTK's
+    definitions read besides; ``None`` counts no such segment. A resampled corpus's last
+    segment, which some of NLTK's smoothing methods read, is its last drawn segment.
 
     >>> from bleuprint import BLEUScore
     >>> bleu = BLEUScore.canonical(max_n=2)
@@ -85,6 +88,7 @@ class SegmentStatistics:
     matrix: Matrix
     reference_counts: frozenset[int] = frozenset()
     counting: str = ""
+    empty_orders: Matrix | None = None
 
     @classmethod
     def from_segments(cls, segments: Sequence[BLEUStats]) -> SegmentStatistics:
@@ -95,8 +99,14 @@ class SegmentStatistics:
             [stats.hypothesis_length, stats.reference_length, *stats.matches, *stats.totals]
             for stats in segments
         ]
+        empty = [stats.segments_without_ngrams for stats in segments]
         total = sum(segments[1:], segments[0])  # refuses to mix counting configurations
-        return cls(np.array(rows, dtype=np.float64), total.reference_counts, total.counting)
+        return cls(
+            np.array(rows, dtype=np.float64),
+            total.reference_counts,
+            total.counting,
+            np.array(empty, dtype=np.float64),
+        )
 
     @classmethod
     def count(
@@ -117,23 +127,45 @@ class SegmentStatistics:
     def __len__(self) -> int:
         return len(self.matrix)
 
+    @property
+    def columns(self) -> Matrix:
+        """Every additive statistic of each segment: the matrix, then the empty orders."""
+        empty = (
+            np.zeros((len(self), self.max_n)) if self.empty_orders is None else self.empty_orders
+        )
+        return np.hstack([self.matrix, empty])
+
     def total(self) -> BLEUStats:
         """The statistics of the whole corpus."""
-        return self.corpus(self.matrix.sum(axis=0))
+        return self.corpus(self.columns.sum(axis=0), final=self.columns[-1])
 
-    def corpus(self, row: Matrix, segments: int | None = None) -> BLEUStats:
-        """Statistics of a corpus from one summed row of the matrix; it has ``segments``
-        segments (default: as many as this table)."""
+    def without(self, index: int) -> BLEUStats:
+        """The statistics of the corpus without segment ``index``."""
+        rest = np.delete(self.columns, index, axis=0)
+        return self.corpus(rest.sum(axis=0), segments=len(rest), final=_last(rest))
+
+    def corpus(
+        self, row: Matrix, *, segments: int | None = None, final: Matrix | None = None
+    ) -> BLEUStats:
+        """Statistics of a corpus from one summed row of :attr:`columns`: it has ``segments``
+        segments (default: as many as this table), the last of which has the columns
+        ``final``."""
         n = self.max_n
         return BLEUStats(
             row[2 : 2 + n].tolist(),
-            row[2 + n :].tolist(),
+            row[2 + n : 2 + 2 * n].tolist(),
             float(row[0]),
             float(row[1]),
             segments=len(self) if segments is None else segments,
             reference_counts=self.reference_counts,
             counting=self.counting,
+            segments_without_ngrams=[round(count) for count in row[2 + 2 * n :]],
+            final_segment=None if final is None else self.corpus(final, segments=1),
         )
+
+
+def _last(rows: Matrix) -> Matrix | None:
+    return rows[-1] if len(rows) else None
 
 
 @attrs.frozen
@@ -306,7 +338,7 @@ def _check_paired(baseline: SegmentStatistics, system: SegmentStatistics) -> Non
             f"the baseline has {len(baseline)} segments but the system has {len(system)}: "
             "paired tests compare outputs for the same segments"
         )
-    if baseline.counting != system.counting or baseline.max_n != system.max_n:
+    if baseline.counting != system.counting or baseline.columns.shape != system.columns.shape:
         raise InputError("the baseline and the system were counted with different configurations")
 
 
@@ -325,15 +357,16 @@ def _resampled_scores(
     progress: Progress | None,
 ) -> Matrix:
     """The score of each resampled corpus; ``indices[k]`` lists the segments of corpus k."""
+    columns = system.columns
     segments = len(system)
-    sums = np.empty((len(indices), system.matrix.shape[1]))
+    sums = np.empty((len(indices), columns.shape[1]))
     for start in range(0, len(indices), _BLOCK):
         block = indices[start : start + _BLOCK]
         # How often each segment was drawn into each corpus, so a corpus sum is a dot product.
         cells = block + segments * np.arange(len(block))[:, None]
         draws = np.bincount(cells.ravel(), minlength=block.size).reshape(len(block), segments)
-        sums[start : start + len(block)] = draws @ system.matrix
-    return _scores(system, sums, score, progress)
+        sums[start : start + len(block)] = draws @ columns
+    return _scores(system, sums, columns[indices[:, -1]], score, progress)
 
 
 def _randomized_differences(
@@ -345,27 +378,33 @@ def _randomized_differences(
 ) -> Matrix:
     """``|score(A) - score(B)|`` per trial, where pseudo-system A takes the baseline's segment
     where the trial's coin says so and the system's elsewhere, and B takes the rest."""
-    system_total = system.matrix.sum(axis=0)
-    both = baseline.matrix.sum(axis=0) + system_total
-    gain = baseline.matrix - system.matrix
-    first = np.empty((len(swaps), system.matrix.shape[1]))
+    ours, theirs = baseline.columns, system.columns
+    both = ours.sum(axis=0) + theirs.sum(axis=0)
+    gain = ours - theirs
+    first = np.empty((len(swaps), ours.shape[1]))
     for start in range(0, len(swaps), _BLOCK):
         block = swaps[start : start + _BLOCK]
-        first[start : start + len(block)] = system_total + block.astype(np.float64) @ gain
+        first[start : start + len(block)] = theirs.sum(axis=0) + block.astype(np.float64) @ gain
+    last_swapped = swaps[:, -1:]
+    first_final = np.where(last_swapped, ours[-1], theirs[-1])
+    second_final = np.where(last_swapped, theirs[-1], ours[-1])
     return np.abs(
-        _scores(system, first, score, progress) - _scores(system, both - first, score, progress)
+        _scores(system, first, first_final, score, progress)
+        - _scores(system, both - first, second_final, score, progress)
     )
 
 
 def _scores(
     system: SegmentStatistics,
     sums: Matrix,
+    finals: Matrix,
     score: Callable[[BLEUStats], float],
     progress: Progress | None,
 ) -> Matrix:
+    """Score each corpus from its summed columns and the columns of its last segment."""
     scores = np.empty(len(sums))
-    for row, corpus in enumerate(sums):
-        scores[row] = score(system.corpus(corpus))
+    for row, (corpus, final) in enumerate(zip(sums, finals)):
+        scores[row] = score(system.corpus(corpus, final=final))
         if progress is not None and row % _BLOCK == _BLOCK - 1:
             progress(_BLOCK)
     if progress is not None:
