@@ -35,9 +35,24 @@ def vector_systems(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict
     return folder, vectors
 
 
-@pytest.mark.parametrize("test", ["bs", "ar"])
+@pytest.mark.parametrize(
+    ("test", "settings", "options"),
+    [
+        ("bs", {}, ()),
+        ("ar", {}, ()),
+        ("bs", {"n_samples": 200}, ("--paired-bs-n", "200")),
+        (
+            "ar",
+            {"n_samples": 300, "n_ar_confidence": 60},
+            ("--paired-ar-n", "300", "-ci", "--confidence-n", "60"),
+        ),
+    ],
+)
 def test_paired_tests_agree_with_sacrebleu(
-    vector_systems: tuple[Path, dict[str, Any]], test: str
+    vector_systems: tuple[Path, dict[str, Any]],
+    test: str,
+    settings: dict[str, int],
+    options: tuple[str, ...],
 ) -> None:
     # The canonical preset is sacreBLEU's BLEU without tokenization and without smoothing.
     folder, vectors = vector_systems
@@ -47,20 +62,12 @@ def test_paired_tests_agree_with_sacrebleu(
         {"BLEU": BLEU(tokenize="none", smooth_method="none")},
         vectors["references"],
         test_type=test,
+        **settings,
     )()
+    systems = ("-i", "baseline.txt", "sysA.txt", "sysB.txt")
+    command = ("score", f"--paired-{test}") if test == "ar" else ("compare",)
     output = json.loads(
-        succeed(
-            "compare" if test == "bs" else "score",
-            *CANONICAL,
-            "-r",
-            "ref.txt",
-            "-i",
-            "baseline.txt",
-            "sysA.txt",
-            "sysB.txt",
-            f"--paired-{test}",
-            cwd=folder,
-        )
+        succeed(*command, *CANONICAL, "-r", "ref.txt", *systems, *options, cwd=folder)
     )
     assert output["significance"]["test"] == test
     for system, wanted in zip(output["systems"], expected["BLEU"], strict=True):
