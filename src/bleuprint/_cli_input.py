@@ -148,14 +148,17 @@ def engine_from_options(
     if (
         sentence_level
         and arguments.effective_order is None
-        and _takes(preset, "effective_order", True)
+        and _takes(preset, {"effective_order": True})
     ):
         keywords["effective_order"] = True
     for option, candidates in _PRESET_KEYWORDS.items():
         value = getattr(arguments, option)
         if value is None:
             continue
-        keyword = next((name for name in candidates if _takes(preset, name, value)), None)
+        # Asked together with the keywords taken so far, so that combinations are checked.
+        keyword = next(
+            (name for name in candidates if _takes(preset, {**keywords, name: value})), None
+        )
         if keyword is not None:
             keywords[keyword] = value
         elif option in _PART_OPTIONS:
@@ -174,11 +177,12 @@ def engine_from_options(
     return attrs.evolve(preset.build(**keywords), **parts)
 
 
-def _takes(preset: presets.Preset, keyword: str, value: object) -> bool:
-    """Whether the preset's constructor takes ``keyword``. Constructors that pass ``**options``
-    on cannot be inspected, so ask: Python refuses an unknown keyword with a TypeError."""
+def _takes(preset: presets.Preset, keywords: dict[str, Any]) -> bool:
+    """Whether the preset's constructor takes these keywords. Constructors that pass
+    ``**options`` on cannot be inspected, so ask: Python refuses an unknown keyword with a
+    TypeError (a bad value raises a ConfigurationError, which is the user's to read)."""
     try:
-        preset.build(**{keyword: value})
+        preset.build(**keywords)
     except TypeError:
         return False
     return True
