@@ -413,6 +413,21 @@ def test_bad_options(files: Path, arguments: tuple[str, ...], message: str) -> N
     )
 
 
+@pytest.mark.parametrize(
+    ("arguments", "start"),
+    [
+        (("-tok", "nope"), "--tokenize nope: "),
+        (("--smooth", "floor", "--smooth-value", "-1"), "--smooth-value -1.0: "),
+        (("--smooth", "weird"), "--smooth weird: "),
+    ],
+)
+def test_bad_values_name_their_option(files: Path, arguments: tuple[str, ...], start: str) -> None:
+    completed = run("score", "-r", "ref.txt", "-i", "hyp.txt", *arguments, cwd=files)
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr.startswith(f"bleuprint: error: {start}")
+    assert completed.stderr.count("\n") == 1
+
+
 def test_unknown_tokenizer(files: Path) -> None:
     completed = run(
         "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-tok", "nope", cwd=files

@@ -156,9 +156,12 @@ def engine_from_options(
         if value is None:
             continue
         # Asked together with the keywords taken so far, so that combinations are checked.
-        keyword = next(
-            (name for name in candidates if _takes(preset, {**keywords, name: value})), None
-        )
+        try:
+            keyword = next(
+                (name for name in candidates if _takes(preset, {**keywords, name: value})), None
+            )
+        except ConfigurationError as error:
+            raise ConfigurationError(f"{_FLAGS[option]} {value}: {error}") from None
         if keyword is not None:
             keywords[keyword] = value
         elif option in _PART_OPTIONS:
