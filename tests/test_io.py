@@ -85,21 +85,26 @@ def test_progress_bar_draws_after_the_delay_and_erases_itself(
     assert terminal.text.endswith("\r" + " " * 42 + "\r")
 
 
-def _long_job(tmp_path: Path) -> list[str]:
-    (tmp_path / "ref.txt").write_text("a b c d e\n" * 300, encoding="utf-8")
-    (tmp_path / "one.txt").write_text("a b c d x\n" * 150 + "a b c d e\n" * 150, encoding="utf-8")
-    (tmp_path / "two.txt").write_text("a b x d e\n" * 300, encoding="utf-8")
+def _job(tmp_path: Path) -> list[str]:
+    (tmp_path / "ref.txt").write_text("a b c d e\n" * 50, encoding="utf-8")
+    (tmp_path / "one.txt").write_text("a b c d x\n" * 50, encoding="utf-8")
+    (tmp_path / "two.txt").write_text("a b x d e\n" * 50, encoding="utf-8")
     command = [sys.executable, "-m", "bleuprint.cli", "score", "-r", "ref.txt", "-i", "one.txt"]
-    return [*command, "two.txt", "--paired-ar", "--paired-ar-n", "30000", "-b"]
+    return [*command, "two.txt", "--paired-bs", "--paired-bs-n", "300", "-b"]
+
+
+# The bar waits half a second before it appears; these runs let it appear at once, so the
+# tests do not depend on the speed of the machine.
+_AT_ONCE = {**os.environ, "BLEUPRINT_PROGRESS_DELAY": "0"}
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
 @pytest.mark.parametrize("quiet", [False, True])
 def test_progress_bar_only_on_a_terminal(tmp_path: Path, quiet: bool) -> None:
-    command = _long_job(tmp_path) + (["--quiet"] if quiet else [])
+    command = _job(tmp_path) + (["--quiet"] if quiet else [])
     leader, follower = pty.openpty()
     completed = subprocess.run(
-        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, check=False
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, env=_AT_ONCE, check=False
     )
     os.close(follower)
     drawn = b""
@@ -115,8 +120,22 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path, quiet: bool) -> None:
     assert completed.returncode == 0
     assert completed.stdout.decode().count("\n") == 2  # the scores are not disturbed
     assert (b"testing [" in drawn) is not quiet
+    assert (b"counting [" in drawn) is not quiet
 
 
 def test_no_progress_bar_when_piped(tmp_path: Path) -> None:
-    completed = subprocess.run(_long_job(tmp_path), cwd=tmp_path, capture_output=True, check=False)
+    completed = subprocess.run(
+        _job(tmp_path), cwd=tmp_path, capture_output=True, env=_AT_ONCE, check=False
+    )
     assert completed.returncode == 0 and completed.stderr == b""
+
+
+def test_a_bad_delay_is_an_error(tmp_path: Path) -> None:
+    environment = {**os.environ, "BLEUPRINT_PROGRESS_DELAY": "soon"}
+    completed = subprocess.run(
+        _job(tmp_path), cwd=tmp_path, capture_output=True, env=environment, check=False
+    )
+    assert completed.returncode == 2 and completed.stdout == b""
+    assert completed.stderr == (
+        b"bleuprint: error: BLEUPRINT_PROGRESS_DELAY must be a number of seconds, got 'soon'\n"
+    )

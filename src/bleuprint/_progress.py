@@ -3,15 +3,19 @@
 Built in rather than taken from tqdm: it needs a dozen lines, and the command line should not
 pull in a dependency for them. It draws only when standard error is a terminal (never into a
 log file or a pipe), never with ``--quiet``, and only once the work has run for
-:data:`DELAY` seconds, so short runs stay silent. It erases itself when done.
+:data:`DELAY` seconds (or ``$BLEUPRINT_PROGRESS_DELAY``), so short runs stay silent. It erases
+itself when done.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from types import TracebackType
 from typing import TextIO
+
+from bleuprint.exceptions import ConfigurationError
 
 DELAY = 0.5
 """Seconds of work before the bar first appears."""
@@ -30,20 +34,27 @@ class ProgressBar:
     """
 
     def __init__(
-        self, label: str, total: int, *, enabled: bool, stream: TextIO | None = None
+        self,
+        label: str,
+        total: int,
+        *,
+        enabled: bool,
+        stream: TextIO | None = None,
+        delay: float = DELAY,
     ) -> None:
         self.label = label
         self.total = max(total, 1)
         self.done = 0
         self.enabled = enabled
         self.stream = stream or sys.stderr
+        self.delay = delay
         self._started = time.monotonic()
         self._drawn_at: float | None = None
 
     @classmethod
     def on_stderr(cls, label: str, total: int, *, quiet: bool) -> ProgressBar:
         """A bar that shows only where someone watches: stderr is a terminal, not ``quiet``."""
-        return cls(label, total, enabled=not quiet and sys.stderr.isatty())
+        return cls(label, total, enabled=not quiet and sys.stderr.isatty(), delay=_delay())
 
     def advance(self, steps: int) -> None:
         """Record ``steps`` more units of work done, redrawing at most ten times a second."""
@@ -52,7 +63,7 @@ class ProgressBar:
             return
         now = time.monotonic()
         due = self._drawn_at is None or now - self._drawn_at >= _REDRAW
-        if now - self._started >= DELAY and due:
+        if now - self._started >= self.delay and due:
             self._draw()
             self._drawn_at = now
 
@@ -80,3 +91,15 @@ class ProgressBar:
         traceback: TracebackType | None,
     ) -> None:
         self.close()
+
+
+def _delay() -> float:
+    text = os.environ.get("BLEUPRINT_PROGRESS_DELAY")
+    if text is None:
+        return DELAY
+    try:
+        return float(text)
+    except ValueError:
+        raise ConfigurationError(
+            f"BLEUPRINT_PROGRESS_DELAY must be a number of seconds, got {text!r}"
+        ) from None
