@@ -74,10 +74,27 @@ def _wmt22_pairs() -> list[str]:
     return pairs or ["shared-data-absent"]
 
 
+def _wmt22_configurations() -> list[Any]:
+    """``(pair, configuration name)`` for every configuration of every pair's expected.json."""
+    root = shared_path()
+    cases = []
+    for pair in _wmt22_pairs():
+        path = root / "data" / "wmt22" / pair / "expected.json" if root else None
+        if path is None or not path.exists():
+            return [pytest.param("shared-data-absent", None, id="shared-data-absent")]
+        with path.open(encoding="utf-8") as handle:
+            configurations = json.load(handle)["configs"]
+        cases += [pytest.param(pair, name, id=f"{pair}-{name}") for name in configurations]
+    return cases
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Parametrize over the shared data: ``wmt22_pair`` (a folder of ``data/wmt22``),
+    """Parametrize over the shared data: ``wmt22_pair`` (a folder of ``data/wmt22``), with
+    ``wmt22_configuration`` (each configuration name of its expected.json),
     ``sacrebleu_vector`` and ``sacrebleu_stats_vector`` (the cases of the vector files)."""
-    if "wmt22_pair" in metafunc.fixturenames:
+    if {"wmt22_pair", "wmt22_configuration"} <= set(metafunc.fixturenames):
+        metafunc.parametrize(("wmt22_pair", "wmt22_configuration"), _wmt22_configurations())
+    elif "wmt22_pair" in metafunc.fixturenames:
         metafunc.parametrize("wmt22_pair", _wmt22_pairs())
     if "sacrebleu_vector" in metafunc.fixturenames:
         metafunc.parametrize("sacrebleu_vector", _shared_cases("vectors", "sacrebleu_vectors.json"))

@@ -33,7 +33,8 @@ FRAGMENTS = (
     "\ufeff", "\n", "-\n", "\r",
 )  # fmt: skip
 
-segments = st.lists(st.sampled_from(FRAGMENTS), max_size=14).map("".join)
+fragment_lists = st.lists(st.sampled_from(FRAGMENTS), max_size=14)
+segments = fragment_lists.map("".join)
 
 TOKENIZERS = [
     name
@@ -57,17 +58,22 @@ options = st.fixed_dictionaries(
 
 
 @st.composite
+def variant(draw: st.DrawFn, base: list[str]) -> str:
+    """``base`` with some fragments left out, so that variants of one base share n-grams."""
+    kept = draw(st.lists(st.booleans(), min_size=len(base), max_size=len(base)))
+    return "".join(fragment for fragment, keep in zip(base, kept) if keep)
+
+
+@st.composite
 def corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
-    """Hypotheses and 1 to 4 reference streams; a reference may be missing (None), but every
-    segment keeps at least one."""
-    size = draw(st.integers(1, 5))
-    hypotheses = draw(st.lists(segments, min_size=size, max_size=size))
+    """Hypotheses and 1 to 4 reference streams, each segment a variant of a common base; a
+    reference may be missing (None), but every segment keeps its first."""
+    bases = draw(st.lists(fragment_lists, min_size=1, max_size=5))
+    hypotheses = [draw(variant(base)) for base in bases]
+    extra_streams = draw(st.integers(0, 3))
     streams: list[list[str | None]] = [
-        draw(st.lists(segments, min_size=size, max_size=size)),
-        *(
-            draw(st.lists(st.none() | segments, min_size=size, max_size=size))
-            for _ in range(draw(st.integers(0, 3)))
-        ),
+        [draw(variant(base)) for base in bases],
+        *([draw(st.none() | variant(base)) for base in bases] for _ in range(extra_streams)),
     ]
     return hypotheses, streams
 
@@ -89,6 +95,8 @@ def assert_same(ours: Any, theirs: Any, chosen: dict[str, Any]) -> None:
     assert [100 * p for p in ours.precisions] == pytest.approx(theirs.precisions)
     assert ours.brevity_penalty == pytest.approx(theirs.bp)
     assert str(ours) == str(theirs)
+    for width in (0, 1, 4):
+        assert ours.format(width) == theirs.format(width)
 
 
 @pytest.mark.parametrize("lowercase", [False, True])
@@ -116,14 +124,12 @@ def test_corpus_scores_agree(
 
 
 @settings(max_examples=100)
-@given(
-    hypothesis=segments,
-    references=st.lists(segments, min_size=1, max_size=4),
-    chosen=options,
-)
+@given(corpus=corpora(), chosen=options)
 def test_sentence_scores_agree(
-    hypothesis: str, references: list[str], chosen: dict[str, Any]
+    corpus: tuple[list[str], list[list[str | None]]], chosen: dict[str, Any]
 ) -> None:
+    hypothesis = corpus[0][0]
+    references = [stream[0] for stream in corpus[1] if stream[0] is not None]
     sentence_options = {key: value for key, value in chosen.items() if key != "max_ngram_order"}
     effective = sentence_options.pop("effective_order")
     theirs = sentence_bleu(

@@ -79,6 +79,17 @@ def test_a_precision_on_an_exact_tie_prints_as_sacrebleu_does() -> None:
     assert str(bleu.score(stats)) == str(theirs)
 
 
+def test_a_score_on_an_exact_tie_prints_as_sacrebleu_does() -> None:
+    # BLEU-1 of 5 matches in 16 is 31.25 exactly; sacreBLEU's exp(log(31.25)) is a hair above
+    # it and prints 31.3 with one decimal, where 100 * exp(log(5 / 16)) = 31.25 prints 31.2.
+    bleu = BLEUScore.sacrebleu(max_ngram_order=1)
+    result = bleu.score(BLEUStats((5,), (16,), 16, 16, counting=bleu.counting_signature))
+    theirs = BLEU.compute_bleu([5], [16], 16, 16, max_ngram_order=1)
+    assert theirs.format(width=1).startswith("BLEU = 31.3 ")
+    assert f"{100 * result.score:.1f}" == "31.2"
+    assert result.format(width=1) == theirs.format(width=1)
+
+
 # -- options -------------------------------------------------------------------------------
 
 
@@ -129,6 +140,7 @@ def test_presets_table() -> None:
         ({"smooth_method": "add-one"}, "unknown sacreBLEU smooth_method 'add-one'"),
         ({"max_ngram_order": 0}, "max_n must be a whole number of at least 1"),
         ({"smooth_method": "floor", "smooth_value": -1}, "value must be a number >= 0"),
+        ({"force": True}, "the sacrebleu preset does not take force"),
     ],
 )
 def test_bad_options(options: dict[str, Any], message: str) -> None:
@@ -153,6 +165,15 @@ CONFIGURATIONS = [
 def test_bleuprint_signature_round_trips(bleu: BLEUScore) -> None:
     result = bleu.corpus_score(["a b c d"], [["a b c", "a b d"]])
     assert BLEUScore.from_signature(str(result.signature)) == bleu
+
+
+@pytest.mark.parametrize(("tokenize", "module"), [("ja-mecab", "MeCab"), ("ko-mecab", "mecab_ko")])
+def test_mecab_signatures_round_trip(tokenize: str, module: str) -> None:
+    pytest.importorskip(module)
+    bleu = BLEUScore.sacrebleu(tokenize=tokenize, lowercase=True)
+    result = bleu.sentence_score("a b", ["a b"])
+    assert BLEUScore.from_signature(str(result.signature)) == bleu
+    assert f"|tok:{tokenize}-0.996" in result.sacrebleu_signature
 
 
 @pytest.mark.parametrize(
@@ -181,6 +202,9 @@ def test_no_sacrebleu_signature_for_what_sacrebleu_cannot_compute() -> None:
     result = BLEUScore.russian().sentence_score("a b", ["a b"])
     with pytest.raises(ConfigurationError, match="no sacreBLEU signature"):
         _ = result.sacrebleu_signature
+    own = BLEUScore.sacrebleu(tokenizer=tokenizers.from_callable(str.split, signature="mine"))
+    with pytest.raises(ConfigurationError, match=r"no sacreBLEU signature.*'mine'"):
+        _ = own.sentence_score("a b", ["a b"]).sacrebleu_signature
     chinese_fixed = BLEUScore.sacrebleu(tokenizer=tokenizers.ChineseFixed())
     with pytest.raises(ConfigurationError, match="zh-fixed"):
         _ = chinese_fixed.sentence_score("a b", ["a b"]).sacrebleu_signature
@@ -200,11 +224,12 @@ def test_streams_drop_none_but_keep_empty_references() -> None:
     ("hypotheses", "streams", "message"),
     [
         (["a", "b", "c"], [["a"], ["b"], ["c"]], "stream 0 has 1 segment but there are 3"),
-        (["a b", "c"], ["a b", "c"], "reference stream 0 must be a list of strings"),
+        (["a b", "c"], ["a b", "c"], r"reference stream 0 is a single string.*\[references\]"),
         (["a", "b"], [["a", "b"], ["a"]], "reference stream 1 has 1 segment but there are 2"),
         (["a"], [[None], [None]], "segment 0: every reference stream has None there"),
         (["a"], [[3]], "reference stream 0, segment 0: expected a string, got int"),
-        ("a b", [["a b"]], "hypotheses must be a list of strings"),
+        ("a b", [["a b"]], "hypotheses is a single string"),
+        ({"a b"}, [["a b"]], "hypotheses must be a list of strings, one per segment, got set"),
         (["a", None], [["a", "b"]], "hypotheses, segment 1: expected a string, got NoneType"),
         (["a"], [], "no reference stream"),
         (["a"], "a", "references must be a list of reference streams"),

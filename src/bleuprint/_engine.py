@@ -315,6 +315,12 @@ class BLEUScore:
         >>> result.sacrebleu_signature
         'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
         """
+        unknown = sorted(options.keys() - {*sacrebleu_compat.OPTIONS, *attrs.fields_dict(cls)})
+        if unknown:
+            raise ConfigurationError(
+                f"the sacrebleu preset does not take {', '.join(unknown)}; it takes sacreBLEU's "
+                f"options {', '.join(sacrebleu_compat.OPTIONS)} and the engine's parts"
+            )
         chosen = {key: options.pop(key) for key in sacrebleu_compat.OPTIONS if key in options}
         return cls(**{**sacrebleu_compat.parts(**chosen), **options})
 

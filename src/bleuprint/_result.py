@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 
@@ -136,9 +138,9 @@ class BLEUResult:
         >>> print(bleu.sentence_score("the cat is here", ["the cat was here"]))
         BLEU = 50.00 75.0/33.3 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
         """
-        precisions = "/".join(_percent(precision) for precision in self.precisions)
+        precisions = "/".join(f"{_as_percentage(p):.1f}" for p in self.precisions)
         return (
-            f"BLEU = {100 * self.score:.{width}f} {precisions} "
+            f"BLEU = {self._percent_score():.{width}f} {precisions} "
             f"(BP = {self.brevity_penalty:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {_length(self.hypothesis_length)} "
             f"ref_len = {_length(self.reference_length)})"
@@ -147,19 +149,35 @@ class BLEUResult:
     def __str__(self) -> str:
         return self.format()
 
+    def _percent_score(self) -> float:
+        """``100 * score``, computed in sacreBLEU's order where the score is its formula.
 
-def _percent(ratio: float) -> str:
-    """``100 * ratio`` to one decimal, as sacreBLEU prints ``100 * matches / totals``.
+        sacreBLEU multiplies the brevity penalty by the exponential of the mean log of the
+        percentages of the leading orders. Where a score is an exact tie such as 31.25, that
+        order of operations lands a hair above or below it, and the printed score rounds
+        accordingly; so where the score is that formula (up to rounding), it is printed from
+        the same operations. Other definitions print ``100 * score``.
+        """
+        percent = 100 * self.score
+        leading = list(itertools.takewhile(lambda precision: precision > 0, self.precisions))
+        if not percent or not leading:
+            return percent
+        logs = sum(math.log(_as_percentage(precision)) for precision in leading)
+        as_sacrebleu = self.brevity_penalty * math.exp(logs / len(leading))
+        return as_sacrebleu if math.isclose(as_sacrebleu, percent, rel_tol=1e-12) else percent
 
-    A precision is a ratio of counts. Where that ratio times 100 is an exact tie such as
-    28.75 (23/80), sacreBLEU's ``100 * 23 / 80`` hits it and rounds half to even, while
-    ``100 * (23 / 80)`` lands a hair off it. So the ratio is recovered as a fraction (when it
-    is the one the float stands for) and rounded exactly.
+
+def _as_percentage(ratio: float) -> float:
+    """``100 * ratio`` as sacreBLEU computes a precision: ``100 * matches / totals``.
+
+    A precision is a ratio of counts. ``100 * (23 / 80)`` lands a hair off 28.75, which
+    ``100 * 23 / 80`` hits exactly and then rounds half to even when printed. So the ratio is
+    recovered as a fraction (when it is the one the float stands for) and scaled exactly.
     """
     fraction = Fraction(ratio).limit_denominator(10**7)
     if float(fraction) != ratio:
         fraction = Fraction(ratio)
-    return f"{float(round(100 * fraction, 1)):.1f}"
+    return float(100 * fraction)
 
 
 def _length(value: float) -> str:

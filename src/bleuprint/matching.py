@@ -31,12 +31,29 @@ class Clipped(Part, family="match", name="clipped"):
     def __call__(
         self, hypothesis: NgramCounts, references: Sequence[NgramCounts], max_n: int
     ) -> list[int]:
+        ceilings = _most_in_one_reference(references)
         matches = [0] * max_n
         for ngram, count in hypothesis.items():
-            most = max((reference.get(ngram, 0) for reference in references), default=0)
+            most = ceilings.get(ngram)
             if most:
                 matches[len(ngram) - 1] += min(count, most)
         return matches
+
+
+def _most_in_one_reference(references: Sequence[NgramCounts]) -> NgramCounts:
+    """How often each n-gram occurs in the reference where it occurs most.
+
+    Merged once per segment, so each hypothesis n-gram is looked up once, not once per
+    reference.
+    """
+    if len(references) == 1:
+        return references[0]
+    ceilings: dict[Ngram, int] = {}
+    for reference in references:
+        for ngram, count in reference.items():
+            if count > ceilings.get(ngram, 0):
+                ceilings[ngram] = count
+    return ceilings
 
 
 @attrs.frozen

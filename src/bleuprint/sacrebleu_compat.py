@@ -158,8 +158,7 @@ def from_streams(
     >>> from_streams(["a b", "c"], [["a b"], ["c"]])
     Traceback (most recent call last):
     ...
-    bleuprint.exceptions.InputError: reference stream 0 has 1 segment but there are 2 \
-hypotheses: give one stream per reference set, each as long as the hypotheses
+    bleuprint.exceptions.InputError: reference stream 0 has 1 segment but there are 2 ...
     """
     _check_segments("hypotheses", hypotheses, allow_none=False)
     if isinstance(reference_streams, str) or not isinstance(reference_streams, Sequence):
@@ -192,10 +191,16 @@ def _segments(count: int) -> str:
 
 
 def _check_segments(what: str, segments: object, *, allow_none: bool) -> None:
-    if isinstance(segments, str) or not isinstance(segments, Sequence):
+    if isinstance(segments, str):
+        # for a reference stream: the usual slip is passing one stream without its list
+        hint = " (one reference per hypothesis is one stream: pass [references])"
+        raise InputError(
+            f"{what} is a single string; it must be a list of strings, one per segment"
+            + (hint if allow_none else "")
+        )
+    if not isinstance(segments, Sequence):
         raise InputError(
             f"{what} must be a list of strings, one per segment, got {type(segments).__name__}"
-            + (" (a single segment?)" if isinstance(segments, str) else "")
         )
     for index, segment in enumerate(segments):
         if not isinstance(segment, str) and not (allow_none and segment is None):
@@ -220,9 +225,7 @@ def signature(result: BLEUResult) -> str:
     compute (another tokenizer, matching, brevity penalty, ...) raises
     :class:`~bleuprint.ConfigurationError`.
     """
-    configured = {
-        family: parse_part(family, text) for family, text in result.signature.parts.items()
-    }
+    configured = {family: _part(family, text) for family, text in result.signature.parts.items()}
     for family, part in _FIXED_PARTS.items():
         if configured[family] != part:
             raise _no_signature(family, result.signature.parts[family])
@@ -247,6 +250,13 @@ def signature(result: BLEUResult) -> str:
         "version": VERSION,
     }
     return "|".join(f"{key}:{value}" for key, value in fields.items())
+
+
+def _part(family: str, text: str) -> Any:
+    try:
+        return parse_part(family, text)
+    except ConfigurationError:  # a user's own part, unknown to bleuprint and to sacreBLEU
+        raise _no_signature(family, text) from None
 
 
 def _no_signature(family: str, part: str) -> ConfigurationError:

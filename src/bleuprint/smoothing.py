@@ -12,10 +12,12 @@ up to the weights: uniform weights make the score 0, effective-order weights lea
 >>> smoothing.Exp()(stats)
 [0.75, 0.3333333333333333, 0.25]
 
-Every smoother here follows sacreBLEU 2.6.0 (``smooth_method`` ``none``, ``floor``, ``add-k``,
-``exp``; Chen and Cherry, 2014, methods 1 to 3) in how it treats zeros:
+:class:`NoSmoothing`, :class:`Floor`, :class:`AddK` and :class:`Exp` are sacreBLEU 2.6.0's
+``smooth_method`` ``none``, ``floor``, ``add-k`` and ``exp`` (Chen and Cherry, 2014, methods 1
+to 3), with its treatment of zeros:
 
-- statistics without a single match give precision 0 at every order, unsmoothed;
+- ``floor``, ``add-k`` and ``exp`` leave statistics without a single match unsmoothed: every
+  precision is 0, and so is the score;
 - the first order without n-grams, and every order after it, is undefined (``None``), even if
   a later order has n-grams (which counting never produces, but raw statistics can).
 """
