@@ -287,3 +287,35 @@ def test_default_confidence_interval_gives_the_vector(
     assert system["score"] == round(wanted["score"], 2)
     assert system["mean"] == pytest.approx(wanted["mean"], abs=1e-5)
     assert system["ci"] == pytest.approx(wanted["ci"], abs=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("pair", "hypotheses", "references"),
+    [
+        ("en-zh", "我们今天去公园散步。\n天气很好\uff01\n", "今天我们去公园散步了。\n天气非常好\uff01\n"),
+        (
+            "en-ja",
+            "私は学校に行きます。\n猫が好きです。\n",
+            "私は学校へ行きます。\n私は猫が好きです。\n",
+        ),
+        (
+            "en-ko",
+            "나는 학교에 갑니다.\n고양이를 좋아해요.\n",
+            "저는 학교에 갑니다.\n고양이를 좋아합니다.\n",
+        ),
+        ("de-en", "The cat sat on the mat.\n", "The cat sat on a mat.\n"),
+    ],
+)
+def test_language_pair_picks_sacrebleus_tokenizer(
+    tmp_path: Path, pair: str, hypotheses: str, references: str
+) -> None:
+    (tmp_path / "hyp.txt").write_text(hypotheses, encoding="utf-8")
+    (tmp_path / "ref.txt").write_text(references, encoding="utf-8")
+    ours = json.loads(
+        succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "-l", pair, "-w", "6", cwd=tmp_path)
+    )
+    theirs = json.loads(
+        sacrebleu_cli("ref.txt", "-i", "hyp.txt", "-l", pair, "-w", "6", cwd=tmp_path)
+    )
+    assert ours["score"] == theirs["score"]
+    assert ours["sacrebleu_signature"] == theirs["signature"]

@@ -28,6 +28,7 @@ _PRESET_KEYWORDS = {
     "smooth_value": ("smooth_value",),
     "max_n": ("max_ngram_order", "max_n"),
     "effective_order": ("effective_order",),
+    "target_language": ("trg_lang",),
 }
 # Options that name a part: with a preset whose constructor lacks the keyword, they replace
 # the part of that family by the registered part of that name.
@@ -39,6 +40,7 @@ _FLAGS = {
     "smooth_value": "--smooth-value",
     "max_n": "--max-n",
     "effective_order": "--effective-order",
+    "target_language": "--language-pair",
 }
 # Segments are counted in chunks of this many, so a progress bar can follow.
 _CHUNK = 500
@@ -70,6 +72,13 @@ def at_least(minimum: int) -> Callable[[str], int]:
         return value
 
     return whole_number
+
+
+def _target_language(pair: str) -> str:
+    source, dash, target = pair.partition("-")
+    if not (source and dash and target) or "-" in target:
+        raise argparse.ArgumentTypeError(f"expected SRC-TRG, such as en-de, got {pair!r}")
+    return target
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -122,6 +131,15 @@ def add_configuration_options(parser: argparse.ArgumentParser) -> None:
         action="store_const",
         const=True,
         help="leave out the orders with no n-grams (sentence-level BLEU)",
+    )
+    group.add_argument(
+        "-l",
+        "--language-pair",
+        dest="target_language",
+        type=_target_language,
+        metavar="SRC-TRG",
+        help="the language pair; as in sacreBLEU, a zh, ja or ko target picks its tokenizer "
+        "unless --tokenize is given",
     )
     group.add_argument(
         "--part",
