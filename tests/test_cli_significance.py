@@ -292,7 +292,11 @@ def test_default_confidence_interval_gives_the_vector(
 @pytest.mark.parametrize(
     ("pair", "hypotheses", "references"),
     [
-        ("en-zh", "我们今天去公园散步。\n天气很好\uff01\n", "今天我们去公园散步了。\n天气非常好\uff01\n"),
+        (
+            "en-zh",
+            "我们今天去公园散步。\n天气很好\uff01\n",
+            "今天我们去公园散步了。\n天气非常好\uff01\n",
+        ),
         (
             "en-ja",
             "私は学校に行きます。\n猫が好きです。\n",
