@@ -365,6 +365,11 @@ def test_missing_empty_and_directory(files: Path) -> None:
         "folder: is a directory, not a file",
     )
     fails(run("score", *CANONICAL, "-r", "ref.txt", cwd=files), "<stdin>: the file is empty")
+    (files / "hyp.txt.gz").write_bytes(b"not compressed\n")
+    fails(
+        run("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt.gz", cwd=files),
+        "hyp.txt.gz: not a valid gzip file",
+    )
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads any file")

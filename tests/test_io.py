@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import pty
 import subprocess
@@ -31,6 +32,23 @@ def test_segments_are_sacrebleus_lines(tmp_path_factory: pytest.TempPathFactory,
     with smart_open(str(path)) as handle:
         expected = [line.rstrip() for line in handle]
     assert _io.read_segments(str(path)) == expected
+
+
+def test_gzip_files_are_read_as_sacrebleu_reads_them(tmp_path: Path) -> None:
+    text = "the cat\r\nsat \u2028 here\n"
+    path = tmp_path / "text.txt.gz"
+    path.write_bytes(gzip.compress(text.encode("utf-8")))
+    with smart_open(str(path)) as handle:
+        expected = [line.rstrip() for line in handle]
+    assert _io.read_segments(str(path)) == expected == ["the cat", "sat \u2028 here"]
+
+
+@pytest.mark.parametrize("data", [b"plain text\n", gzip.compress(b"cut short\n")[:12]])
+def test_a_bad_gzip_file_is_an_input_error(tmp_path: Path, data: bytes) -> None:
+    path = tmp_path / "bad.gz"
+    path.write_bytes(data)
+    with pytest.raises(InputError, match=r"bad\.gz: not a valid gzip file$"):
+        _io.read_segments(str(path))
 
 
 def test_permission_denied_is_an_input_error(

@@ -6,7 +6,8 @@ leaves a trailing ``\\r``), and each line then loses its trailing whitespace wit
 trailing no-break spaces read the same as clean files. Leading and inner whitespace is kept for
 the tokenizer. Other line separators (``\\u2028``, ``\\x85``, a lone ``\\r``, ...) do not end a
 line. A byte-order mark is not removed: sacreBLEU reads it as part of the first line's text, and
-so does bleuprint, with a warning (see :func:`byte_order_mark_warning`).
+so does bleuprint, with a warning (see :func:`byte_order_mark_warning`). A file whose name ends
+in ``.gz`` is decompressed first, as sacreBLEU does.
 
 Every problem is an :class:`~bleuprint.exceptions.InputError` naming the file, and the line
 where there is one.
@@ -14,7 +15,9 @@ where there is one.
 
 from __future__ import annotations
 
+import gzip
 import sys
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -96,7 +99,10 @@ def _read_bytes(path: str) -> bytes:
     if path == STDIN:
         return sys.stdin.buffer.read()
     try:
-        return Path(path).read_bytes()
+        data = Path(path).read_bytes()
+        return gzip.decompress(data) if path.endswith(".gz") else data
+    except (gzip.BadGzipFile, EOFError, zlib.error):
+        raise InputError(f"{path}: not a valid gzip file") from None
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
