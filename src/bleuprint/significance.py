@@ -9,7 +9,12 @@ The tests draw their random numbers exactly as sacreBLEU 2.6.0 does (numpy's
 ``default_rng(seed)``, then ``choice`` for bootstrap indices and ``integers(2, dtype=bool)``
 for the coin flips of approximate randomization), with its defaults: seed 12345, 1,000 bootstrap
 resamples, 10,000 randomization trials, and the p-value ``(count + 1) / (n + 1)``. So the same
-seed gives sacreBLEU's p-values, means and confidence intervals.
+seed gives sacreBLEU's p-values, means and confidence intervals. (Means and intervals can differ
+from sacreBLEU's in the sixth significant digit: under numpy 2, sacreBLEU computes the precisions
+of resampled corpora in single precision. And where sacreBLEU takes a seed of 0 in paired tests
+to mean "no seed", here 0 is a seed like any other.) As in sacreBLEU, the draws are made in one
+call each, so they take ``resamples x segments`` integers or ``trials x segments`` booleans of
+memory; the sums of resampled corpora are computed a block of corpora at a time.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.canonical(max_n=2)
