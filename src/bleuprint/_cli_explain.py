@@ -97,7 +97,8 @@ def _explain(arguments: argparse.Namespace) -> str:
 def _wants_color(choice: str) -> bool:
     if choice != "auto":
         return choice == "always"
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    # https://no-color.org: a NO_COLOR that is set and not empty turns colour off.
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
 class _Painter:
