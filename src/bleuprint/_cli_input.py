@@ -115,7 +115,10 @@ def add_configuration_options(parser: argparse.ArgumentParser) -> None:
         "--preset",
         default=DEFAULT_PRESET,
         choices=sorted(presets.PRESETS),
-        help="the BLEU definition (default: %(default)s)",
+        metavar="NAME",
+        help="the BLEU definition: "
+        + ", ".join(sorted(presets.PRESETS))
+        + " (default: %(default)s)",
     )
     group.add_argument("-tok", "--tokenize", metavar="NAME", help="the tokenizer")
     group.add_argument(
