@@ -349,6 +349,14 @@ def test_undecodable_bytes(files: Path) -> None:
     )
 
 
+def test_a_line_without_its_tab_separated_references(files: Path) -> None:
+    (files / "refs.tsv").write_text("a\tb\nc\td\ne\n", encoding="utf-8")
+    fails(
+        run("score", "-r", "refs.tsv", "-nr", "2", "-i", "hyp.txt", cwd=files),
+        "refs.tsv:3: expected 2 tab-separated references, found 1",
+    )
+
+
 def test_missing_empty_and_directory(files: Path) -> None:
     (files / "empty.txt").write_bytes(b"")
     (files / "folder").mkdir()

@@ -323,3 +323,26 @@ def test_language_pair_picks_sacrebleus_tokenizer(
     )
     assert ours["score"] == theirs["score"]
     assert ours["sacrebleu_signature"] == theirs["signature"]
+
+
+def test_tab_separated_references_as_sacrebleu(
+    vector_systems: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    # Two references per line in one file, the first with a space before the tab.
+    _, vectors = vector_systems
+    first = vectors["references"][0]
+    second = [" ".join(reversed(reference.split())) for reference in first]
+    rows = [f"{a} \t{b}" for a, b in zip(first, second)]
+    (tmp_path / "refs.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text(
+        "\n".join(vectors["hypotheses"]["sysA"]) + "\n", encoding="utf-8"
+    )
+    ours = json.loads(
+        succeed("score", "-r", "refs.tsv", "-nr", "2", "-i", "sys.txt", "-w", "6", cwd=tmp_path)
+    )
+    theirs = json.loads(
+        sacrebleu_cli("refs.tsv", "-nr", "2", "-i", "sys.txt", "-w", "6", cwd=tmp_path)
+    )
+    assert ours["score"] == theirs["score"]
+    assert ours["verbose_score"] == theirs["verbose_score"]
+    assert ours["sacrebleu_signature"] == theirs["signature"]  # nrefs:2

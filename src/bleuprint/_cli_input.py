@@ -11,7 +11,13 @@ import attrs
 
 from bleuprint import presets
 from bleuprint._engine import _FIELD_OF_FAMILY, BLEUScore
-from bleuprint._io import STDIN, byte_order_mark_warning, read_segments, same_length
+from bleuprint._io import (
+    STDIN,
+    byte_order_mark_warning,
+    read_segments,
+    same_length,
+    split_references,
+)
 from bleuprint._progress import ProgressBar
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
@@ -99,6 +105,14 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         metavar="HYP",
         help="system output files, one segment per line; the first is the baseline of paired "
         "tests (default: one system on standard input)",
+    )
+    group.add_argument(
+        "-nr",
+        "--num-refs",
+        type=at_least(1),
+        default=1,
+        metavar="N",
+        help="each reference file holds N tab-separated references per line (default: 1)",
     )
     group.add_argument(
         "-q",
@@ -217,10 +231,22 @@ def read_corpus(arguments: argparse.Namespace) -> Corpus:
     names = arguments.input or [STDIN]
     if names.count(STDIN) > 1 or (STDIN in arguments.references and STDIN in names):
         raise InputError("standard input (-) can be read only once")
-    references = [_read(path, arguments.quiet) for path in arguments.references]
+    streams = [
+        (path, stream) for path in arguments.references for stream in _references(path, arguments)
+    ]
     systems = [_read(path, arguments.quiet) for path in names]
-    same_length([*zip(_display(names), systems), *zip(_display(arguments.references), references)])
+    reference_names = _display([path for path, _ in streams])
+    references = [stream for _, stream in streams]
+    same_length([*zip(_display(names), systems), *zip(reference_names, references)])
     return Corpus(_display(names), systems, references)
+
+
+def _references(path: str, arguments: argparse.Namespace) -> list[list[str]]:
+    """The reference streams of one file: itself, or its tab-separated columns."""
+    segments = _read(path, arguments.quiet)
+    if arguments.num_refs == 1:
+        return [segments]
+    return split_references(segments, arguments.num_refs, _display([path])[0])
 
 
 def _read(path: str, quiet: bool) -> list[str]:

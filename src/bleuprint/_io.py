@@ -23,7 +23,14 @@ from pathlib import Path
 
 from bleuprint.exceptions import InputError
 
-__all__ = ["STDIN", "byte_order_mark_warning", "read_segments", "same_length", "split_segments"]
+__all__ = [
+    "STDIN",
+    "byte_order_mark_warning",
+    "read_segments",
+    "same_length",
+    "split_references",
+    "split_segments",
+]
 
 STDIN = "-"
 """The file name that stands for standard input."""
@@ -58,6 +65,29 @@ def split_segments(data: bytes, name: str) -> list[str]:
     if lines[-1] == b"":
         lines.pop()
     return [_decode(line, name, number).rstrip() for number, line in enumerate(lines, start=1)]
+
+
+def split_references(segments: Sequence[str], count: int, name: str) -> list[list[str]]:
+    """``count`` reference streams from lines holding ``count`` tab-separated references each,
+    as sacreBLEU's ``--num-refs`` reads them (a tab inside the last reference stays in it; each
+    reference loses its trailing whitespace, as sacreBLEU strips every segment).
+
+    >>> split_references(["a b\\tc d ", "e\\tf"], 2, "refs.tsv")
+    [['a b', 'e'], ['c d', 'f']]
+    >>> split_references(["a b\\tc d", "e"], 2, "refs.tsv")
+    Traceback (most recent call last):
+    ...
+    bleuprint.exceptions.InputError: refs.tsv:2: expected 2 tab-separated references, found 1
+    """
+    rows = []
+    for number, line in enumerate(segments, start=1):
+        fields = line.split("\t", count - 1)
+        if len(fields) != count:
+            raise InputError(
+                f"{name}:{number}: expected {count} tab-separated references, found {len(fields)}"
+            )
+        rows.append([field.rstrip() for field in fields])
+    return [list(stream) for stream in zip(*rows)]
 
 
 def same_length(named: Sequence[tuple[str, Sequence[str]]]) -> None:
