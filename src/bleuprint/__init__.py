@@ -23,6 +23,7 @@ from bleuprint import (
 )
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult, Signature
+from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._stats import BLEUStats
 from bleuprint._version import __version__
 from bleuprint.exceptions import (
@@ -39,6 +40,8 @@ __all__ = [
     "BLEUStats",
     "ConfigurationError",
     "InputError",
+    "SegmentStats",
+    "SentenceScores",
     "Signature",
     "StatisticsMismatchError",
     "__version__",

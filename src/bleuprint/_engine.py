@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
 
 from bleuprint import (
+    _arrays,
+    _streaming,
     brevity,
     matching,
     ngrams,
@@ -24,11 +27,13 @@ from bleuprint import (
 from bleuprint import smoothing as smoothers
 from bleuprint import weights as weightings
 from bleuprint._result import BLEUResult, Signature
+from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import (
     BrevityPenalty,
+    FloatArray,
     LengthMeasure,
     Matcher,
     NgramExtractor,
@@ -453,15 +458,15 @@ class BLEUScore:
 
     def sentence_scores(
         self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
-    ) -> list[BLEUResult]:
-        """The sentence-level result of every segment of a corpus."""
-        return [self.score(stats) for stats in self.count_segments(hypotheses, references)]
+    ) -> SentenceScores:
+        """The sentence-level result of every segment of a corpus (``.scores``: an array)."""
+        return self.score_segments(self.count_segments(hypotheses, references))
 
     def count(
         self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
     ) -> BLEUStats:
         """The summed statistics of a corpus, ready to score, merge or store."""
-        return sum(self.count_segments(hypotheses, references), self.empty_stats())
+        return self.count_segments(hypotheses, references).total(self.empty_stats())
 
     def empty_stats(self) -> BLEUStats:
         """Statistics of no segment, for this configuration: the start of a running sum."""
@@ -469,8 +474,9 @@ class BLEUScore:
 
     def count_segments(
         self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
-    ) -> list[BLEUStats]:
-        """The statistics of each segment of a corpus."""
+    ) -> SegmentStats:
+        """The statistics of each segment of a corpus, on arrays when every counting part
+        supports them (see :mod:`bleuprint.typing`), else one segment at a time."""
         if isinstance(hypotheses, str) or isinstance(references, str):
             raise InputError("hypotheses and references must be lists of segments, not a string")
         if len(hypotheses) != len(references):
@@ -480,10 +486,14 @@ class BLEUScore:
             )
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")
-        return [
+        parts = _arrays.CountingParts.of(self)
+        if parts is not None:
+            return _arrays.count_segments(parts, hypotheses, references, self._count_segment)
+        segments = [
             self._count_segment(index, hypothesis, refs)
             for index, (hypothesis, refs) in enumerate(zip(hypotheses, references))
         ]
+        return SegmentStats.from_stats(segments, self.max_n, self.counting_signature)
 
     def _count_segment(
         self, index: int, hypothesis: Segment, references: Sequence[Segment]
@@ -530,6 +540,66 @@ class BLEUScore:
             f"segment {index}: the {role} must be a string or a list of string tokens, "
             f"got {type(segment).__name__}"
         )
+
+    def count_stream(
+        self,
+        hypotheses: Iterable[Segment],
+        references: Iterable[Sequence[Segment]],
+        *,
+        chunk_size: int = _streaming.DEFAULT_CHUNK_SIZE,
+        jobs: int = 1,
+    ) -> BLEUStats:
+        """The summed statistics of a corpus of any length given as two aligned iterables
+        (generators, open files, ...), read and counted ``chunk_size`` segments at a time, in
+        ``jobs`` processes. Memory depends on the chunk size, not on the corpus length.
+
+        >>> bleu = BLEUScore.canonical(max_n=2)
+        >>> stats = bleu.count_stream(iter(["the cat is here", "a dog"]),
+        ...                           iter([["the cat was here"], ["a dog"]]), chunk_size=1)
+        >>> stats.matches, stats.totals
+        ((5, 2), (6, 4))
+        """
+        return _streaming.count_stream(
+            self, hypotheses, references, chunk_size=chunk_size, jobs=jobs
+        )
+
+    def corpus_score_files(
+        self,
+        hypothesis_file: str | os.PathLike[str],
+        reference_files: Sequence[str | os.PathLike[str]],
+        *,
+        chunk_size: int = _streaming.DEFAULT_CHUNK_SIZE,
+        jobs: int = 1,
+    ) -> BLEUResult:
+        """Corpus BLEU of a hypothesis file against reference files (one segment per line,
+        UTF-8), streamed: see :meth:`count_stream`. Lines are split on ``\\n`` only."""
+        stats = _streaming.count_files(
+            self, hypothesis_file, reference_files, chunk_size=chunk_size, jobs=jobs
+        )
+        return self.score(stats)
+
+    def pairwise_scores(self, groups: Sequence[Sequence[Segment]]) -> list[FloatArray]:
+        """For each group of candidates, the square matrix of sentence scores of every
+        candidate (row) against every other as its only reference (column), in one call: for
+        minimum-Bayes-risk decoding and self-BLEU.
+
+        >>> matrix, = BLEUScore.canonical(max_n=1).pairwise_scores([["a b", "a c", "a b c"]])
+        >>> matrix.round(4).tolist()  # "a b" against "a b c": all words match, BP = exp(-1/2)
+        [[1.0, 0.5, 0.6065], [0.5, 1.0, 0.6065], [0.6667, 0.6667, 1.0]]
+        """
+        return _arrays.pairwise_scores(self, groups)
+
+    def score_segments(self, segments: SegmentStats) -> SentenceScores:
+        """Score each segment's statistics, on arrays when every scoring part supports them."""
+        if segments.max_n != self.max_n:
+            raise InputError(
+                f"statistics have {segments.max_n} orders; this engine scores {self.max_n}"
+            )
+        parts = _arrays.ScoringParts.of(self)
+        if parts is not None:
+            return _arrays.score_segments(parts, segments, self.signature)
+        results = [self.score(stats) for stats in segments]
+        return SentenceScores.from_results(results, segments, self.signature)
 
     def score(self, stats: BLEUStats) -> BLEUResult:
         """Score statistics: smoothing, weights, geometric mean, brevity penalty."""

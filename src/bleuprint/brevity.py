@@ -19,9 +19,12 @@ import math
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 
+from bleuprint._exact import exactly
 from bleuprint._signature import Part
 from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.typing import FloatArray, IntArray
 
 __all__ = [
     "NMT",
@@ -43,6 +46,13 @@ class Tokens(Part, family="len", name="tokens"):
     def __call__(self, text: str | None, tokens: Sequence[str]) -> int:
         return len(tokens)
 
+    def lengths_array(self, texts: Sequence[str] | None, token_counts: IntArray) -> IntArray:
+        """The lengths of many segments: their token counts."""
+        return token_counts
+
+
+_CHARACTERS_NEED_TEXT = "a length in characters needs the segment as text, not as tokens"
+
 
 @attrs.frozen
 class Characters(Part, family="len", name="chars"):
@@ -50,8 +60,14 @@ class Characters(Part, family="len", name="chars"):
 
     def __call__(self, text: str | None, tokens: Sequence[str]) -> int:
         if text is None:
-            raise InputError("a length in characters needs the segment as text, not as tokens")
+            raise InputError(_CHARACTERS_NEED_TEXT)
         return len(text)
+
+    def lengths_array(self, texts: Sequence[str] | None, token_counts: IntArray) -> IntArray:
+        """The lengths of many segments in characters."""
+        if texts is None:
+            raise InputError(_CHARACTERS_NEED_TEXT)
+        return np.fromiter(map(len, texts), np.int64, len(texts))
 
 
 _TIE_RULES = ("shorter", "first")
@@ -78,6 +94,37 @@ class Closest(Part, family="ref", name="closest"):
 
         return min(reference_lengths, key=distance)
 
+    def reference_length_array(
+        self,
+        hypothesis_lengths: IntArray,
+        reference_lengths: IntArray,
+        reference_counts: IntArray,
+    ) -> IntArray:
+        """The closest reference length of many segments at once.
+
+        >>> hypotheses, references = np.array([5, 5]), np.array([3, 7, 7, 3])
+        >>> counts = np.array([2, 2])  # two references each
+        >>> Closest().reference_length_array(hypotheses, references, counts).tolist()
+        [3, 3]
+        >>> Closest("first").reference_length_array(hypotheses, references, counts).tolist()
+        [3, 7]
+        """
+        segment, first = _segment_layout(reference_counts)
+        distance = np.abs(reference_lengths - hypothesis_lengths[segment])
+        is_closest = distance == np.minimum.reduceat(distance, first)[segment]
+        if self.ties == "shorter":
+            closest_lengths = np.where(is_closest, reference_lengths, reference_lengths.max())
+            return np.minimum.reduceat(closest_lengths, first)
+        index = np.where(is_closest, np.arange(len(segment)), len(segment))
+        return reference_lengths[np.minimum.reduceat(index, first)]
+
+
+def _segment_layout(reference_counts: IntArray) -> tuple[IntArray, IntArray]:
+    """For references listed segment after segment: each one's segment, and where each
+    segment's references start."""
+    segment = np.repeat(np.arange(len(reference_counts)), reference_counts)
+    return segment, np.cumsum(reference_counts) - reference_counts
+
 
 @attrs.frozen
 class Shortest(Part, family="ref", name="shortest"):
@@ -86,6 +133,15 @@ class Shortest(Part, family="ref", name="shortest"):
     def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
         return min(reference_lengths)
 
+    def reference_length_array(
+        self,
+        hypothesis_lengths: IntArray,
+        reference_lengths: IntArray,
+        reference_counts: IntArray,
+    ) -> IntArray:
+        """The shortest reference length of many segments at once."""
+        return np.minimum.reduceat(reference_lengths, _segment_layout(reference_counts)[1])
+
 
 @attrs.frozen
 class Average(Part, family="ref", name="average"):
@@ -93,6 +149,17 @@ class Average(Part, family="ref", name="average"):
 
     def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
         return sum(reference_lengths) / len(reference_lengths)
+
+    def reference_length_array(
+        self,
+        hypothesis_lengths: IntArray,
+        reference_lengths: IntArray,
+        reference_counts: IntArray,
+    ) -> FloatArray:
+        """The mean reference length of many segments at once (whole-number sums, then one
+        division, as for one segment)."""
+        sums = np.add.reduceat(reference_lengths, _segment_layout(reference_counts)[1])
+        return np.asarray(sums / reference_counts, np.float64)
 
 
 @attrs.frozen
@@ -105,6 +172,23 @@ class Exponential(Part, family="bp", name="exp"):
         if hypothesis_length <= 0:
             return 0.0
         return math.exp(1 - reference_length / hypothesis_length)
+
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The penalty of many pairs of lengths at once.
+
+        >>> penalties = Exponential().penalty_array(np.array([3.0, 6, 0]), np.array([6.0, 3, 2]))
+        >>> penalties.round(4).tolist()
+        [0.3679, 1.0, 0.0]
+        """
+        penalties = np.ones(len(hypothesis_lengths))
+        short = hypothesis_lengths < reference_lengths
+        penalties[short & (hypothesis_lengths <= 0)] = 0.0
+        scaled = short & (hypothesis_lengths > 0)
+        exponents = 1 - reference_lengths[scaled] / hypothesis_lengths[scaled]
+        penalties[scaled] = exactly(math.exp, exponents)
+        return penalties
 
 
 @attrs.frozen
@@ -122,6 +206,14 @@ class Ratio(Part, family="bp", name="ratio"):
         ratio = hypothesis_length / reference_length
         return min(ratio, 1.0) if self.capped else ratio
 
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The penalty of many pairs of lengths at once."""
+        positive = reference_lengths > 0
+        ratios = np.zeros(len(hypothesis_lengths))
+        ratios[positive] = hypothesis_lengths[positive] / reference_lengths[positive]
+        return np.minimum(ratios, 1.0) if self.capped else ratios
 
 @attrs.frozen
 class NMT(Part, family="bp", name="nmt"):

@@ -16,9 +16,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 
 from bleuprint._signature import Part
-from bleuprint.typing import Ngram, NgramCounts
+from bleuprint.typing import IntArray, Ngram, NgramCounts
 
 __all__ = ["Clipped", "Distinct", "SpaceJoined"]
 
@@ -38,6 +39,10 @@ class Clipped(Part, family="match", name="clipped"):
             if most:
                 matches[len(ngram) - 1] += min(count, most)
         return matches
+
+    def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray) -> IntArray:
+        """The credit of many distinct n-grams: ``min(hypothesis count, reference count)``."""
+        return np.minimum(hypothesis_counts, reference_counts)
 
 
 def _most_in_one_reference(references: Sequence[NgramCounts]) -> NgramCounts:
@@ -73,6 +78,9 @@ class Distinct(Part, family="match", name="distinct"):
                 matches[len(ngram) - 1] += 1
         return matches
 
+    def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray) -> IntArray:
+        """The credit of many distinct n-grams: 1 where both counts are positive, else 0."""
+        return ((hypothesis_counts > 0) & (reference_counts > 0)).astype(np.int64)
 
 @attrs.frozen
 class SpaceJoined(Part, family="match", name="space-joined"):

@@ -12,10 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 
 import attrs
+import numpy as np
 
 from bleuprint._signature import Part
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import Ngram
+from bleuprint.typing import IntArray, Ngram
 
 __all__ = ["Contiguous", "order_totals"]
 
@@ -40,6 +41,15 @@ class Contiguous(Part, family="ngram", name="contiguous"):
             for n in range(1, self.max_n + 1)
             for start in range(len(tokens) - n + 1)
         )
+
+    def order_totals_array(self, lengths: IntArray) -> IntArray:
+        """``len - n + 1`` n-grams of order n (none if shorter), for many lengths at once.
+
+        >>> Contiguous(3).order_totals_array(np.array([0, 2, 5])).tolist()
+        [[0, 0, 0], [2, 1, 0], [5, 4, 3]]
+        """
+        totals: IntArray = np.maximum(np.asarray(lengths)[:, None] - np.arange(self.max_n), 0)
+        return totals
 
 
 def order_totals(counts: Counter[Ngram], max_n: int) -> list[int]:

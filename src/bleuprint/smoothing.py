@@ -27,14 +27,18 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
+import numpy as np
 
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
-from bleuprint.typing import Precision, Smoother
+from bleuprint.typing import BoolArray, FloatArray, Precision, Smoother
+
+if TYPE_CHECKING:
+    from bleuprint._segments import SegmentStats
 
 __all__ = [
     "NLTK_METHODS",
@@ -76,6 +80,20 @@ def _without_matches(stats: BLEUStats) -> list[Precision] | None:
     return None if any(stats.matches) else [0.0] * stats.max_n
 
 
+def _defined_orders_array(totals: FloatArray) -> BoolArray:
+    """Row by row, the orders up to the first one without n-grams."""
+    defined: BoolArray = np.logical_and.accumulate(totals != 0, axis=1)
+    return defined
+
+
+def _zero_without_matches(
+    stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+) -> tuple[FloatArray, BoolArray]:
+    """Rows without any match: every precision 0, as ``_without_matches`` says."""
+    unmatched: BoolArray = ~np.any(stats.matches, axis=1)
+    return np.where(unmatched[:, None], 0.0, precisions), defined | unmatched[:, None]
+
+
 def _non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
         raise ConfigurationError(f"{attribute.name} must be a number >= 0, got {value!r}")
@@ -93,6 +111,11 @@ class NoSmoothing(Part, family="smooth", name="none"):
     def __call__(self, stats: BLEUStats) -> list[Precision]:
         precisions: list[Precision] = [matched / total for matched, total in _defined_orders(stats)]
         return _undefined_after(precisions, stats.max_n)
+
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every segment's precisions at once, and where they are defined."""
+        defined = _defined_orders_array(stats.totals)
+        return stats.matches / np.where(defined, stats.totals, 1), defined
 
 
 @attrs.frozen
@@ -118,6 +141,13 @@ class Floor(Part, family="smooth", name="floor"):
             (matched or self.value) / total for matched, total in _defined_orders(stats)
         ]
         return _undefined_after(precisions, stats.max_n)
+
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every segment's precisions at once, and where they are defined."""
+        defined = _defined_orders_array(stats.totals)
+        floored = np.where(stats.matches != 0, stats.matches, self.value)
+        precisions = floored / np.where(defined, stats.totals, 1)
+        return _zero_without_matches(stats, precisions, defined)
 
 
 @attrs.frozen
@@ -151,6 +181,14 @@ class AddK(Part, family="smooth", name="add-k"):
             precisions.append((matched + added) / (total + added))
         return _undefined_after(precisions, stats.max_n)
 
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every segment's precisions at once, and where they are defined."""
+        added = np.where(np.arange(stats.max_n) > 0, self.k, 0)
+        totals = stats.totals + added
+        defined = _defined_orders_array(totals)
+        precisions = (stats.matches + added) / np.where(defined, totals, 1)
+        return _zero_without_matches(stats, precisions, defined)
+
 
 @attrs.frozen
 class Exp(Part, family="smooth", name="exp"):
@@ -177,6 +215,16 @@ class Exp(Part, family="smooth", name="exp"):
                 precisions.append(1 / (2**zero_orders * total))
         return _undefined_after(precisions, stats.max_n)
 
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every segment's precisions at once, and where they are defined."""
+        defined = _defined_orders_array(stats.totals)
+        totals = np.where(defined, stats.totals, 1)
+        unmatched = defined & (stats.matches == 0)
+        zero_orders = np.cumsum(unmatched, axis=1)
+        precisions = np.where(
+            unmatched, 1 / (2.0**zero_orders * totals), stats.matches / totals
+        )
+        return _zero_without_matches(stats, precisions, defined)
 
 # -- simple smoothers used by the compatibility presets ----------------------------------
 

@@ -22,7 +22,7 @@ The sacreBLEU 2.6.0 tokenizers are reproduced exactly, quirks included (see
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -30,7 +30,7 @@ import regex
 
 from bleuprint._signature import Part
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import Tokenizer
+from bleuprint.typing import BatchTokenizer, Tokenizer
 
 __all__ = [
     "Chars",
@@ -61,6 +61,14 @@ class Whitespace(Part, family="tok", name="whitespace"):
 
     def __call__(self, text: str) -> list[str]:
         return text.split()
+
+    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The tokens of many texts, as calling on each gives them.
+
+        >>> Whitespace().tokenize_batch(["a b", "", " c "])
+        [['a', 'b'], [], ['c']]
+        """
+        return list(map(str.split, texts))
 
 
 _LETTER_RUN = regex.compile(r"\p{L}[\p{L}\p{M}]*")
@@ -103,6 +111,50 @@ def _mteval_split(text: str) -> list[str]:
     return text.split()
 
 
+# -- many lines at once ----------------------------------------------------------------------
+#
+# A rule applied once to many lines joined by line breaks costs far less than one call per
+# line. For it to rewrite each line as if it stood alone, a line break must never take part in
+# a match: every class that could match one (a negated class) is made to exclude it, and lines
+# that hold a line break themselves are tokenized one by one.
+
+Rules = tuple[tuple[Any, str], ...]
+
+
+def _line_bounded(rules: Rules) -> Rules:
+    """The rules, with the negated classes that appear in them made to exclude line breaks."""
+    bounded = []
+    for pattern, replacement in rules:
+        text = pattern.pattern.replace("[^0-9]", "[^0-9\\n]").replace("\\P{N}", "[^\\p{N}\\n]")
+        bounded.append((regex.compile(text), replacement))
+    return tuple(bounded)
+
+
+def _split_lines(rules: Rules, lines: list[str]) -> list[list[str]] | None:
+    """Each line rewritten by the line-bounded ``rules`` and split on whitespace; ``None`` if
+    a line holds a line break (then the caller tokenizes line by line)."""
+    if not lines:
+        return []
+    joined = "\n".join(lines)
+    if joined.count("\n") != len(lines) - 1:
+        return None
+    for pattern, replacement in rules:
+        joined = pattern.sub(replacement, joined)
+    return [line.split() for line in joined.split("\n")]
+
+
+def _mteval_prepare(text: str) -> str:
+    """13a's steps before its rules: unescaping, line breaks, padding with spaces."""
+    text = text.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in text:
+        for escape, character in _MTEVAL_UNESCAPES:
+            text = text.replace(escape, character)
+    return f" {text} "
+
+
+_MTEVAL_BY_LINE = _line_bounded(_MTEVAL_RULES)
+
+
 @attrs.frozen
 class Mteval13a(Part, family="tok", name="13a"):
     """sacreBLEU's default ``13a``: the tokenization of WMT's ``mteval-v13a.pl``.
@@ -119,11 +171,13 @@ class Mteval13a(Part, family="tok", name="13a"):
     sacrebleu_name = "13a"
 
     def __call__(self, text: str) -> list[str]:
-        text = text.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        if "&" in text:
-            for escape, character in _MTEVAL_UNESCAPES:
-                text = text.replace(escape, character)
-        return _mteval_split(f" {text} ")
+        return _mteval_split(_mteval_prepare(text))
+
+    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The tokens of many texts, as calling on each gives them, with one pass of each
+        rule over all of them."""
+        tokens = _split_lines(_MTEVAL_BY_LINE, [_mteval_prepare(text) for text in texts])
+        return list(map(self, texts)) if tokens is None else tokens
 
 
 _INTERNATIONAL_RULES = (
@@ -131,6 +185,9 @@ _INTERNATIONAL_RULES = (
     (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),  # punctuation before a non-number
     (regex.compile(r"(\p{S})"), r" \1 "),  # every symbol
 )
+
+
+_INTERNATIONAL_BY_LINE = _line_bounded(_INTERNATIONAL_RULES)
 
 
 @attrs.frozen
@@ -155,6 +212,12 @@ class International(Part, family="tok", name="intl"):
             text = pattern.sub(replacement, text)
         return text.split()
 
+    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The tokens of many texts, as calling on each gives them, with one pass of each
+        rule over all of them."""
+        tokens = _split_lines(_INTERNATIONAL_BY_LINE, [text.rstrip() for text in texts])
+        return list(map(self, texts)) if tokens is None else tokens
+
 
 @attrs.frozen
 class Chars(Part, family="tok", name="char"):
@@ -168,6 +231,11 @@ class Chars(Part, family="tok", name="char"):
 
     def __call__(self, text: str) -> list[str]:
         return [character for character in text if not character.isspace()]
+
+    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The tokens of many texts, as calling on each gives them: :meth:`str.split` drops
+        exactly the characters for which :meth:`str.isspace` is true."""
+        return [list("".join(text.split())) for text in texts]
 
 
 def _code_point_class(ranges: tuple[tuple[int, int], ...]) -> Any:
@@ -213,6 +281,14 @@ def _chinese_split(characters: Any, text: str) -> list[str]:
     return _mteval_split(characters.sub(r" \1 ", text.strip()))
 
 
+def _chinese_split_batch(
+    characters: Any, texts: Sequence[str], one: Callable[[str], list[str]]
+) -> list[list[str]]:
+    rules = ((characters, r" \1 "), *_MTEVAL_BY_LINE)
+    tokens = _split_lines(rules, [text.strip() for text in texts])
+    return list(map(one, texts)) if tokens is None else tokens
+
+
 @attrs.frozen
 class Chinese(Part, family="tok", name="zh"):
     """sacreBLEU's ``zh``: each Chinese character a token, the rest as ``13a`` does it.
@@ -234,6 +310,11 @@ class Chinese(Part, family="tok", name="zh"):
     def __call__(self, text: str) -> list[str]:
         return _chinese_split(_ZH_AS_WRITTEN, text)
 
+    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The tokens of many texts, as calling on each gives them, with one pass of each
+        rule over all of them."""
+        return _chinese_split_batch(_ZH_AS_WRITTEN, texts, self)
+
 
 @attrs.frozen
 class ChineseFixed(Part, family="tok", name="zh-fixed"):
@@ -247,6 +328,11 @@ class ChineseFixed(Part, family="tok", name="zh-fixed"):
 
     def __call__(self, text: str) -> list[str]:
         return _chinese_split(_ZH_AS_MEANT, text)
+
+    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The tokens of many texts, as calling on each gives them, with one pass of each
+        rule over all of them."""
+        return _chinese_split_batch(_ZH_AS_MEANT, texts, self)
 
 
 # -- MeCab, behind the optional extras ---------------------------------------------------------
@@ -342,6 +428,13 @@ class Lowercase(Part, family="tok", name="lowercase"):
 
     def __call__(self, text: str) -> list[str]:
         return self.inner(text.lower())
+
+    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+        """The tokens of many texts, in one call where the inner tokenizer offers one."""
+        lowered = [text.lower() for text in texts]
+        if isinstance(self.inner, BatchTokenizer):
+            return self.inner.tokenize_batch(lowered)
+        return list(map(self.inner, lowered))
 
 
 @attrs.frozen

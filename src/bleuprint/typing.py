@@ -21,7 +21,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
+import numpy as np
+import numpy.typing as npt
+
 if TYPE_CHECKING:
+    from bleuprint._segments import SegmentStats
     from bleuprint._stats import BLEUStats
 
 Tokens: TypeAlias = Sequence[str]
@@ -118,3 +122,91 @@ class Weights(Protocol):
     def signature(self) -> str: ...
 
     def __call__(self, stats: BLEUStats, precisions: Sequence[Precision], /) -> list[float]: ...
+
+
+# -- Optional array protocols: the fast path -------------------------------------------------
+#
+# A part that also fits one of these lets the engine count or score a whole batch of segments
+# on arrays (``bleuprint._arrays``). Every array method must give exactly what calling the part
+# once per segment gives; an engine with any part lacking its protocol takes the simple path.
+
+IntArray: TypeAlias = "npt.NDArray[np.int64]"
+FloatArray: TypeAlias = "npt.NDArray[np.float64]"
+BoolArray: TypeAlias = "npt.NDArray[np.bool_]"
+
+
+@runtime_checkable
+class BatchTokenizer(Tokenizer, Protocol):
+    """A tokenizer that also tokenizes many segments in one call (faster than one by one)."""
+
+    def tokenize_batch(self, texts: Sequence[str], /) -> list[list[str]]: ...
+
+
+@runtime_checkable
+class ArrayNgramExtractor(NgramExtractor, Protocol):
+    """An extractor whose n-grams of order n are the runs of n adjacent tokens, which the fast
+    path finds on arrays of token ids; it gives the totals of many segments at once."""
+
+    def order_totals_array(self, lengths: IntArray, /) -> IntArray:
+        """The number of n-grams of each order (columns) in sequences of these lengths (rows)."""
+        ...
+
+
+@runtime_checkable
+class ArrayMatcher(Matcher, Protocol):
+    """A matcher whose credit for one distinct hypothesis n-gram depends only on its count in
+    the hypothesis and its largest count in any one reference, and is 0 when either is 0."""
+
+    def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray, /) -> IntArray:
+        ...
+
+
+@runtime_checkable
+class ArrayLengthMeasure(LengthMeasure, Protocol):
+    """A length measure for many segments at once (``texts`` is ``None`` for token input)."""
+
+    def lengths_array(self, texts: Sequence[str] | None, token_counts: IntArray, /) -> IntArray:
+        ...
+
+
+@runtime_checkable
+class ArrayReferenceLength(ReferenceLength, Protocol):
+    """A reference-length rule for many segments at once.
+
+    ``reference_lengths`` lists the lengths of every segment's references one segment after
+    the other; ``reference_counts[i]`` (at least 1) says how many belong to segment ``i``.
+    """
+
+    def reference_length_array(
+        self,
+        hypothesis_lengths: IntArray,
+        reference_lengths: IntArray,
+        reference_counts: IntArray,
+        /,
+    ) -> npt.NDArray[np.int64 | np.float64]: ...
+
+
+@runtime_checkable
+class ArrayBrevityPenalty(BrevityPenalty, Protocol):
+    """A brevity penalty for many pairs of lengths at once."""
+
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray, /
+    ) -> FloatArray: ...
+
+
+@runtime_checkable
+class ArraySmoother(Smoother, Protocol):
+    """A smoother for every segment at once: precisions (rows: segments, columns: orders) and
+    whether each is defined (where it is not, the simple path's precision is ``None``)."""
+
+    def precisions_array(self, stats: SegmentStats, /) -> tuple[FloatArray, BoolArray]: ...
+
+
+@runtime_checkable
+class ArrayWeights(Weights, Protocol):
+    """Weights for every segment at once (rows: segments, columns: orders)."""
+
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray, /
+    ) -> FloatArray: ...

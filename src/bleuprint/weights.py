@@ -14,14 +14,18 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from itertools import takewhile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
+import numpy as np
 
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
-from bleuprint.typing import Precision
+from bleuprint.typing import BoolArray, FloatArray, Precision
+
+if TYPE_CHECKING:
+    from bleuprint._segments import SegmentStats
 
 __all__ = ["NLTK", "EffectiveOrder", "Explicit", "Uniform"]
 
@@ -32,6 +36,12 @@ class Uniform(Part, family="weights", name="uniform"):
 
     def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
         return [1 / stats.max_n] * stats.max_n
+
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+    ) -> FloatArray:
+        """The same weights for every segment."""
+        return np.full(precisions.shape, 1 / stats.max_n)
 
 
 @attrs.frozen
@@ -50,6 +60,15 @@ class EffectiveOrder(Part, family="weights", name="effective"):
             return [0.0] * len(precisions)
         return [1 / effective] * effective + [0.0] * (len(precisions) - effective)
 
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+    ) -> FloatArray:
+        """Every segment's weights at once."""
+        effective = np.logical_and.accumulate(defined, axis=1).sum(axis=1, keepdims=True)
+        weights: FloatArray = np.where(
+            np.arange(precisions.shape[1]) < effective, 1 / np.maximum(effective, 1), 0.0
+        )
+        return weights
 
 # -- explicit weights, and NLTK's --------------------------------------------------------
 

@@ -1,0 +1,508 @@
+"""The fast path: the statistics and scores of every segment at once, on arrays of token ids.
+
+The simple path (``BLEUScore._count_segment``) builds a :class:`collections.Counter` of tuples
+of strings per segment, which costs tens of microseconds of Python per segment. Here a batch
+of segments is tokenized, its tokens are interned to integer ids once, and the rest is numpy:
+
+1. Every hypothesis and reference of the batch is a *stream* of token ids, laid end to end.
+2. For each order n, every position that starts an n-gram gets one 64-bit sort key
+   ``(n-gram label, stream's role in its segment, position)``. After one sort, the copies of an
+   n-gram of one segment sit together, the hypothesis's first and each reference's after it,
+   so the hypothesis count and the largest reference count of every distinct n-gram are run
+   lengths, and the matcher's credit sums per segment with ``bincount``.
+3. The label of an n-gram is built from the labels of the two (n-1)-grams it is made of, and
+   only n-grams found both in the hypothesis and in a reference are labelled: any other can
+   contain no match, so each higher order sorts fewer keys.
+
+The engine takes this path when all its counting parts fit the array protocols of
+:mod:`bleuprint.typing`, and scores with arrays when its scoring parts do. Every result equals
+the simple path's exactly; ``tests/test_arrays.py`` checks that on random corpora.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from itertools import chain, count
+from typing import TYPE_CHECKING, cast
+
+import attrs
+import numpy as np
+
+from bleuprint._exact import exactly
+from bleuprint._segments import SegmentStats, SentenceScores
+from bleuprint._stats import BLEUStats
+from bleuprint.typing import (
+    ArrayBrevityPenalty,
+    ArrayLengthMeasure,
+    ArrayMatcher,
+    ArrayNgramExtractor,
+    ArrayReferenceLength,
+    ArraySmoother,
+    ArrayWeights,
+    BatchTokenizer,
+    BoolArray,
+    FloatArray,
+    IntArray,
+    Segment,
+    Tokenizer,
+)
+
+if TYPE_CHECKING:
+    from bleuprint._engine import BLEUScore
+    from bleuprint._result import Signature
+
+CHUNK_SEGMENTS = 2048
+"""Segments counted together: enough for numpy to pay off, few enough to stay in cache."""
+CACHED_TEXTS = 1 << 16
+"""Distinct texts whose tokens one call keeps (sacreBLEU's cache keeps as many)."""
+_KEY_BITS = 63  # a packed sort key must fit a non-negative int64
+_PAIRWISE_BLOCK_ENTRIES = 1 << 24  # candidate pairs x n-grams credited at once
+
+CountSegment = Callable[[int, Segment, Sequence[Segment]], BLEUStats]
+
+
+class InternedTexts:
+    """The token ids of every distinct text seen so far: each is tokenized and interned once
+    (sacreBLEU caches tokenized lines too), so references shared by several systems and
+    repeated lines cost nothing more. At most ``CACHED_TEXTS`` texts are kept (more only
+    within one batch); the ids of one batch always come from one vocabulary."""
+
+    def __init__(self, tokenizer: Tokenizer) -> None:
+        self.tokenizer = tokenizer
+        self.ids: dict[str, IntArray] = {}
+        self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
+
+    def __call__(self, texts: Sequence[str]) -> tuple[IntArray, IntArray]:
+        """The token ids of the texts laid end to end, and how many belong to each."""
+        distinct = dict.fromkeys(texts)
+        new = [text for text in distinct if text not in self.ids]
+        if len(self.ids) + len(new) > CACHED_TEXTS:
+            self.ids.clear()
+            self.vocabulary = defaultdict(count().__next__)
+            new = list(distinct)
+        if new:
+            ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
+            ends = np.cumsum(lengths).tolist()
+            starts = [0, *ends[:-1]]
+            self.ids.update(zip(new, map(ids.__getitem__, map(slice, starts, ends)), strict=True))
+        arrays = list(map(self.ids.__getitem__, texts))
+        lengths = np.fromiter(map(len, arrays), np.int64, len(arrays))
+        return (np.concatenate(arrays) if arrays else np.zeros(0, np.int64)), lengths
+
+
+@attrs.frozen
+class CountingParts:
+    """An engine's counting parts, known to support arrays, with a cache of tokens."""
+
+    texts: InternedTexts
+    ngrams: ArrayNgramExtractor
+    matching: ArrayMatcher
+    length: ArrayLengthMeasure
+    reference_length: ArrayReferenceLength
+    signature: str
+
+    @classmethod
+    def of(cls, engine: BLEUScore) -> CountingParts | None:
+        """The parts, or ``None`` where one of them has no array support."""
+        if (
+            isinstance(engine.ngrams, ArrayNgramExtractor)
+            and isinstance(engine.matching, ArrayMatcher)
+            and isinstance(engine.length, ArrayLengthMeasure)
+            and isinstance(engine.reference_length, ArrayReferenceLength)
+        ):
+            return cls(
+                InternedTexts(engine.tokenizer),
+                engine.ngrams,
+                engine.matching,
+                engine.length,
+                engine.reference_length,
+                engine.counting_signature,
+            )
+        return None
+
+    def token_ids(self, segments: Sequence[Segment], kind: str) -> tuple[IntArray, IntArray]:
+        """The token ids of segments that are all text or all tokens (see ``plain_kind``),
+        laid end to end, and how many belong to each segment."""
+        if kind == "text":
+            return self.texts(cast("Sequence[str]", segments))
+        return intern(segments)
+
+    def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
+        texts = cast("Sequence[str]", segments) if kind == "text" else None
+        return self.length.lengths_array(texts, token_counts)
+
+
+@attrs.frozen
+class ScoringParts:
+    """An engine's scoring parts, known to support arrays."""
+
+    smoothing: ArraySmoother
+    weights: ArrayWeights
+    brevity_penalty: ArrayBrevityPenalty
+
+    @classmethod
+    def of(cls, engine: BLEUScore) -> ScoringParts | None:
+        """The parts, or ``None`` where one of them has no array support."""
+        if (
+            isinstance(engine.smoothing, ArraySmoother)
+            and isinstance(engine.weights, ArrayWeights)
+            and isinstance(engine.brevity_penalty, ArrayBrevityPenalty)
+        ):
+            return cls(engine.smoothing, engine.weights, engine.brevity_penalty)
+        return None
+
+
+# -- counting ---------------------------------------------------------------------------------
+
+
+def count_segments(
+    parts: CountingParts,
+    hypotheses: Sequence[Segment],
+    references: Sequence[Sequence[Segment]],
+    count_one: CountSegment,
+) -> SegmentStats:
+    """Every segment's statistics, a chunk at a time.
+
+    A chunk holding anything but plain text (or plain token lists) throughout is counted by
+    ``count_one``, the simple path, which also raises the right error for bad input.
+    """
+    chunks = []
+    for start in range(0, len(hypotheses), CHUNK_SEGMENTS):
+        chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
+        chunk_references = references[start : start + CHUNK_SEGMENTS]
+        kind = plain_kind(chunk_hypotheses, chunk_references)
+        if kind is None:
+            stats = [
+                count_one(start + offset, hypothesis, refs)
+                for offset, (hypothesis, refs) in enumerate(
+                    zip(chunk_hypotheses, chunk_references, strict=True)
+                )
+            ]
+            max_n = parts.ngrams.max_n
+            chunks.append(SegmentStats.from_stats(stats, max_n, parts.signature))
+        else:
+            chunks.append(_count_chunk(parts, chunk_hypotheses, chunk_references, kind))
+    return chunks[0] if len(chunks) == 1 else SegmentStats.concatenate(chunks)
+
+
+def plain_kind(
+    hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+) -> str | None:
+    """``"text"`` or ``"tokens"`` if every segment is given that way, with at least one
+    reference in a list; ``None`` for anything else. (Types are collected in C: this runs on
+    every segment.)"""
+    if not set(map(type, references)) <= {list, tuple} or not all(references):
+        return None
+    segments = [*hypotheses, *chain.from_iterable(references)]
+    kinds = set(map(type, segments))
+    if kinds == {str}:
+        return "text"
+    if kinds <= {list, tuple} and set(map(type, chain.from_iterable(segments))) <= {str}:
+        return "tokens"
+    return None
+
+
+def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> list[list[str]]:
+    """Every text's tokens, in one call where the tokenizer offers a batch method."""
+    if isinstance(tokenizer, BatchTokenizer):
+        return tokenizer.tokenize_batch(texts)
+    return list(map(tokenizer, texts))
+
+
+def _count_chunk(
+    parts: CountingParts,
+    hypotheses: Sequence[Segment],
+    references: Sequence[Sequence[Segment]],
+    kind: str,
+) -> SegmentStats:
+    segments = len(hypotheses)
+    flat_references = list(chain.from_iterable(references))
+    reference_counts = np.fromiter(map(len, references), np.int64, segments)
+    token_ids, lengths = parts.token_ids([*hypotheses, *flat_references], kind)
+    reference_segment = np.repeat(np.arange(segments), reference_counts)
+    first_reference = np.cumsum(reference_counts) - reference_counts
+    reference_rank = np.arange(len(reference_segment)) - first_reference[reference_segment]
+    streams = Streams(
+        token_ids,
+        lengths,
+        np.concatenate((np.arange(segments), reference_segment)),
+        np.concatenate((np.zeros(segments, np.int64), reference_rank + 1)),
+        segments,
+    )
+    hypothesis_lengths = parts.lengths(hypotheses, kind, lengths[:segments])
+    reference_lengths = parts.lengths(flat_references, kind, lengths[segments:])
+    return SegmentStats(
+        match_counts(streams, parts.ngrams.max_n, parts.matching.credit_array),
+        parts.ngrams.order_totals_array(lengths[:segments]),
+        hypothesis_lengths,
+        parts.reference_length.reference_length_array(
+            hypothesis_lengths, reference_lengths, reference_counts
+        ),
+        reference_counts,
+        parts.signature,
+    )
+
+
+def intern(
+    streams: Sequence[Sequence[str]], vocabulary: defaultdict[str, int] | None = None
+) -> tuple[IntArray, IntArray]:
+    """All tokens of all streams as one array of integer ids (equal tokens, equal ids: a new
+    token gets the next number of the vocabulary), and the length of each stream."""
+    if vocabulary is None:
+        vocabulary = defaultdict(count().__next__)
+    lengths = np.fromiter(map(len, streams), np.int64, len(streams))
+    tokens = chain.from_iterable(streams)  # one dictionary lookup per token, in C
+    return np.fromiter(map(vocabulary.__getitem__, tokens), np.int64, lengths.sum()), lengths
+
+
+@attrs.frozen
+class Streams:
+    """Hypotheses and references as token ids laid end to end.
+
+    ``segment[k]`` is the segment stream ``k`` belongs to, and ``role[k]`` says whether it is
+    that segment's hypothesis (0) or its j-th reference (j >= 1). Token ids may be any int64.
+    """
+
+    token_ids: IntArray
+    lengths: IntArray
+    segment: IntArray
+    role: IntArray
+    segments: int
+
+
+def match_counts(
+    streams: Streams, max_n: int, credit: Callable[[IntArray, IntArray], IntArray]
+) -> IntArray:
+    """The matcher's credit for each segment (rows) and order (columns)."""
+    matches = np.zeros((streams.segments, max_n), np.int64)
+    total_tokens = len(streams.token_ids)
+    if total_tokens == 0:
+        return matches
+    token_end = np.repeat(np.cumsum(streams.lengths), streams.lengths)
+    token_segment = np.repeat(streams.segment, streams.lengths)
+    token_role = np.repeat(streams.role, streams.lengths)
+    starts = np.arange(total_tokens)
+    labels = _unigram_labels(token_segment, streams.token_ids, streams.segments)
+    for order in range(1, max_n + 1):
+        labels, roles, positions = _sorted(labels, token_role[starts], starts, total_tokens)
+        group_start, hypothesis_count, reference_count = _count_groups(labels, roles)
+        credited = credit(hypothesis_count, reference_count)
+        matches[:, order - 1] = np.bincount(
+            token_segment[positions[group_start]], weights=credited, minlength=streams.segments
+        )
+        if order == max_n:
+            break
+        # Label the n-grams found both in the hypothesis and in a reference: an (n+1)-gram at
+        # p, made of the n-grams at p and p + 1, can only match if both of those are shared.
+        is_shared = (hypothesis_count > 0) & (reference_count > 0)
+        group_label = np.where(is_shared, np.cumsum(is_shared) - 1, -1)
+        label_of_entry = np.repeat(group_label, np.diff(group_start, append=len(labels)))
+        shared = np.full(total_tokens, -1, np.int64)
+        shared[positions] = label_of_entry
+        starts = positions[label_of_entry >= 0]
+        starts = starts[starts + order + 1 <= token_end[starts]]
+        starts = starts[shared[starts + 1] >= 0]
+        if len(starts) == 0:
+            break
+        labels = shared[starts] * int(is_shared.sum()) + shared[starts + 1]
+    return matches
+
+
+def _unigram_labels(token_segment: IntArray, token_ids: IntArray, segments: int) -> IntArray:
+    """A label for each (segment, token) pair: equal pairs, equal labels."""
+    vocabulary = int(token_ids.max()) + 1
+    if int(token_ids.min()) >= 0 and _fits(segments, vocabulary):
+        return token_segment * vocabulary + token_ids
+    return _dense_pairs(token_segment, token_ids)
+
+
+def _sorted(
+    labels: IntArray, roles: IntArray, positions: IntArray, total_tokens: int
+) -> tuple[IntArray, IntArray, IntArray]:
+    """The entries sorted by label, then role, then position: one sort of packed int64 keys
+    where they fit (the usual case), else a lexicographic sort."""
+    position_bits = (total_tokens - 1).bit_length()
+    role_bits = int(roles.max()).bit_length()
+    label_bits = int(labels.max()).bit_length()
+    if label_bits + role_bits + position_bits > _KEY_BITS:
+        order = np.lexsort((positions, roles, labels))
+        return labels[order], roles[order], positions[order]
+    keys = (labels << (role_bits + position_bits)) | (roles << position_bits) | positions
+    keys.sort()
+    role_and_label = keys >> position_bits
+    return (
+        role_and_label >> role_bits,
+        role_and_label & ((1 << role_bits) - 1),
+        keys & ((1 << position_bits) - 1),
+    )
+
+
+def _count_groups(labels: IntArray, roles: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """For sorted entries: where each group of equal labels starts, and per group the number
+    of entries of role 0 and the largest number of entries of any one other role."""
+    new_label = np.empty(len(labels), bool)
+    new_label[0] = True
+    np.not_equal(labels[1:], labels[:-1], out=new_label[1:])
+    new_run = new_label.copy()
+    new_run[1:] |= roles[1:] != roles[:-1]
+    run_start = np.flatnonzero(new_run)
+    run_length = np.diff(run_start, append=len(labels))
+    run_role = roles[run_start]
+    group_first_run = np.flatnonzero(new_label[run_start])
+    # Role 0 (the hypothesis) sorts first within a group, so it can only be the first run.
+    first_run_length = run_length[group_first_run]
+    hypothesis_count = np.where(run_role[group_first_run] == 0, first_run_length, 0)
+    reference_count = np.maximum.reduceat(np.where(run_role > 0, run_length, 0), group_first_run)
+    return run_start[group_first_run], hypothesis_count, reference_count
+
+
+def _fits(*bounds: int) -> bool:
+    return sum((bound - 1).bit_length() for bound in bounds) <= _KEY_BITS
+
+
+def _dense(values: IntArray) -> IntArray:
+    """Equal values to equal labels 0, 1, 2, ... (in sorted order of the values)."""
+    labels: IntArray = np.unique(values, return_inverse=True)[1]
+    return labels.reshape(-1)
+
+
+def _dense_pairs(first: IntArray, second: IntArray) -> IntArray:
+    """Equal pairs to equal labels, for pairs too wide to pack into one int64."""
+    order = np.lexsort((second, first))
+    first, second = first[order], second[order]
+    differs = np.empty(len(order), bool)
+    differs[0] = True
+    differs[1:] = (first[1:] != first[:-1]) | (second[1:] != second[:-1])
+    labels = np.empty(len(order), np.int64)
+    labels[order] = np.cumsum(differs) - 1
+    return labels
+
+
+# -- scoring ----------------------------------------------------------------------------------
+
+
+def score_segments(
+    parts: ScoringParts, stats: SegmentStats, signature_of: Callable[[BLEUStats], Signature]
+) -> SentenceScores:
+    """Every segment's result, as the engine's ``score`` gives it for each segment."""
+    precisions, defined = parts.smoothing.precisions_array(stats)
+    order_weights = parts.weights.weights_array(stats, precisions, defined)
+    penalties = parts.brevity_penalty.penalty_array(
+        stats.hypothesis_lengths.astype(np.float64), stats.reference_lengths.astype(np.float64)
+    )
+    precisions = np.where(defined, precisions, 0.0)
+    return SentenceScores(
+        penalties * _weighted_geometric_means(precisions, defined, order_weights),
+        precisions,
+        penalties,
+        stats,
+        signature_of,
+    )
+
+
+def _weighted_geometric_means(
+    precisions: FloatArray, defined: BoolArray, order_weights: FloatArray
+) -> FloatArray:
+    """Row by row, what the engine's ``_weighted_geometric_mean`` computes, with the same
+    floating-point operations: ``exp(fsum(w * log p))`` over the orders of nonzero weight."""
+    counted = order_weights != 0
+    zero: BoolArray = np.any(counted & ~(defined & (precisions != 0)), axis=1)
+    usable = counted & ~zero[:, None]
+    terms = np.zeros_like(precisions)
+    terms[usable] = order_weights[usable] * exactly(math.log, precisions[usable])
+    scored = usable.any(axis=1)
+    sums = np.fromiter(map(math.fsum, terms[scored].tolist()), np.float64, int(scored.sum()))
+    means = np.zeros(len(precisions))
+    means[scored] = exactly(math.exp, sums)
+    return means
+
+
+# -- pairwise ---------------------------------------------------------------------------------
+
+
+def pairwise_scores(
+    engine: BLEUScore, groups: Sequence[Sequence[Segment]]
+) -> list[FloatArray]:
+    """For each group, the matrix of every candidate's score (rows) against every other as its
+    single reference (columns)."""
+    parts = CountingParts.of(engine)
+    matrices = []
+    for group in groups:
+        candidates, size = list(group), len(group)
+        if size == 0:
+            matrices.append(np.zeros((0, 0)))
+            continue
+        if parts is not None and plain_kind(candidates, [[one] for one in candidates]):
+            stats = _pairwise_stats(parts, candidates)
+        else:
+            hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
+            references = [[reference] for _ in candidates for reference in candidates]
+            stats = engine.count_segments(hypotheses, references)
+        matrices.append(engine.score_segments(stats).scores.reshape(size, size))
+    return matrices
+
+
+def _pairwise_stats(parts: CountingParts, candidates: list[Segment]) -> SegmentStats:
+    """The statistics of every candidate against every candidate, row after row."""
+    size = len(candidates)
+    kind = "text" if all(type(candidate) is str for candidate in candidates) else "tokens"
+    token_ids, token_counts = parts.token_ids(candidates, kind)
+    matches = [
+        _pairwise_credit(counts, parts.matching.credit_array)
+        for counts in _ngram_count_matrices(token_ids, token_counts, parts.ngrams.max_n)
+    ]
+    lengths = parts.lengths(candidates, kind, token_counts)
+    hypothesis_lengths = np.repeat(lengths, size)
+    single = np.ones(size * size, np.int64)
+    return SegmentStats(
+        np.stack(matches, axis=-1).reshape(size * size, parts.ngrams.max_n),
+        parts.ngrams.order_totals_array(np.repeat(token_counts, size)),
+        hypothesis_lengths,
+        parts.reference_length.reference_length_array(
+            hypothesis_lengths, np.tile(lengths, size), single
+        ),
+        single,
+        parts.signature,
+    )
+
+
+def _ngram_count_matrices(
+    token_ids: IntArray, lengths: IntArray, max_n: int
+) -> Iterator[IntArray]:
+    """For each order, how often each distinct n-gram (columns) occurs in each stream (rows)."""
+    streams = len(lengths)
+    token_end = np.repeat(np.cumsum(lengths), lengths)
+    token_stream = np.repeat(np.arange(streams), lengths)
+    unigram_labels = _dense(token_ids)
+    unigram_count = int(unigram_labels.max(initial=-1)) + 1
+    starts, labels = np.arange(len(token_ids)), unigram_labels
+    for order in range(1, max_n + 1):
+        label_count = int(labels.max(initial=-1)) + 1
+        cells = token_stream[starts] * label_count + labels
+        yield np.bincount(cells, minlength=streams * label_count).reshape(streams, label_count)
+        # The (n+1)-gram at p is the n-gram at p and the token at p + n.
+        longer = starts + order + 1 <= token_end[starts]
+        starts = starts[longer]
+        labels = _dense(labels[longer] * unigram_count + unigram_labels[starts + order])
+
+
+def _pairwise_credit(
+    counts: IntArray, credit: Callable[[IntArray, IntArray], IntArray]
+) -> IntArray:
+    """``result[i, j]``: the credit of stream i's n-grams against stream j as reference."""
+    size = len(counts)
+    # Only n-grams of two or more streams count off the diagonal.
+    result = np.zeros((size, size), np.int64)
+    by_ngram = counts.T[(counts > 0).sum(axis=0) >= 2]
+    if by_ngram.size and by_ngram.max() < 256:
+        by_ngram = by_ngram.astype(np.uint8)
+    # Credits of 8 bits add exactly in 16 bits, 257 n-grams at a time; blocks bound memory.
+    block = max(1, min(257, _PAIRWISE_BLOCK_ENTRIES // (size * size)))
+    for start in range(0, len(by_ngram), block):
+        rows = by_ngram[start : start + block]
+        credited = np.asarray(credit(rows[:, :, None], rows[:, None, :]))
+        result += credited.sum(axis=0, dtype=np.uint16 if credited.itemsize == 1 else np.int64)
+    np.fill_diagonal(result, np.asarray(credit(counts, counts)).sum(axis=1))
+    return result

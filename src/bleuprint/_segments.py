@@ -1,0 +1,201 @@
+"""Per-segment statistics and sentence scores held in arrays, one row per segment.
+
+:class:`SegmentStats` is what :meth:`bleuprint.BLEUScore.count_segments` returns: a sequence
+of :class:`~bleuprint.BLEUStats`, one per segment, stored column by column so that a million
+segments cost a few arrays rather than a million objects. :class:`SentenceScores` is the same
+for :meth:`bleuprint.BLEUScore.sentence_scores`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, overload
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from bleuprint._result import BLEUResult, Signature
+from bleuprint._stats import BLEUStats
+from bleuprint.exceptions import StatisticsMismatchError
+
+__all__ = ["SegmentStats", "SentenceScores"]
+
+Column = npt.NDArray[Any]
+
+
+def _fold(start: float, column: Column) -> float:
+    """``start + column[0] + column[1] + ...`` added left to right, as ``sum()`` adds
+    :class:`BLEUStats`: whole numbers exactly, floating-point numbers in the same order."""
+    if column.dtype.kind in "iub":
+        return start + int(column.sum())
+    return float(np.cumsum(np.concatenate(([start], column)))[-1])
+
+
+@attrs.frozen(eq=False)
+class SegmentStats(Sequence[BLEUStats]):
+    """The statistics of each segment of a corpus, as columns.
+
+    Row ``i`` of ``matches`` and ``totals`` (one column per order) and entry ``i`` of the other
+    arrays are segment ``i``'s :class:`~bleuprint.BLEUStats`; indexing gives it back, and
+    :meth:`total` sums them exactly as ``sum()`` sums the objects.
+
+    >>> from bleuprint import BLEUScore
+    >>> segments = BLEUScore.canonical(max_n=2).count_segments(
+    ...     ["the cat is here", "a dog"], [["the cat was here"], ["a dog", "one dog"]])
+    >>> segments.matches.tolist(), segments.reference_counts.tolist()
+    ([[3, 1], [2, 1]], [1, 2])
+    >>> segments[1].totals, segments.total().matches
+    ((2, 1), (5, 2))
+    """
+
+    matches: Column
+    totals: Column
+    hypothesis_lengths: Column
+    reference_lengths: Column
+    reference_counts: Column
+    counting: str = ""
+
+    @property
+    def max_n(self) -> int:
+        """The number of n-gram orders counted."""
+        return int(self.totals.shape[1])
+
+    @classmethod
+    def from_stats(cls, segments: Sequence[BLEUStats], max_n: int, counting: str) -> SegmentStats:
+        """Columns from one :class:`BLEUStats` per segment (as the simple path counts them)."""
+        return cls(
+            np.array([stats.matches for stats in segments]).reshape(len(segments), max_n),
+            np.array([stats.totals for stats in segments]).reshape(len(segments), max_n),
+            np.array([stats.hypothesis_length for stats in segments]),
+            np.array([stats.reference_length for stats in segments]),
+            np.array([next(iter(stats.reference_counts)) for stats in segments], dtype=np.int64),
+            counting,
+        )
+
+    @classmethod
+    def concatenate(cls, parts: Iterable[SegmentStats]) -> SegmentStats:
+        """The segments of several batches, one batch after the other."""
+        parts = list(parts)
+
+        def joined(name: str) -> Column:
+            return np.concatenate([getattr(part, name) for part in parts])
+
+        return cls(*map(joined, _COLUMNS), counting=parts[0].counting)  # type: ignore[misc, arg-type]
+
+    def __len__(self) -> int:
+        return len(self.hypothesis_lengths)
+
+    @overload
+    def __getitem__(self, index: int) -> BLEUStats: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> SegmentStats: ...
+
+    def __getitem__(self, index: int | slice) -> BLEUStats | SegmentStats:
+        if isinstance(index, slice):
+            rows = (getattr(self, name)[index] for name in _COLUMNS)
+            return SegmentStats(*rows, counting=self.counting)  # type: ignore[misc]
+        index = range(len(self))[index]  # negative indices, and IndexError past the end
+        return BLEUStats(
+            self.matches[index].tolist(),
+            self.totals[index].tolist(),
+            self.hypothesis_lengths[index].item(),
+            self.reference_lengths[index].item(),
+            segments=1,
+            reference_counts=frozenset({int(self.reference_counts[index])}),
+            counting=self.counting,
+            segments_without_ngrams=(self.totals[index] == 0).astype(int).tolist(),
+        )
+
+    def total(self, start: BLEUStats | None = None) -> BLEUStats:
+        """All segments summed (onto ``start``, by default empty statistics): exactly
+        ``sum(self, start)``, without making one object per segment."""
+        if start is None:
+            start = BLEUStats.empty(self.max_n, self.counting)
+        if start.counting != self.counting or start.max_n != self.max_n:
+            raise StatisticsMismatchError(
+                "cannot add statistics from different counting configurations: "
+                f"{start.counting or '?'} with {start.max_n} orders and "
+                f"{self.counting or '?'} with {self.max_n} orders"
+            )
+        return BLEUStats(
+            list(map(_fold, start.matches, self.matches.T)),
+            list(map(_fold, start.totals, self.totals.T)),
+            _fold(start.hypothesis_length, self.hypothesis_lengths),
+            _fold(start.reference_length, self.reference_lengths),
+            segments=start.segments + len(self),
+            reference_counts=start.reference_counts | set(self.reference_counts.tolist()),
+            counting=self.counting,
+            segments_without_ngrams=[
+                before + int(column.sum())
+                for before, column in zip(start.segments_without_ngrams, self.totals.T == 0)
+            ],
+            final_segment=self[-1] if len(self) else start.last_segment,
+        )
+
+
+_COLUMNS = ("matches", "totals", "hypothesis_lengths", "reference_lengths", "reference_counts")
+
+
+@attrs.frozen(eq=False)
+class SentenceScores(Sequence[BLEUResult]):
+    """The sentence-level result of every segment, as arrays; indexing gives one
+    :class:`~bleuprint.BLEUResult`.
+
+    >>> from bleuprint import BLEUScore
+    >>> results = BLEUScore.canonical(max_n=2).sentence_scores(
+    ...     ["the cat is here", "a dog"], [["the cat was here"], ["a dog"]])
+    >>> results.scores.round(4).tolist()
+    [0.5, 1.0]
+    >>> print(results[0])
+    BLEU = 50.00 75.0/33.3 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
+    """
+
+    scores: Column
+    """The score of each segment, in [0, 1]."""
+    precisions: Column
+    """Each segment's precision per order (0 where undefined), one column per order."""
+    brevity_penalties: Column
+    stats: SegmentStats
+    signature_of: Callable[[BLEUStats], Signature]
+
+    @classmethod
+    def from_results(
+        cls,
+        results: Sequence[BLEUResult],
+        stats: SegmentStats,
+        signature_of: Callable[[BLEUStats], Signature],
+    ) -> SentenceScores:
+        """Arrays from one :class:`BLEUResult` per segment (as the simple path scores them)."""
+        return cls(
+            np.array([result.score for result in results], np.float64),
+            np.array([result.precisions for result in results], np.float64).reshape(
+                len(results), stats.max_n
+            ),
+            np.array([result.brevity_penalty for result in results], np.float64),
+            stats,
+            signature_of,
+        )
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    @overload
+    def __getitem__(self, index: int) -> BLEUResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[BLEUResult]: ...
+
+    def __getitem__(self, index: int | slice) -> BLEUResult | Sequence[BLEUResult]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        index = range(len(self))[index]
+        stats = self.stats[index]
+        return BLEUResult(
+            score=self.scores[index].item(),
+            precisions=tuple(self.precisions[index].tolist()),
+            brevity_penalty=self.brevity_penalties[index].item(),
+            stats=stats,
+            signature=self.signature_of(stats),
+        )

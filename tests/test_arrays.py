@@ -1,0 +1,284 @@
+"""The fast path (``bleuprint._arrays``) against the simple path, segment by segment.
+
+The simple path is forced by wrapping each part in an object that fits only the plain
+protocol; the two engines then count the same thing and must agree exactly, down to the last
+bit of every float.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import attrs
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bleuprint import BLEUScore, _arrays, brevity, matching, ngrams, presets, smoothing, weights
+from bleuprint.typing import ArrayMatcher, ArrayNgramExtractor
+
+Corpus = tuple[list[Any], list[list[Any]]]
+
+
+@attrs.frozen
+class Plain:
+    """A part seen only through its plain protocol: no array methods."""
+
+    part: Any
+
+    @property
+    def signature(self) -> str:
+        return str(self.part.signature)
+
+    @property
+    def max_n(self) -> int:
+        return int(self.part.max_n)
+
+    def __call__(self, *arguments: Any) -> Any:
+        return self.part(*arguments)
+
+
+PARTS = (
+    "ngrams",
+    "matching",
+    "length",
+    "reference_length",
+    "brevity_penalty",
+    "smoothing",
+    "weights",
+)
+
+
+def simple(engine: BLEUScore) -> BLEUScore:
+    """The same configuration, without array support in any part."""
+    return attrs.evolve(engine, **{field: Plain(getattr(engine, field)) for field in PARTS})
+
+
+def test_plain_wrapper_hides_the_array_protocols() -> None:
+    plain = simple(BLEUScore())
+    assert not isinstance(plain.ngrams, ArrayNgramExtractor)
+    assert not isinstance(plain.matching, ArrayMatcher)
+    assert isinstance(BLEUScore().matching, ArrayMatcher)
+
+
+WORDS = st.sampled_from(["a", "b", "c", "d", "é", "Ab", "\u200bx", "the"])
+SPACES = st.sampled_from([" ", "  ", "\t", "\u00a0", "\u3000"])
+
+
+@st.composite
+def corpora(draw: st.DrawFn, *, as_text: bool) -> Corpus:
+    """1 to 25 segments of 0 to 12 words, with 1 to 4 references each."""
+    size = draw(st.integers(1, 25))
+
+    def segment() -> Any:
+        tokens = draw(st.lists(WORDS, max_size=12))
+        return draw(SPACES).join(tokens) if as_text else tokens
+
+    hypotheses = [segment() for _ in range(size)]
+    references = [[segment() for _ in range(draw(st.integers(1, 4)))] for _ in range(size)]
+    return hypotheses, references
+
+
+ENGINES = st.builds(
+    BLEUScore,
+    ngrams=st.builds(ngrams.Contiguous, st.integers(1, 6)),
+    matching=st.sampled_from([matching.Clipped(), matching.Distinct()]),
+    reference_length=st.sampled_from(
+        [brevity.Closest(), brevity.Closest("first"), brevity.Shortest(), brevity.Average()]
+    ),
+    brevity_penalty=st.sampled_from(
+        [brevity.Exponential(), brevity.Ratio(), brevity.Ratio(capped=True)]
+    ),
+    smoothing=st.sampled_from(
+        [
+            smoothing.NoSmoothing(),
+            smoothing.Floor(),
+            smoothing.Floor(0),
+            smoothing.AddK(),
+            smoothing.AddK(0),
+            smoothing.AddK(0.5),
+            smoothing.Exp(),
+        ]
+    ),
+    weights=st.sampled_from([weights.Uniform(), weights.EffectiveOrder()]),
+)
+
+
+def assert_same_everywhere(engine: BLEUScore, hypotheses: list[Any], references: Any) -> None:
+    reference_engine = simple(engine)
+    fast = engine.count_segments(hypotheses, references)
+    slow = reference_engine.count_segments(hypotheses, references)
+    assert list(fast) == list(slow)
+    total = sum(slow, engine.empty_stats())
+    assert fast.total() == slow.total() == total
+    # fields that take no part in equality, which NLTK's definitions read
+    assert [stats.segments_without_ngrams for stats in fast] == [
+        stats.segments_without_ngrams for stats in slow
+    ]
+    assert fast.total().segments_without_ngrams == total.segments_without_ngrams
+    assert fast.total().last_segment == total.last_segment
+    fast_results = engine.sentence_scores(hypotheses, references)
+    slow_results = [reference_engine.score(stats) for stats in slow]
+    assert fast_results.scores.tolist() == [result.score for result in slow_results]
+    assert list(fast_results) == slow_results
+    corpus_result = engine.corpus_score(hypotheses, references)
+    assert corpus_result == reference_engine.corpus_score(hypotheses, references)
+
+
+@given(ENGINES, corpora(as_text=True))
+def test_fast_path_equals_simple_path_on_text(engine: BLEUScore, corpus: Corpus) -> None:
+    assert_same_everywhere(engine, *corpus)
+
+
+@given(ENGINES, corpora(as_text=False))
+def test_fast_path_equals_simple_path_on_tokens(engine: BLEUScore, corpus: Corpus) -> None:
+    assert_same_everywhere(engine, *corpus)
+
+
+@given(corpora(as_text=True))
+def test_fast_path_measures_characters(corpus: Corpus) -> None:
+    assert_same_everywhere(BLEUScore.russian(), *corpus)
+    assert_same_everywhere(BLEUScore(length=brevity.Characters()), *corpus)
+
+
+@given(ENGINES, corpora(as_text=True))
+def test_chunks_and_wide_keys_change_nothing(engine: BLEUScore, corpus: Corpus) -> None:
+    # Tiny chunks cross chunk borders, a tiny key budget takes the lexicographic sort, and
+    # the token cache is emptied again and again.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_arrays, "CHUNK_SEGMENTS", 3)
+        patch.setattr(_arrays, "_KEY_BITS", 8)
+        patch.setattr(_arrays, "CACHED_TEXTS", 5)
+        assert_same_everywhere(engine, *corpus)
+
+
+def clipped_by_counter(
+    streams: list[list[int]], roles: list[int], segments: list[int], max_n: int
+) -> list[list[int]]:
+    """Matches per segment and order, straight from the definition with Counters."""
+
+    def grams(stream: list[int], n: int) -> Counter[tuple[int, ...]]:
+        return Counter(tuple(stream[i : i + n]) for i in range(len(stream) - n + 1))
+
+    matches = [[0] * max_n for _ in range(max(segments) + 1)]
+    for stream, role, segment in zip(streams, roles, segments, strict=True):
+        if role:
+            continue
+        references = [
+            s for s, r, g in zip(streams, roles, segments, strict=True) if g == segment and r > 0
+        ]
+        for n in range(1, max_n + 1):
+            for gram, times in grams(stream, n).items():
+                most = max((grams(reference, n)[gram] for reference in references), default=0)
+                matches[segment][n - 1] += min(times, most)
+    return matches
+
+
+HUGE = st.sampled_from([0, 1, -1, 2**62, 2**63 - 1, -(2**63), 12345678901234])
+
+
+@given(st.data(), st.integers(1, 5))
+def test_match_counts_take_any_int64_token_ids(data: st.DataObject, max_n: int) -> None:
+    segments = sorted(data.draw(st.lists(st.integers(0, 4), min_size=1, max_size=12)))
+    # a segment's first stream is its hypothesis, the others are its references
+    roles = [segments[:i].count(segment) for i, segment in enumerate(segments)]
+    streams = [data.draw(st.lists(HUGE, max_size=8)) for _ in segments]
+    result = _arrays.match_counts(
+        _arrays.Streams(
+            np.array([token for stream in streams for token in stream], np.int64),
+            np.array([len(stream) for stream in streams], np.int64),
+            np.array(segments, np.int64),
+            np.array(roles, np.int64),
+            max(segments) + 1,
+        ),
+        max_n,
+        matching.Clipped().credit_array,
+    )
+    assert result.tolist() == clipped_by_counter(streams, roles, segments, max_n)
+
+
+def test_empty_and_short_segments() -> None:
+    hypotheses = ["", "a", "a b", "", "a b c d e"]
+    references = [[""], ["a"], ["b a", ""], ["x y"], ["a b c d e", "a b"]]
+    assert_same_everywhere(BLEUScore(), hypotheses, references)
+    assert_same_everywhere(BLEUScore.canonical(max_n=9), hypotheses, references)
+    long_ones = ["a b " * 15, "a " * 30], [["a b " * 14 + "a", "b a " * 15], ["a " * 29]]
+    assert_same_everywhere(BLEUScore.canonical(max_n=25), *long_ones)
+
+
+def test_bad_input_gets_the_simple_paths_error() -> None:
+    with pytest.raises(ValueError, match="segment 2: no references"):
+        BLEUScore().count_segments(["a", "b", "c"], [["a"], ["b"], []])
+    with pytest.raises(ValueError, match="segment 1: the hypothesis is text but reference 0 is"):
+        BLEUScore().count_segments(["a", "b"], [["a"], [["b"]]])
+
+
+CANDIDATES = st.sampled_from(["a b c", "a b", "b c a", "", "c c c a", "a b c d"])
+
+
+@given(ENGINES, st.lists(st.lists(CANDIDATES, max_size=6), max_size=3))
+def test_pairwise_scores_are_sentence_scores(engine: BLEUScore, groups: list[list[str]]) -> None:
+    reference_engine = simple(engine)
+    matrices = engine.pairwise_scores(groups)
+    assert len(matrices) == len(groups)
+    for group, matrix in zip(groups, matrices, strict=True):
+        expected = [[reference_engine.compute(h, [r]) for r in group] for h in group]
+        assert matrix.tolist() == expected
+    slow_matrices = reference_engine.pairwise_scores(groups)
+    assert [matrix.tolist() for matrix in slow_matrices] == [matrix.tolist() for matrix in matrices]
+
+
+def test_pairwise_blocks_and_large_counts_change_nothing() -> None:
+    # 300 copies of one word need counts wider than 8 bits; one n-gram per block
+    groups = [["a " * 300, "a " * 299 + "b", "a b a b", "b"], ["c d", "c d e"]]
+    reference_engine = simple(BLEUScore())
+    expected = [
+        [[reference_engine.compute(h, [r]) for r in group] for h in group] for group in groups
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_arrays, "_PAIRWISE_BLOCK_ENTRIES", 1)
+        assert [matrix.tolist() for matrix in BLEUScore().pairwise_scores(groups)] == expected
+
+
+@pytest.mark.parametrize(
+    ("pair", "options"),
+    [
+        ("en-de", {}),
+        ("de-en", {"tokenize": "intl", "smooth_method": "floor"}),
+        ("en-zh", {"tokenize": "zh", "smooth_method": "add-k"}),
+        ("cs-en", {"tokenize": "char", "lowercase": True}),
+        ("zh-en", {"smooth_method": "none"}),
+    ],
+)
+def test_every_sentence_score_of_a_wmt22_system_is_sacrebleus(
+    shared: Any, pair: str, options: dict[str, Any]
+) -> None:
+    sacrebleu = pytest.importorskip("sacrebleu")
+    folder = shared("data", "wmt22", pair)
+    read = lambda path: path.read_text(encoding="utf-8").split("\n")[:-1]  # noqa: E731
+    hypotheses = read(sorted(folder.glob("sys.*.txt"))[0])
+    references = [
+        list(refs) for refs in zip(*map(read, sorted(folder.glob("ref.*.txt"))), strict=True)
+    ]
+    ours = BLEUScore.sacrebleu_sentence(**options).sentence_scores(hypotheses, references)
+    theirs = sacrebleu.metrics.BLEU(effective_order=True, **options)
+    expected = [
+        theirs.sentence_score(h, refs).score for h, refs in zip(hypotheses, references, strict=True)
+    ]
+    assert np.abs(100 * ours.scores - np.array(expected)).max() <= 1e-9
+
+
+@pytest.mark.parametrize("name", sorted(presets.PRESETS))
+def test_every_preset_takes_the_same_path_to_the_same_numbers(name: str) -> None:
+    hypotheses = ["the cat sat on the mat .", "x y", "a dog", "the the the", "one two three four"]
+    references = [
+        ["the cat is on the mat .", "there is a cat on the mat"],
+        ["x"],
+        ["a dog", "one dog here"],
+        ["the cat"],
+        ["one two three four five"],
+    ]
+    engine = presets.get(name).build()
+    assert_same_everywhere(engine, hypotheses, references)

@@ -1,0 +1,121 @@
+"""Streaming: chunked counting of iterables and files, in one process or several."""
+
+from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bleuprint import BLEUScore, brevity
+from bleuprint.exceptions import ConfigurationError, InputError
+
+HYPOTHESES = ["the cat is here", "", "a dog", "the the the", "one two three four five"]
+REFERENCES = [["the cat was here", "here is the cat"], ["x"], ["a dog", "a big dog", "dog"],
+              ["the cat"], ["one two three four"]]
+
+
+@pytest.mark.parametrize("chunk_size", [1, 2, 3, 100])
+def test_stream_sums_exactly_like_the_whole_corpus(chunk_size: int) -> None:
+    # The average reference length is a float: the fold must add in corpus order.
+    bleu = BLEUScore(reference_length=brevity.Average())
+    streamed = bleu.count_stream(iter(HYPOTHESES), iter(REFERENCES), chunk_size=chunk_size)
+    assert streamed == sum(bleu.count_segments(HYPOTHESES, REFERENCES), bleu.empty_stats())
+
+
+def test_several_processes_give_the_same_statistics() -> None:
+    bleu = BLEUScore(reference_length=brevity.Average())
+    hypotheses, references = HYPOTHESES * 40, REFERENCES * 40
+    assert bleu.count_stream(hypotheses, references, chunk_size=7, jobs=2) == bleu.count(
+        hypotheses, references
+    )
+
+
+def test_an_error_names_the_segment_in_the_whole_stream() -> None:
+    references = [["a"], ["b"], ["c"], []]
+    with pytest.raises(InputError, match=r"^segment 3: no references$"):
+        BLEUScore().count_stream(["a", "b", "c", "d"], references, chunk_size=2)
+
+
+@pytest.mark.parametrize(
+    ("hypotheses", "references", "message"),
+    [
+        (["a", "b"], [["a"]], "more hypotheses than the 1 reference lists"),
+        (["a"], [["a"], ["b"]], "more reference lists than hypotheses"),
+        ([], [], "the corpus is empty"),
+    ],
+)
+def test_misaligned_or_empty_streams(hypotheses: list[str], references: list[list[str]],
+                                     message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        BLEUScore().count_stream(hypotheses, references)
+
+
+@pytest.mark.parametrize("options", [{"chunk_size": 0}, {"jobs": 0}, {"chunk_size": 1.5}])
+def test_bad_options(options: dict[str, float]) -> None:
+    with pytest.raises(ConfigurationError):
+        BLEUScore().count_stream(["a"], [["a"]], **options)  # type: ignore[arg-type]
+
+
+def write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def test_files_are_read_as_the_shared_data_says(tmp_path: Path) -> None:
+    # split on \n only; a final \n ends the last line; a byte-order mark stays; \r stays
+    hypotheses = write(tmp_path / "hyp.txt", "\ufeffthe cat\r\na\u2028b\n\nlast\n".encode())
+    references = write(tmp_path / "ref.txt", b"the cat\na b\nx\nlast")
+    expected = BLEUScore().corpus_score(
+        ["\ufeffthe cat\r", "a\u2028b", "", "last"], [["the cat"], ["a b"], ["x"], ["last"]]
+    )
+    assert BLEUScore().corpus_score_files(hypotheses, [references], chunk_size=3) == expected
+
+
+def test_files_of_different_lengths(tmp_path: Path) -> None:
+    hypotheses = write(tmp_path / "hyp.txt", b"a\nb\nc\n")
+    references = write(tmp_path / "ref.txt", b"a\nb\n")
+    with pytest.raises(InputError, match=r"hyp\.txt has 3 lines but .*ref\.txt has 2"):
+        BLEUScore().corpus_score_files(hypotheses, [references])
+
+
+def test_undecodable_bytes_name_file_and_line(tmp_path: Path) -> None:
+    hypotheses = write(tmp_path / "hyp.txt", b"a\nb \xff\n")
+    references = write(tmp_path / "ref.txt", b"a\nb\n")
+    with pytest.raises(InputError, match=r"hyp\.txt:2: not valid UTF-8"):
+        BLEUScore().corpus_score_files(hypotheses, [references])
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    references = write(tmp_path / "ref.txt", b"a\n")
+    with pytest.raises(InputError, match=r"nothing\.txt: cannot open"):
+        BLEUScore().corpus_score_files(tmp_path / "nothing.txt", [references])
+
+
+def test_reference_files_must_be_a_list(tmp_path: Path) -> None:
+    hypotheses = write(tmp_path / "hyp.txt", b"a\n")
+    with pytest.raises(InputError, match="list of one or more paths"):
+        BLEUScore().corpus_score_files(hypotheses, hypotheses)  # type: ignore[arg-type]
+
+
+def peak_memory_of_streaming(segments: int) -> int:
+    def hypotheses() -> Iterator[str]:
+        for index in range(segments):
+            yield f"segment {index} of a long corpus with words that repeat"
+
+    def references() -> Iterator[list[str]]:
+        for index in range(segments):
+            yield [f"segment {index} of the long corpus with words repeated"]
+
+    tracemalloc.start()
+    try:
+        BLEUScore().count_stream(hypotheses(), references(), chunk_size=500)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_memory_does_not_grow_with_the_corpus() -> None:
+    small, large = peak_memory_of_streaming(2_000), peak_memory_of_streaming(20_000)
+    assert large < 1.5 * small
