@@ -251,3 +251,34 @@ def test_resampling_keeps_what_nltk_reads(engine: BLEUScore) -> None:
     assert result.mean == pytest.approx(float(np.mean(naive)), abs=1e-12)
     # 30 resamples: 30 // 40 = 0, so the interval runs from the lowest to the highest.
     assert result.ci == pytest.approx(0.5 * (naive[29] - naive[0]), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "engine",
+    [
+        BLEUScore.sacrebleu(),
+        BLEUScore.sacrebleu(smooth_method="floor", effective_order=True),
+        BLEUScore.sacrebleu(smooth_method="add-k", smooth_value=2, max_ngram_order=3),
+        BLEUScore.sacrebleu(smooth_method="none", lowercase=True),
+        BLEUScore.canonical(max_n=2),
+    ],
+    ids=["exp", "floor-effective", "add-k-3", "none-lc", "canonical-2"],
+)
+def test_array_scoring_gives_the_same_figures(vectors: dict[str, Any], engine: BLEUScore) -> None:
+    # An engine whose scoring parts work on arrays scores all resampled corpora at once; a
+    # plain function scores them one by one through the engine. The figures must be identical.
+    references = [[reference] for reference in vectors["references"][0]]
+    tables = [
+        SegmentStatistics.count(engine, vectors["hypotheses"][name], references)
+        for name in ("baseline", "sysA")
+    ]
+
+    def one_by_one(stats: BLEUStats) -> float:
+        return engine.score(stats).score
+
+    assert significance._Scoring.of(engine).engine is engine  # the array path is taken
+
+    for test in ("bs", "ar"):
+        on_arrays = significance.compare_systems(tables, engine, test=test, samples=300)  # type: ignore[arg-type]
+        row_by_row = significance.compare_systems(tables, one_by_one, test=test, samples=300)  # type: ignore[arg-type]
+        assert on_arrays == row_by_row
