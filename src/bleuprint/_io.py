@@ -49,11 +49,16 @@ def read_segments(path: str) -> list[str]:
     return split_segments(_read_bytes(path), _display_name(path))
 
 
-def split_segments(data: bytes, name: str) -> list[str]:
+def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[str]:
     """Decode UTF-8 ``data`` read from the file called ``name`` into its segments.
+
+    Segments lose their trailing whitespace, as sacreBLEU strips them; with ``as_given`` they
+    lose only their line terminator (LF or CRLF), for definitions that measure the text itself.
 
     >>> split_segments(b"a b \\r\\nc\\xc2\\xa0\\n\\n", "f.txt")
     ['a b', 'c', '']
+    >>> split_segments(b"a b \\r\\nc\\xc2\\xa0\\n", "f.txt", as_given=True)
+    ['a b ', 'c\\xa0']
     >>> split_segments(b"ok\\n\\xff\\n", "f.txt")
     Traceback (most recent call last):
     ...
@@ -64,7 +69,10 @@ def split_segments(data: bytes, name: str) -> list[str]:
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()
-    return [_decode(line, name, number).rstrip() for number, line in enumerate(lines, start=1)]
+    segments = [_decode(line, name, number) for number, line in enumerate(lines, start=1)]
+    if as_given:
+        return [segment.removesuffix("\r") for segment in segments]
+    return [segment.rstrip() for segment in segments]
 
 
 def split_references(segments: Sequence[str], count: int, name: str) -> list[list[str]]:

@@ -91,7 +91,8 @@ def _parser() -> argparse.ArgumentParser:
 def _pair(arguments: argparse.Namespace) -> str:
     preset = presets.get(arguments.preset)
     data = sys.stdin.buffer.read()
-    lines = split_segments(data, "<stdin>") if data else []
+    # The lines as given: the russian definition measures them in characters.
+    lines = split_segments(data, "<stdin>", as_given=True) if data else []
     if len(lines) < 2:
         raise InputError(
             f"<stdin>: expected two lines (the reference, then the candidate), got {len(lines)}"
