@@ -25,6 +25,8 @@ def run(*arguments: str, stdin: bytes = b"") -> subprocess.CompletedProcess[byte
         # 21 / 24 characters, every n-gram shared: 0.875 to six decimals.
         ("russian", b"Hello, World! It's fine.\r\nhello world it s fine", "0.875000"),
         ("canonical", b"a b c d e f\na b c d e f\n", "1.0"),
+        # The lines as given, trailing spaces included: BP = 9 / 7 characters.
+        ("russian", b"a b c d\r\na b c d  \n", "1.285714"),
     ],
 )
 def test_pair_prints_the_preset_format(preset: str, stdin: bytes, expected: str) -> None:

@@ -7,16 +7,20 @@ exit status 2, with nothing on standard output.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import NoReturn
 
-from bleuprint import presets
+from bleuprint import _cli_explain, _cli_score, presets
+from bleuprint._io import split_segments
+from bleuprint._table import format_table
 from bleuprint._version import __version__
 from bleuprint.exceptions import BLEUError, InputError
 
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -29,8 +33,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BLEUError as error:
         print(f"bleuprint: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    sys.stdout.write(output)
+    try:
+        _write(output)
+    except BrokenPipeError:
+        # The reader went away (``bleuprint ... | head``): stop quietly, and keep Python from
+        # complaining again when it flushes standard output at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return 0
+
+
+def _write(output: str) -> None:
+    """Write to standard output in UTF-8 whatever the locale, as sacreBLEU does."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stand-in, such as a test's capture
+        sys.stdout.write(output)
+        return
+    sys.stdout.flush()
+    buffer.write(output.encode("utf-8"))
+    buffer.flush()
 
 
 class _OneLineErrors(argparse.ArgumentParser):
@@ -61,12 +82,17 @@ def _parser() -> argparse.ArgumentParser:
 
     listing = commands.add_parser("presets", help="list the presets with their signatures")
     listing.set_defaults(command=_presets)
+
+    _cli_score.add_commands(commands)
+    _cli_explain.add_command(commands)
     return parser
 
 
 def _pair(arguments: argparse.Namespace) -> str:
     preset = presets.get(arguments.preset)
-    lines = _read_lines(sys.stdin.buffer.read(), "<stdin>")
+    data = sys.stdin.buffer.read()
+    # The lines as given: the russian definition measures them in characters.
+    lines = split_segments(data, "<stdin>", as_given=True) if data else []
     if len(lines) < 2:
         raise InputError(
             f"<stdin>: expected two lines (the reference, then the candidate), got {len(lines)}"
@@ -75,25 +101,10 @@ def _pair(arguments: argparse.Namespace) -> str:
     return preset.format_score(preset.build().compute(candidate, [reference])) + "\n"
 
 
-def _read_lines(data: bytes, name: str) -> list[str]:
-    """Decode UTF-8 text and split it into lines without their terminators (LF or CRLF)."""
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    decoded = []
-    for number, line in enumerate(lines, start=1):
-        try:
-            decoded.append(line.removesuffix(b"\r").decode("utf-8"))
-        except UnicodeDecodeError as error:
-            raise InputError(
-                f"{name}:{number}: not valid UTF-8 (byte {error.start + 1} of the line)"
-            ) from None
-    return decoded
-
-
 def _demo(arguments: argparse.Namespace) -> str:
     text = resources.files("bleuprint").joinpath("data/demo.tsv").read_bytes()
-    rows = [line.split("\t") for line in _read_lines(text, "demo.tsv") if not line.startswith("#")]
+    lines = split_segments(text, "demo.tsv")
+    rows = [line.split("\t") for line in lines if not line.startswith("#")]
     hypotheses = [row[0] for row in rows]
     references = [row[1:] for row in rows]
     table = [("preset", "corpus", "mean sentence", "definition")]
@@ -114,22 +125,13 @@ def _demo(arguments: argparse.Namespace) -> str:
         f"{len(rows)} segments of the bundled example corpus, "
         "each score as its definition prints it\n\n"
     )
-    return header + _format_table(table)
+    return header + format_table(table)
 
 
 def _presets(arguments: argparse.Namespace) -> str:
     rows = [("preset", "signature")]
     rows += [(preset.name, str(preset.build().signature())) for preset in presets.PRESETS.values()]
-    return _format_table(rows)
-
-
-def _format_table(rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows
-    ]
-    lines.insert(1, "  ".join("-" * width for width in widths))
-    return "\n".join(lines) + "\n"
+    return format_table(rows)
 
 
 if __name__ == "__main__":

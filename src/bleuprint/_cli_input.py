@@ -1,0 +1,276 @@
+"""What the scoring commands share: reading the corpus and turning options into a configuration."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from bleuprint import presets
+from bleuprint._engine import _FIELD_OF_FAMILY, BLEUScore
+from bleuprint._io import (
+    STDIN,
+    byte_order_mark_warning,
+    read_segments,
+    same_length,
+    split_references,
+)
+from bleuprint._progress import ProgressBar
+from bleuprint._signature import parse_part
+from bleuprint._stats import BLEUStats
+from bleuprint.exceptions import ConfigurationError, InputError
+
+DEFAULT_PRESET = "sacrebleu"
+
+# Option -> the keywords of a preset's constructor that mean it, in order of preference
+# (sacreBLEU's names first where bleuprint's presets call the same thing otherwise).
+_PRESET_KEYWORDS = {
+    "tokenize": ("tokenize",),
+    "lowercase": ("lowercase",),
+    "smooth_method": ("smooth_method",),
+    "smooth_value": ("smooth_value",),
+    "max_n": ("max_ngram_order", "max_n"),
+    "effective_order": ("effective_order",),
+    "target_language": ("trg_lang",),
+}
+# Options that name a part: with a preset whose constructor lacks the keyword, they replace
+# the part of that family by the registered part of that name.
+_PART_OPTIONS = {"tokenize": "tok", "smooth_method": "smooth"}
+_FLAGS = {
+    "tokenize": "--tokenize",
+    "lowercase": "--lowercase",
+    "smooth_method": "--smooth",
+    "smooth_value": "--smooth-value",
+    "max_n": "--max-n",
+    "effective_order": "--effective-order",
+    "target_language": "--language-pair",
+}
+# Segments are counted in chunks of this many, so a progress bar can follow.
+_CHUNK = 500
+
+
+@attrs.frozen
+class Corpus:
+    """The systems' outputs (by name, the first is the baseline) and the reference streams."""
+
+    names: list[str]
+    systems: list[list[str]]
+    references: list[list[str]]
+
+    def segment_references(self) -> list[list[str]]:
+        """The references of each segment, the layout ``BLEUScore`` takes."""
+        return [list(segment) for segment in zip(*self.references)]
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """An argument type: a whole number of at least ``minimum``, else a usage error."""
+
+    def whole_number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return whole_number
+
+
+def _target_language(pair: str) -> str:
+    source, dash, target = pair.partition("-")
+    if not (source and dash and target) or "-" in target:
+        raise argparse.ArgumentTypeError(f"expected SRC-TRG, such as en-de, got {pair!r}")
+    return target
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """``-r``, ``-i`` and ``--quiet``."""
+    group = parser.add_argument_group("input")
+    group.add_argument(
+        "-r",
+        "--references",
+        nargs="+",
+        required=True,
+        metavar="REF",
+        help="reference files, one segment per line; several files give several references",
+    )
+    group.add_argument(
+        "-i",
+        "--input",
+        nargs="+",
+        metavar="HYP",
+        help="system output files, one segment per line; the first is the baseline of paired "
+        "tests (default: one system on standard input)",
+    )
+    group.add_argument(
+        "-nr",
+        "--num-refs",
+        type=at_least(1),
+        default=1,
+        metavar="N",
+        help="each reference file holds N tab-separated references per line (default: 1)",
+    )
+    group.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar and no warnings on standard error",
+    )
+
+
+def add_configuration_options(parser: argparse.ArgumentParser) -> None:
+    """The preset and the overrides of its parameters."""
+    group = parser.add_argument_group("configuration")
+    group.add_argument(
+        "--preset",
+        default=DEFAULT_PRESET,
+        choices=sorted(presets.PRESETS),
+        metavar="NAME",
+        help="the BLEU definition: "
+        + ", ".join(sorted(presets.PRESETS))
+        + " (default: %(default)s)",
+    )
+    group.add_argument("-tok", "--tokenize", metavar="NAME", help="the tokenizer")
+    group.add_argument(
+        "-lc", "--lowercase", action="store_const", const=True, help="compare without case"
+    )
+    group.add_argument("--smooth", dest="smooth_method", metavar="METHOD", help="smoothing")
+    group.add_argument(
+        "--smooth-value", type=float, metavar="VALUE", help="the smoothing method's parameter"
+    )
+    group.add_argument("--max-n", type=at_least(1), metavar="N", help="the highest n-gram order")
+    group.add_argument(
+        "--effective-order",
+        action="store_const",
+        const=True,
+        help="leave out the orders with no n-grams (sentence-level BLEU)",
+    )
+    group.add_argument(
+        "-l",
+        "--language-pair",
+        dest="target_language",
+        type=_target_language,
+        metavar="SRC-TRG",
+        help="the language pair; as in sacreBLEU, a zh, ja or ko target picks its tokenizer "
+        "unless --tokenize is given",
+    )
+    group.add_argument(
+        "--part",
+        action="append",
+        default=[],
+        metavar="FAMILY=SIGNATURE",
+        help="replace one part by its signature, e.g. --part ref=shortest (repeatable)",
+    )
+
+
+def engine_from_options(
+    arguments: argparse.Namespace, *, sentence_level: bool = False
+) -> BLEUScore:
+    """The one place where command-line options become a configuration.
+
+    Each option given goes to the preset's constructor under the keyword that means it; an
+    option naming a part (``--tokenize``, ``--smooth``) replaces that part where the preset
+    takes no such keyword; ``--part`` replaces any part last. At sentence level, a preset that
+    has an effective order uses it unless told otherwise, as sacreBLEU's ``--sentence-level``.
+    """
+    preset = presets.get(arguments.preset)
+    keywords: dict[str, Any] = {}
+    parts: dict[str, Any] = {}
+    if (
+        sentence_level
+        and arguments.effective_order is None
+        and _takes(preset, {"effective_order": True})
+    ):
+        keywords["effective_order"] = True
+    for option, candidates in _PRESET_KEYWORDS.items():
+        value = getattr(arguments, option)
+        if value is None:
+            continue
+        # Asked together with the keywords taken so far, so that combinations are checked.
+        try:
+            keyword = next(
+                (name for name in candidates if _takes(preset, {**keywords, name: value})), None
+            )
+        except ConfigurationError as error:
+            raise ConfigurationError(f"{_FLAGS[option]} {value}: {error}") from None
+        if keyword is not None:
+            keywords[keyword] = value
+        elif option in _PART_OPTIONS:
+            family = _PART_OPTIONS[option]
+            parts[_FIELD_OF_FAMILY[family]] = parse_part(family, value)
+        else:
+            raise ConfigurationError(f"the {preset.name} preset has no {_FLAGS[option]} option")
+    for replacement in arguments.part:
+        family, equals, signature = replacement.partition("=")
+        if not equals or family not in _FIELD_OF_FAMILY:
+            raise ConfigurationError(
+                f"--part {replacement!r}: expected FAMILY=SIGNATURE with FAMILY one of "
+                f"{', '.join(_FIELD_OF_FAMILY)}"
+            )
+        parts[_FIELD_OF_FAMILY[family]] = parse_part(family, signature)
+    return attrs.evolve(preset.build(**keywords), **parts)
+
+
+def _takes(preset: presets.Preset, keywords: dict[str, Any]) -> bool:
+    """Whether the preset's constructor takes these keywords. Constructors that pass
+    ``**options`` on cannot be inspected, so ask: Python refuses an unknown keyword with a
+    TypeError (a bad value raises a ConfigurationError, which is the user's to read)."""
+    try:
+        preset.build(**keywords)
+    except TypeError:
+        return False
+    return True
+
+
+def read_corpus(arguments: argparse.Namespace) -> Corpus:
+    """Read every reference and system file, checking that they line up."""
+    names = arguments.input or [STDIN]
+    if names.count(STDIN) > 1 or (STDIN in arguments.references and STDIN in names):
+        raise InputError("standard input (-) can be read only once")
+    streams = [
+        (path, stream) for path in arguments.references for stream in _references(path, arguments)
+    ]
+    systems = [_read(path, arguments.quiet) for path in names]
+    reference_names = _display([path for path, _ in streams])
+    references = [stream for _, stream in streams]
+    same_length([*zip(_display(names), systems), *zip(reference_names, references)])
+    return Corpus(_display(names), systems, references)
+
+
+def _references(path: str, arguments: argparse.Namespace) -> list[list[str]]:
+    """The reference streams of one file: itself, or its tab-separated columns."""
+    segments = _read(path, arguments.quiet)
+    if arguments.num_refs == 1:
+        return [segments]
+    return split_references(segments, arguments.num_refs, _display([path])[0])
+
+
+def _read(path: str, quiet: bool) -> list[str]:
+    segments = read_segments(path)
+    warning = byte_order_mark_warning(path, segments)
+    if warning and not quiet:
+        print(f"bleuprint: warning: {warning}", file=sys.stderr)
+    return segments
+
+
+def _display(paths: Sequence[str]) -> list[str]:
+    return ["<stdin>" if path == STDIN else path for path in paths]
+
+
+def count_with_progress(
+    engine: BLEUScore,
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    bar: ProgressBar,
+) -> list[BLEUStats]:
+    """``engine.count_segments`` in chunks, advancing the progress bar after each."""
+    segments: list[BLEUStats] = []
+    for start in range(0, len(hypotheses), _CHUNK):
+        stop = start + _CHUNK
+        segments += engine.count_segments(hypotheses[start:stop], references[start:stop])
+        bar.advance(len(hypotheses[start:stop]))
+    return segments

@@ -1,0 +1,284 @@
+"""Significance tests against sacreBLEU 2.6.0's figures, definitions, and a naive resampler.
+
+The vectors' statistics are counted by sacreBLEU itself (its public ``corpus_score`` on each
+segment), so these tests check the resampling and testing, independent of bleuprint's presets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU
+
+from bleuprint import BLEUScore, BLEUStats, significance
+from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.significance import SegmentStatistics
+from tests.conftest import load_shared_json
+
+Scorer = Callable[[BLEUStats], float]
+
+
+@pytest.fixture(scope="module")
+def vectors() -> dict[str, Any]:
+    data: dict[str, Any] = load_shared_json("vectors", "sacrebleu_stats_vectors.json")
+    return data["significance"]
+
+
+@pytest.fixture(scope="module")
+def systems(vectors: dict[str, Any]) -> list[SegmentStatistics]:
+    """Each system's per-segment statistics, counted by sacreBLEU's default BLEU."""
+    bleu = BLEU()
+    references = vectors["references"]
+    tables = []
+    for hypotheses in vectors["hypotheses"].values():
+        rows = []
+        for index, hypothesis in enumerate(hypotheses):
+            score = bleu.corpus_score([hypothesis], [[stream[index]] for stream in references])
+            rows.append([score.sys_len, score.ref_len, *score.counts, *score.totals])
+        tables.append(SegmentStatistics(np.array(rows, dtype=np.float64), frozenset({1})))
+    return tables
+
+
+def sacrebleu_exp(stats: BLEUStats) -> float:
+    """sacreBLEU's default scoring (exp smoothing) of summed statistics, on [0, 1]."""
+    score = BLEU.compute_bleu(
+        list(stats.matches),
+        list(stats.totals),
+        int(stats.hypothesis_length),
+        int(stats.reference_length),
+        smooth_method="exp",
+    ).score
+    return float(score) / 100
+
+
+def sacrebleu_exp_float32(stats: BLEUStats) -> float:
+    """The same, fed float32 counts as sacreBLEU's resampling feeds itself: under numpy 2 its
+    precisions are then computed in float32 (``100. * np.float32(x)`` stays float32)."""
+    score = BLEU.compute_bleu(
+        [np.float32(value) for value in stats.matches],
+        [np.float32(value) for value in stats.totals],
+        int(stats.hypothesis_length),
+        int(stats.reference_length),
+        smooth_method="exp",
+    ).score
+    return float(score) / 100
+
+
+def check(
+    results: Sequence[significance.SignificanceResult],
+    expected: Sequence[dict[str, Any]],
+    tolerance: float,
+    score_tolerance: float = 1e-9,
+) -> None:
+    for result, wanted in zip(results, expected, strict=True):
+        assert 100 * result.score == pytest.approx(wanted["score"], abs=score_tolerance)
+        assert result.p_value == wanted["p_value"]  # a count over n + 1: exact
+        for field in ("mean", "ci"):
+            value = getattr(result, field)
+            if wanted[field] is None:
+                assert value is None
+            else:
+                assert value is not None
+                assert 100 * value == pytest.approx(wanted[field], abs=tolerance)
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_paired_tests_give_sacrebleus_p_values_and_intervals(
+    systems: list[SegmentStatistics], vectors: dict[str, Any], test: str
+) -> None:
+    results = significance.compare_systems(systems, sacrebleu_exp, test=test)  # type: ignore[arg-type]
+    # Exact p-values; intervals within sacreBLEU's own float32 rounding (see the next test).
+    check(results, vectors[f"paired_{test}"]["results"], tolerance=1e-5)
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_same_draws_as_sacrebleu_to_the_last_bits(
+    systems: list[SegmentStatistics], vectors: dict[str, Any], test: str
+) -> None:
+    # Scoring resampled corpora as sacreBLEU's resampler does leaves only the 0-100 scaling as
+    # a difference in the intervals (the observed scores now carry float32 rounding instead).
+    results = significance.compare_systems(
+        systems,
+        sacrebleu_exp_float32,
+        test=test,  # type: ignore[arg-type]
+    )
+    check(results, vectors[f"paired_{test}"]["results"], tolerance=1e-12, score_tolerance=1e-5)
+
+
+def test_single_system_bootstrap(systems: list[SegmentStatistics], vectors: dict[str, Any]) -> None:
+    wanted = vectors["single_system_bootstrap"]
+    result = significance.bootstrap_confidence(systems[0], sacrebleu_exp_float32)
+    assert 100 * result.score == pytest.approx(wanted["score"], abs=1e-5)
+    assert 100 * (result.mean or 0) == pytest.approx(wanted["mean"], abs=1e-12)
+    assert 100 * (result.ci or 0) == pytest.approx(wanted["ci"], abs=1e-12)
+
+
+def test_approximate_randomization_can_also_bootstrap_intervals(
+    systems: list[SegmentStatistics],
+) -> None:
+    # sacreBLEU draws the interval's resamples after the coin flips, from the same generator.
+    rng = np.random.default_rng(significance.DEFAULT_SEED)
+    rng.integers(2, size=(200, len(systems[1])), dtype=bool)
+    indices = rng.choice(len(systems[1]), size=(50, len(systems[1])))
+    naive = sorted(naive_score(systems[1], row, sacrebleu_exp) for row in indices)
+    result = significance.paired_approximate_randomization(
+        systems[0], systems[1], sacrebleu_exp, trials=200, confidence_resamples=50
+    )
+    assert result.mean == pytest.approx(float(np.mean(naive)), abs=1e-12)
+    assert result.ci == pytest.approx(0.5 * (naive[50 - 1 - 1] - naive[1]), abs=1e-12)
+
+
+def naive_score(table: SegmentStatistics, rows: Sequence[int], scorer: Scorer) -> float:
+    """Score the corpus made of ``rows`` by adding BLEUStats one segment at a time."""
+    n = table.max_n
+    segments = [
+        BLEUStats(
+            table.matrix[row, 2 : 2 + n],
+            table.matrix[row, 2 + n :],
+            table.matrix[row, 0],
+            table.matrix[row, 1],
+        )
+        for row in rows
+    ]
+    return scorer(sum(segments[1:], segments[0]))
+
+
+def test_bootstrap_matches_a_naive_resampler(systems: list[SegmentStatistics]) -> None:
+    rng = np.random.default_rng(7)
+    indices = rng.choice(len(systems[2]), size=(40, len(systems[2])))
+    naive = sorted(naive_score(systems[2], row, sacrebleu_exp) for row in indices)
+    result = significance.bootstrap_confidence(systems[2], sacrebleu_exp, resamples=40, seed=7)
+    assert result.mean == pytest.approx(float(np.mean(naive)), abs=1e-12)
+    # 40 resamples: the interval runs from rank 1 to rank 38.
+    assert result.ci == pytest.approx(0.5 * (naive[38] - naive[1]), abs=1e-12)
+
+
+def test_a_system_against_itself_is_never_significant(systems: list[SegmentStatistics]) -> None:
+    # Every resampled difference is 0, never above the observed 0: p = (0 + 1) / (n + 1).
+    bootstrap = significance.paired_bootstrap(systems[1], systems[1], sacrebleu_exp, resamples=99)
+    randomized = significance.paired_approximate_randomization(
+        systems[1], systems[1], sacrebleu_exp, trials=99
+    )
+    assert bootstrap.p_value == randomized.p_value == 1 / 100
+
+
+def test_engine_as_scorer_and_counted_tables() -> None:
+    bleu = BLEUScore.canonical(max_n=2)
+    hypotheses = ["a b c d", "a b", "x y z"]
+    references = [["a b c d"], ["a c"], ["x y w"]]
+    table = SegmentStatistics.count(bleu, hypotheses, references)
+    assert table.total() == bleu.count(hypotheses, references)
+    result = significance.bootstrap_confidence(table, bleu, resamples=10)
+    assert result.score == bleu.corpus_score(hypotheses, references).score
+
+
+def test_bad_arguments_are_errors(systems: list[SegmentStatistics]) -> None:
+    shorter = SegmentStatistics(systems[1].matrix[:-1])
+    with pytest.raises(InputError, match="baseline has 120 segments but the system has 119"):
+        significance.paired_bootstrap(systems[0], shorter, sacrebleu_exp)
+    with pytest.raises(ConfigurationError, match="resamples must be a whole number"):
+        significance.bootstrap_confidence(systems[0], sacrebleu_exp, resamples=0)
+    with pytest.raises(InputError, match="a baseline and at least one other"):
+        significance.compare_systems(systems[:1], sacrebleu_exp)
+    with pytest.raises(ConfigurationError, match="test must be 'bs' or 'ar'"):
+        significance.compare_systems(systems, sacrebleu_exp, test="t")  # type: ignore[arg-type]
+    with pytest.raises(InputError, match="no segments"):
+        SegmentStatistics.from_segments([])
+
+
+def _random_tables(seed: int, segments: int) -> tuple[SegmentStatistics, SegmentStatistics]:
+    """Two systems' plausible per-segment statistics (matches never above totals)."""
+    rng = np.random.default_rng(seed)
+    tables = []
+    for _ in range(2):
+        lengths = rng.integers(1, 30, size=segments)
+        totals = np.stack([np.maximum(lengths - n, 0) for n in range(4)], axis=1)
+        matches = rng.integers(0, totals + 1)
+        references = np.maximum(lengths + rng.integers(-3, 4, size=segments), 1)
+        matrix = np.column_stack([lengths, references, matches, totals]).astype(np.float64)
+        tables.append(SegmentStatistics(matrix))
+    return tables[0], tables[1]
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 40), st.integers(0, 1000))
+def test_approximate_randomization_is_symmetric(data_seed: int, segments: int, seed: int) -> None:
+    # Swapping the roles swaps the two pseudo-systems of every trial: |A - B| is unchanged.
+    first, second = _random_tables(data_seed, segments)
+    forward = significance.paired_approximate_randomization(
+        first, second, sacrebleu_exp, trials=60, seed=seed
+    )
+    backward = significance.paired_approximate_randomization(
+        second, first, sacrebleu_exp, trials=60, seed=seed
+    )
+    assert forward.p_value == backward.p_value
+    assert 1 / 61 <= (forward.p_value or 0) <= 1
+
+
+@settings(max_examples=25)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 40), st.integers(0, 1000))
+def test_paired_bootstrap_figures_are_in_range(data_seed: int, segments: int, seed: int) -> None:
+    first, second = _random_tables(data_seed, segments)
+    result = significance.paired_bootstrap(first, second, sacrebleu_exp, resamples=80, seed=seed)
+    assert result.ci is not None and result.ci >= 0
+    assert 0 <= (result.mean or 0) <= 1 and 1 / 81 <= (result.p_value or 0) <= 1
+
+
+@pytest.mark.parametrize(
+    "engine",
+    [BLEUScore.nltk(), BLEUScore.nltk(weights=(0.2,) * 5, method=5)],
+    ids=["empty orders", "last segment"],
+)
+def test_resampling_keeps_what_nltk_reads(engine: BLEUScore) -> None:
+    # NLTK's definitions read the segments without n-grams of an order, and methods 5 to 7 the
+    # last segment: a resampled corpus must carry both, as if its segments were added in order.
+    hypotheses = ["a b c d e f", "a b", "b c d e f g h", "x", "a b c d e f g"]
+    references = [["a b c d e f"], ["a c"], ["b c d e f g"], ["y"], ["a b c d e f h"]]
+    segments = engine.count_segments(hypotheses, references)
+    table = SegmentStatistics.from_segments(segments)
+    assert engine.score(table.total()).score == engine.corpus_score(hypotheses, references).score
+    rng = np.random.default_rng(11)
+    indices = rng.choice(len(segments), size=(30, len(segments)))
+    naive = sorted(
+        engine.score(sum((segments[i] for i in row[1:]), segments[row[0]])).score for row in indices
+    )
+    result = significance.bootstrap_confidence(table, engine, resamples=30, seed=11)
+    assert result.mean == pytest.approx(float(np.mean(naive)), abs=1e-12)
+    # 30 resamples: 30 // 40 = 0, so the interval runs from the lowest to the highest.
+    assert result.ci == pytest.approx(0.5 * (naive[29] - naive[0]), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "engine",
+    [
+        BLEUScore.sacrebleu(),
+        BLEUScore.sacrebleu(smooth_method="floor", effective_order=True),
+        BLEUScore.sacrebleu(smooth_method="add-k", smooth_value=2, max_ngram_order=3),
+        BLEUScore.sacrebleu(smooth_method="none", lowercase=True),
+        BLEUScore.canonical(max_n=2),
+    ],
+    ids=["exp", "floor-effective", "add-k-3", "none-lc", "canonical-2"],
+)
+def test_array_scoring_gives_the_same_figures(vectors: dict[str, Any], engine: BLEUScore) -> None:
+    # An engine whose scoring parts work on arrays scores all resampled corpora at once; a
+    # plain function scores them one by one through the engine. The figures must be identical.
+    references = [[reference] for reference in vectors["references"][0]]
+    tables = [
+        SegmentStatistics.count(engine, vectors["hypotheses"][name], references)
+        for name in ("baseline", "sysA")
+    ]
+
+    def one_by_one(stats: BLEUStats) -> float:
+        return engine.score(stats).score
+
+    assert significance._Scoring.of(engine).engine is engine  # the array path is taken
+
+    for test in ("bs", "ar"):
+        on_arrays = significance.compare_systems(tables, engine, test=test, samples=300)  # type: ignore[arg-type]
+        row_by_row = significance.compare_systems(tables, one_by_one, test=test, samples=300)  # type: ignore[arg-type]
+        assert on_arrays == row_by_row
