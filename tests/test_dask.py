@@ -412,3 +412,62 @@ def test_partitions_of_a_file_hold_its_lines_in_order_whatever_the_block_size(
     if rstrip:
         lines = [line.rstrip() for line in lines]
     assert read == [(line, [line]) for line in lines]
+
+
+# -- the command line -----------------------------------------------------------------------
+
+
+def _bleuprint(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bleuprint.cli", *arguments],
+        capture_output=True, text=True, check=False, timeout=300,
+    )
+
+
+@pytest.mark.parametrize("output", [["-f", "json"], ["-f", "text"], ["-f", "tsv", "-w", "4"]])
+def test_score_with_dask_prints_what_score_prints(client: Client, output: list[str]) -> None:
+    folder = require_shared("data", "wmt22", CORPORA[0][0])
+    command = [
+        "score", "-q", *output, "-r", str(folder / "ref.A.txt"), str(folder / "ref.B.txt"),
+        "-i", str(folder / "sys.Online-B.txt"), str(folder / "sys.Online-A.txt"),
+    ]
+    local = _bleuprint(*command)
+    assert local.returncode == 0, local.stderr
+    on_cluster = _bleuprint(*command, "--dask", client.scheduler.address)
+    assert (on_cluster.returncode, on_cluster.stdout) == (0, local.stdout)
+
+
+def test_score_with_dask_local_starts_its_own_cluster(tmp_path: Path) -> None:
+    # Trailing whitespace and CRLF, which the command drops, under a definition that
+    # measures lengths in characters.
+    (tmp_path / "hyp.txt").write_bytes(b"the cat sat on the mat  \r\na dog\r\n")
+    (tmp_path / "ref.txt").write_bytes(b"the cat sat on a mat\na dog \n")
+    command = ["score", "-q", "-f", "text", "--preset", "russian",
+               "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt")]
+    local = _bleuprint(*command)
+    assert local.returncode == 0, local.stderr
+    on_cluster = _bleuprint(*command, "--dask", "local")
+    assert (on_cluster.returncode, on_cluster.stdout) == (0, local.stdout)
+
+
+def test_score_with_dask_refuses_what_it_cannot_do(client: Client, tmp_path: Path) -> None:
+    (tmp_path / "hyp.txt").write_text("a\n", encoding="utf-8")
+    files = ["-r", str(tmp_path / "hyp.txt"), "-i", str(tmp_path / "hyp.txt")]
+    address = client.scheduler.address
+    for extra in (["--sentence-level"], ["--confidence"]):
+        completed = _bleuprint("score", *files, *extra, "--dask", address)
+        assert completed.returncode == 2
+        assert completed.stdout == ""
+        assert "--dask scores corpora of files" in completed.stderr
+    from_stdin = _bleuprint("score", "-r", str(tmp_path / "hyp.txt"), "--dask", address)
+    compressed = _bleuprint("score", "-r", "ref.gz", *files[2:], "--dask", address)
+    for completed in (from_stdin, compressed):
+        assert (completed.returncode, completed.stdout) == (2, "")
+        assert "--dask reads plain text files" in completed.stderr
+    for nowhere in ("no-port", "tcp://no-such-host.invalid:8786"):
+        completed = _bleuprint("score", *files, "--dask", nowhere)
+        assert (completed.returncode, completed.stdout) == (2, "")
+        assert completed.stderr.startswith(
+            f"bleuprint: error: cannot connect to the Dask scheduler {nowhere!r}: "
+        )
+        assert completed.stderr.count("\n") == 1

@@ -27,6 +27,7 @@ from bleuprint._cli_input import (
     read_corpus,
 )
 from bleuprint._engine import BLEUScore
+from bleuprint._io import STDIN
 from bleuprint._progress import ProgressBar
 from bleuprint._result import BLEUResult
 from bleuprint._table import format_table
@@ -86,6 +87,13 @@ def add_commands(commands: Any) -> None:
     )
     _add_options(score)
     score.add_argument("-sl", "--sentence-level", action="store_true", help="one score per segment")
+    score.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help="count on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' for "
+        "worker processes on this machine; corpus scores of files, the same output "
+        "(needs the dask extra: pip install 'bleuprint[dask]')",
+    )
     score.set_defaults(command=_score)
 
     compare = commands.add_parser(
@@ -175,6 +183,8 @@ def _add_options(parser: argparse.ArgumentParser) -> None:
 def _score(arguments: argparse.Namespace) -> str:
     engine = engine_from_options(arguments, sentence_level=arguments.sentence_level)
     test = _test_from_options(arguments, compare=False)
+    if arguments.dask is not None:
+        return _format_corpus(_score_on_dask(engine, test, arguments), test, arguments)
     corpus = read_corpus(arguments)
     if arguments.sentence_level:
         if len(corpus.systems) > 1 or test is not None:
@@ -261,6 +271,37 @@ def _score_systems(
         _SystemScore(name, result, outcome)
         for name, result, outcome in zip(corpus.names, results, tests)
     ]
+
+
+def _score_on_dask(
+    engine: BLEUScore, test: _Test | None, arguments: argparse.Namespace
+) -> list[_SystemScore]:
+    """Every system's corpus score, counted on the Dask cluster that ``--dask`` names; the
+    workers read the files themselves."""
+    if arguments.sentence_level or test is not None or arguments.num_refs != 1:
+        raise ConfigurationError(
+            "--dask scores corpora of files: without --sentence-level, significance tests "
+            "or --num-refs"
+        )
+    files = [*(arguments.input or [STDIN]), *arguments.references]
+    if STDIN in files or any(str(path).endswith(".gz") for path in files):
+        raise ConfigurationError(
+            "--dask reads plain text files: name them with -i and -r (not standard input, "
+            "not .gz)"
+        )
+    try:
+        from bleuprint import dask as bleu_dask  # noqa: PLC0415 - Dask only when asked for
+    except ImportError as error:
+        raise ConfigurationError(str(error)) from None
+    with bleu_dask.connect(arguments.dask) as client:
+        # Lines lose their trailing whitespace, as the other commands read files (_io).
+        results = [
+            bleu_dask.corpus_score_files(
+                engine, path, arguments.references, scheduler=client, rstrip=True
+            )
+            for path in arguments.input
+        ]
+    return [_SystemScore(path, result) for path, result in zip(arguments.input, results)]
 
 
 def _run_test(

@@ -41,6 +41,7 @@ try:
     import distributed
     import pandas as pd
     from dask.delayed import Delayed, delayed
+    from distributed.comm.addressing import resolve_address
 except ImportError as error:
     raise ImportError(
         f"bleuprint.dask needs Dask's distributed scheduler and pandas (cannot import "
@@ -452,7 +453,15 @@ def connect(scheduler: str) -> Iterator[distributed.Client]:
     :func:`adaptive_malloc`).
     """
     if scheduler != "local":
-        with distributed.Client(scheduler, set_as_default=False) as client:
+        try:
+            # Checked first: a Client that fails to start stalls the interpreter's exit.
+            resolve_address(scheduler)
+            client = distributed.Client(scheduler, set_as_default=False)
+        except (OSError, ValueError) as error:  # not an address, unknown host, unreachable
+            raise ConfigurationError(
+                f"cannot connect to the Dask scheduler {scheduler!r}: {error}"
+            ) from None
+        with client:
             yield client
         return
     with adaptive_malloc():
