@@ -203,8 +203,10 @@ def test_a_partition_of_empty_lines_and_a_partition_of_no_rows(client: Client) -
     assert bag.npartitions == frame.npartitions == 4
 
     bag_result, frame_result = client.compute(
-        [bleu_dask.corpus_score(engine, bag),
-         bleu_dask.corpus_score(engine, frame, references=["ref0", "ref1"])],
+        [
+            bleu_dask.corpus_score(engine, bag),
+            bleu_dask.corpus_score(engine, frame, references=["ref0", "ref1"]),
+        ],
         sync=True,
     )
     assert bag_result == frame_result == local
@@ -348,13 +350,19 @@ def test_reading_files_in_partitions_keeps_every_line(
     pairs = bleu_dask.read_corpus(hypothesis, [reference], lines_per_partition=lines_per_partition)
     assert pairs.npartitions == -(-4 // lines_per_partition)
     assert pairs.compute(scheduler="sync") == [
-        ("one\r", ["1"]), ("", ["2"]), ("trois \u00a0", ["3"]), ("vier\u00a0x", ["4"])
+        ("one\r", ["1"]),
+        ("", ["2"]),
+        ("trois \u00a0", ["3"]),
+        ("vier\u00a0x", ["4"]),
     ]
     stripped = bleu_dask.read_corpus(
         hypothesis, [reference], lines_per_partition=lines_per_partition, rstrip=True
     )
     assert stripped.compute(scheduler="sync") == [
-        ("one", ["1"]), ("", ["2"]), ("trois", ["3"]), ("vier\u00a0x", ["4"])
+        ("one", ["1"]),
+        ("", ["2"]),
+        ("trois", ["3"]),
+        ("vier\u00a0x", ["4"]),
     ]
 
 
@@ -420,7 +428,10 @@ def test_partitions_of_a_file_hold_its_lines_in_order_whatever_the_block_size(
 def _bleuprint(*arguments: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "bleuprint.cli", *arguments],
-        capture_output=True, text=True, check=False, timeout=300,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
     )
 
 
@@ -428,8 +439,15 @@ def _bleuprint(*arguments: str) -> subprocess.CompletedProcess[str]:
 def test_score_with_dask_prints_what_score_prints(client: Client, output: list[str]) -> None:
     folder = require_shared("data", "wmt22", CORPORA[0][0])
     command = [
-        "score", "-q", *output, "-r", str(folder / "ref.A.txt"), str(folder / "ref.B.txt"),
-        "-i", str(folder / "sys.Online-B.txt"), str(folder / "sys.Online-A.txt"),
+        "score",
+        "-q",
+        *output,
+        "-r",
+        str(folder / "ref.A.txt"),
+        str(folder / "ref.B.txt"),
+        "-i",
+        str(folder / "sys.Online-B.txt"),
+        str(folder / "sys.Online-A.txt"),
     ]
     local = _bleuprint(*command)
     assert local.returncode == 0, local.stderr
@@ -442,8 +460,18 @@ def test_score_with_dask_local_starts_its_own_cluster(tmp_path: Path) -> None:
     # measures lengths in characters.
     (tmp_path / "hyp.txt").write_bytes(b"the cat sat on the mat  \r\na dog\r\n")
     (tmp_path / "ref.txt").write_bytes(b"the cat sat on a mat\na dog \n")
-    command = ["score", "-q", "-f", "text", "--preset", "russian",
-               "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt")]
+    command = [
+        "score",
+        "-q",
+        "-f",
+        "text",
+        "--preset",
+        "russian",
+        "-r",
+        str(tmp_path / "ref.txt"),
+        "-i",
+        str(tmp_path / "hyp.txt"),
+    ]
     local = _bleuprint(*command)
     assert local.returncode == 0, local.stderr
     on_cluster = _bleuprint(*command, "--dask", "local")

@@ -101,9 +101,7 @@ SENTENCE_CONFIGS = {
     "sentence_bleu_default": BLEUScore.sacrebleu_sentence,
     "bleu_noeff": BLEUScore.sacrebleu,
     "sentence_bleu_zh": functools.partial(BLEUScore.sacrebleu_sentence, tokenize="zh"),
-    "sentence_bleu_ja-mecab": functools.partial(
-        BLEUScore.sacrebleu_sentence, tokenize="ja-mecab"
-    ),
+    "sentence_bleu_ja-mecab": functools.partial(BLEUScore.sacrebleu_sentence, tokenize="ja-mecab"),
 }
 
 
@@ -118,9 +116,7 @@ def test_sentence_scores(shared: Any, wmt22_pair: str) -> None:
         for key, expected in segment["scores"].items():
             config = key.partition("|")[0]
             bleu = SENTENCE_CONFIGS[config]()
-            references = [
-                read_segments(folder / name)[index] for name in reference_files(key)
-            ]
+            references = [read_segments(folder / name)[index] for name in reference_files(key)]
             assert references == [segment["refs"][name] for name in reference_files(key)]
             result = bleu.sentence_score(segment["hyp"], references)
             where = f"{wmt22_pair} line {segment['line']} {key}"

@@ -92,11 +92,17 @@ def test_statistics_survive_a_trip_through_json(stats: BLEUStats, other: BLEUSta
 def _same_orders(stats: BLEUStats, like: BLEUStats) -> BLEUStats:
     """``stats`` cut or padded to the orders and counting of ``like``, so that they add."""
     orders = like.max_n
+
     def fit(values: tuple[int, ...]) -> tuple[int, ...]:
         return (values + (0,) * orders)[:orders]
+
     return BLEUStats(
-        fit(stats.matches), fit(stats.totals), stats.hypothesis_length, stats.reference_length,
-        segments=stats.segments, counting=like.counting,
+        fit(stats.matches),
+        fit(stats.totals),
+        stats.hypothesis_length,
+        stats.reference_length,
+        segments=stats.segments,
+        counting=like.counting,
         segments_without_ngrams=fit(stats.segments_without_ngrams),
     )
 

@@ -12,8 +12,13 @@ from bleuprint import BLEUScore, brevity
 from bleuprint.exceptions import ConfigurationError, InputError
 
 HYPOTHESES = ["the cat is here", "", "a dog", "the the the", "one two three four five"]
-REFERENCES = [["the cat was here", "here is the cat"], ["x"], ["a dog", "a big dog", "dog"],
-              ["the cat"], ["one two three four"]]
+REFERENCES = [
+    ["the cat was here", "here is the cat"],
+    ["x"],
+    ["a dog", "a big dog", "dog"],
+    ["the cat"],
+    ["one two three four"],
+]
 
 
 @pytest.mark.parametrize("chunk_size", [1, 2, 3, 100])
@@ -46,8 +51,9 @@ def test_an_error_names_the_segment_in_the_whole_stream() -> None:
         ([], [], "the corpus is empty"),
     ],
 )
-def test_misaligned_or_empty_streams(hypotheses: list[str], references: list[list[str]],
-                                     message: str) -> None:
+def test_misaligned_or_empty_streams(
+    hypotheses: list[str], references: list[list[str]], message: str
+) -> None:
     with pytest.raises(InputError, match=message):
         BLEUScore().count_stream(hypotheses, references)
 

@@ -422,9 +422,7 @@ def _weighted_geometric_means(
 # -- pairwise ---------------------------------------------------------------------------------
 
 
-def pairwise_scores(
-    engine: BLEUScore, groups: Sequence[Sequence[Segment]]
-) -> list[FloatArray]:
+def pairwise_scores(engine: BLEUScore, groups: Sequence[Sequence[Segment]]) -> list[FloatArray]:
     """For each group, the matrix of every candidate's score (rows) against every other as its
     single reference (columns)."""
     parts = CountingParts.of(engine)
@@ -468,9 +466,7 @@ def _pairwise_stats(parts: CountingParts, candidates: list[Segment]) -> SegmentS
     )
 
 
-def _ngram_count_matrices(
-    token_ids: IntArray, lengths: IntArray, max_n: int
-) -> Iterator[IntArray]:
+def _ngram_count_matrices(token_ids: IntArray, lengths: IntArray, max_n: int) -> Iterator[IntArray]:
     """For each order, how often each distinct n-gram (columns) occurs in each stream (rows)."""
     streams = len(lengths)
     token_end = np.repeat(np.cumsum(lengths), lengths)

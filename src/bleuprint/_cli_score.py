@@ -286,8 +286,7 @@ def _score_on_dask(
     files = [*(arguments.input or [STDIN]), *arguments.references]
     if STDIN in files or any(str(path).endswith(".gz") for path in files):
         raise ConfigurationError(
-            "--dask reads plain text files: name them with -i and -r (not standard input, "
-            "not .gz)"
+            "--dask reads plain text files: name them with -i and -r (not standard input, not .gz)"
         )
     try:
         from bleuprint import dask as bleu_dask  # noqa: PLC0415 - Dask only when asked for

@@ -30,7 +30,6 @@ DEFAULT_CHUNK_SIZE = 20_000
 Chunk = tuple[list[Segment], list[Sequence[Segment]]]
 
 
-
 def count_stream(
     engine: BLEUScore,
     hypotheses: Iterable[Segment],

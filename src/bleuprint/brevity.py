@@ -215,6 +215,7 @@ class Ratio(Part, family="bp", name="ratio"):
         ratios[positive] = hypothesis_lengths[positive] / reference_lengths[positive]
         return np.minimum(ratios, 1.0) if self.capped else ratios
 
+
 @attrs.frozen
 class NMT(Part, family="bp", name="nmt"):
     """The TensorFlow NMT ``compute_bleu`` penalty (Hugging Face evaluate's ``bleu``).

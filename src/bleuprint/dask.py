@@ -79,7 +79,6 @@ LINES_PER_PARTITION = 100_000
 """The default partition size, in lines, of :func:`read_corpus`."""
 
 
-
 # -- corpus scores ------------------------------------------------------------------------
 
 
@@ -103,8 +102,7 @@ def corpus_stats(
     read = _partition_reader(data, hypothesis, references)
     count = delayed(_count_partition, pure=True)
     level = [
-        count(engine, read, partition, number)
-        for number, partition in enumerate(data.to_delayed())
+        count(engine, read, partition, number) for number, partition in enumerate(data.to_delayed())
     ]
     add = delayed(_add, pure=True)
     while len(level) > 1:
@@ -278,9 +276,7 @@ def _partition_reader(
             f"expected a Dask bag or a Dask DataFrame, got {type(data).__name__}"
         )
     if references is None:
-        raise ConfigurationError(
-            "name the DataFrame's reference column(s) with references="
-        )
+        raise ConfigurationError("name the DataFrame's reference column(s) with references=")
     names = [references] if isinstance(references, str) else list(references)
     if not names:
         raise ConfigurationError("references= must name at least one column")

@@ -82,6 +82,7 @@ class Distinct(Part, family="match", name="distinct"):
         """The credit of many distinct n-grams: 1 where both counts are positive, else 0."""
         return ((hypothesis_counts > 0) & (reference_counts > 0)).astype(np.int64)
 
+
 @attrs.frozen
 class SpaceJoined(Part, family="match", name="space-joined"):
     """Quirk (fast-bleu): clipped matching of n-grams compared as their tokens joined by a

@@ -221,10 +221,9 @@ class Exp(Part, family="smooth", name="exp"):
         totals = np.where(defined, stats.totals, 1)
         unmatched = defined & (stats.matches == 0)
         zero_orders = np.cumsum(unmatched, axis=1)
-        precisions = np.where(
-            unmatched, 1 / (2.0**zero_orders * totals), stats.matches / totals
-        )
+        precisions = np.where(unmatched, 1 / (2.0**zero_orders * totals), stats.matches / totals)
         return _zero_without_matches(stats, precisions, defined)
+
 
 # -- simple smoothers used by the compatibility presets ----------------------------------
 

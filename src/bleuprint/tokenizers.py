@@ -94,7 +94,7 @@ class Letters(Part, family="tok", name="letters"):
 
 # The mteval-v13a rules after the segment is padded with spaces, applied in order, each over
 # the whole line. Each pattern's groups are put back with spaces around the separated one.
-_ASCII_SYMBOLS = " !\"#$%&()*+/:;<=>?@[\\]^_`{|}~"  # ASCII punctuation but ' , - .
+_ASCII_SYMBOLS = ' !"#$%&()*+/:;<=>?@[\\]^_`{|}~'  # ASCII punctuation but ' , - .
 _MTEVAL_RULES = (
     (regex.compile(f"([{regex.escape(_ASCII_SYMBOLS)}])"), r" \1 "),
     (regex.compile(r"([^0-9])([.,])"), r"\1 \2 "),  # period or comma after a non-digit
@@ -354,8 +354,7 @@ def _mecab_tagger(name: str) -> Any:
         dictionary = __import__(dictionary_name)
     except ImportError:
         raise ConfigurationError(
-            f"the {name} tokenizer needs MeCab and its dictionary: "
-            f"pip install 'bleuprint[{extra}]'"
+            f"the {name} tokenizer needs MeCab and its dictionary: pip install 'bleuprint[{extra}]'"
         ) from None
     tagger = module.Tagger(dictionary.MECAB_ARGS + " -Owakati")
     info = tagger.dictionary_info()

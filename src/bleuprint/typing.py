@@ -157,16 +157,16 @@ class ArrayMatcher(Matcher, Protocol):
     """A matcher whose credit for one distinct hypothesis n-gram depends only on its count in
     the hypothesis and its largest count in any one reference, and is 0 when either is 0."""
 
-    def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray, /) -> IntArray:
-        ...
+    def credit_array(
+        self, hypothesis_counts: IntArray, reference_counts: IntArray, /
+    ) -> IntArray: ...
 
 
 @runtime_checkable
 class ArrayLengthMeasure(LengthMeasure, Protocol):
     """A length measure for many segments at once (``texts`` is ``None`` for token input)."""
 
-    def lengths_array(self, texts: Sequence[str] | None, token_counts: IntArray, /) -> IntArray:
-        ...
+    def lengths_array(self, texts: Sequence[str] | None, token_counts: IntArray, /) -> IntArray: ...
 
 
 @runtime_checkable

@@ -70,6 +70,7 @@ class EffectiveOrder(Part, family="weights", name="effective"):
         )
         return weights
 
+
 # -- explicit weights, and NLTK's --------------------------------------------------------
 
 

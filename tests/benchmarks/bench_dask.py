@@ -82,17 +82,26 @@ def main() -> None:
     def row(how: str, processes: int, run: Callable[[], BLEUResult], **options: Any) -> None:
         rows.append((how, processes, *_best(arguments.rounds, run, **options)))
 
-    row("one process, engine.corpus_score in memory", 1,
-        lambda: engine.corpus_score(hypotheses, references))
+    row(
+        "one process, engine.corpus_score in memory",
+        1,
+        lambda: engine.corpus_score(hypotheses, references),
+    )
     with tempfile.TemporaryDirectory(prefix="bench-dask-") as folder:
         paths = [Path(folder, name) for name in ("hyp.txt", "ref.A.txt", "ref.B.txt")]
         columns = [hypotheses, *([refs[k] for refs in references] for k in range(2))]
         for path, lines in zip(paths, columns, strict=True):
             path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        row("one process, engine.corpus_score_files", 1,
-            lambda: engine.corpus_score_files(paths[0], paths[1:]))
-        row(f"engine.corpus_score_files(jobs={workers})", workers,
-            lambda: engine.corpus_score_files(paths[0], paths[1:], jobs=workers))
+        row(
+            "one process, engine.corpus_score_files",
+            1,
+            lambda: engine.corpus_score_files(paths[0], paths[1:]),
+        )
+        row(
+            f"engine.corpus_score_files(jobs={workers})",
+            workers,
+            lambda: engine.corpus_score_files(paths[0], paths[1:], jobs=workers),
+        )
         pairs = bleu_dask.read_corpus(
             paths[0], paths[1:], lines_per_partition=arguments.lines_per_partition
         )
@@ -104,8 +113,11 @@ def main() -> None:
             start = time.perf_counter()
             with setting():
                 cluster = LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address=None,
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
                 )
             with cluster, Client(cluster) as client:
                 started = time.perf_counter() - start
@@ -115,15 +127,20 @@ def main() -> None:
                     while client.run_on_scheduler(_tasks_on):
                         time.sleep(0.01)
 
-                row(f"local Dask cluster ({label}), files read by the workers", workers,
+                row(
+                    f"local Dask cluster ({label}), files read by the workers",
+                    workers,
                     lambda: client.compute(bleu_dask.corpus_score(engine, pairs)).result(),
-                    before=forgotten)
+                    before=forgotten,
+                )
     baseline = rows[0][2]
     for how, _, _, result in rows:
         assert result == rows[0][3], f"{how}: the score differs from the one-process score"
 
-    print(f"{len(hypotheses)} segments, 2 references each, canonical BLEU-4, {os.cpu_count()} "
-          f"cores, best of {arguments.rounds}; cluster start-up {started:.1f} s (not counted)\n")
+    print(
+        f"{len(hypotheses)} segments, 2 references each, canonical BLEU-4, {os.cpu_count()} "
+        f"cores, best of {arguments.rounds}; cluster start-up {started:.1f} s (not counted)\n"
+    )
     print("| how | processes | seconds | speed-up |")
     print("| --- | ---: | ---: | ---: |")
     for how, processes, seconds, _ in rows:
