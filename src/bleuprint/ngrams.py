@@ -15,24 +15,17 @@ import attrs
 import numpy as np
 
 from bleuprint._signature import Part
-from bleuprint.exceptions import ConfigurationError
+from bleuprint._validators import positive_whole
 from bleuprint.typing import IntArray, Ngram
 
 __all__ = ["Contiguous", "order_totals"]
-
-
-def _positive_order(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigurationError(
-            f"{attribute.name} must be a whole number of at least 1, got {value!r}"
-        )
 
 
 @attrs.frozen
 class Contiguous(Part, family="ngram", name="contiguous"):
     """All runs of ``n`` adjacent tokens, for every ``n`` from 1 to ``max_n``, with repetition."""
 
-    max_n: int = attrs.field(default=4, validator=_positive_order)
+    max_n: int = attrs.field(default=4, validator=positive_whole)
 
     def __call__(self, tokens: Sequence[str]) -> Counter[Ngram]:
         tokens = tuple(tokens)

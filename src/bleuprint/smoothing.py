@@ -34,6 +34,7 @@ import numpy as np
 
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
+from bleuprint._validators import positive_whole
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import BoolArray, FloatArray, Precision, Smoother
 
@@ -473,13 +474,6 @@ def _fifth_order_of_last_segment(stats: BLEUStats, method: str) -> float:
     return matched / total
 
 
-def _positive_whole(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigurationError(
-            f"{attribute.name} must be a whole number of at least 1, got {value!r}"
-        )
-
-
 @attrs.frozen
 class NLTKMethod4(_NLTKMethod, Part, family="smooth", name="nltk-method4"):
     """NLTK's ``method4``: like method 3, scaled by ``ln(L) / k`` for the hypothesis length
@@ -508,7 +502,7 @@ class NLTKMethod5(_NLTKMethod, Part, family="smooth", name="nltk-method5"):
     can BLEU.
     """
 
-    orders: int = attrs.field(default=4, validator=_positive_whole)
+    orders: int = attrs.field(default=4, validator=positive_whole)
 
     def _orders(self, stats: BLEUStats) -> int:
         return self.orders
@@ -560,7 +554,7 @@ class NLTKMethod7(_NLTKMethod, Part, family="smooth", name="nltk-method7"):
     """NLTK's ``method7``: method 4, then method 5 on its output (with method 5's quirks)."""
 
     k: float = 5
-    orders: int = attrs.field(default=4, validator=_positive_whole)
+    orders: int = attrs.field(default=4, validator=positive_whole)
 
     def _orders(self, stats: BLEUStats) -> int:
         return self.orders
