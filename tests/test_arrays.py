@@ -17,6 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleuprint import BLEUScore, _arrays, brevity, matching, ngrams, presets, smoothing, weights
+from bleuprint._kernels import shared_ngram_counts
 from bleuprint.typing import ArrayMatcher, ArrayNgramExtractor
 
 Corpus = tuple[list[Any], list[list[Any]]]
@@ -144,64 +145,72 @@ def test_fast_path_measures_characters(corpus: Corpus) -> None:
 
 
 @given(ENGINES, corpora(as_text=True))
-def test_chunks_and_wide_keys_change_nothing(engine: BLEUScore, corpus: Corpus) -> None:
-    # Tiny chunks cross chunk borders, a tiny key budget takes the lexicographic sort, and
-    # the token cache is emptied again and again.
+def test_chunks_and_cache_resets_change_nothing(engine: BLEUScore, corpus: Corpus) -> None:
+    # Tiny chunks cross chunk borders, and the token cache is emptied again and again.
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_arrays, "CHUNK_SEGMENTS", 3)
-        patch.setattr(_arrays, "_KEY_BITS", 8)
         patch.setattr(_arrays, "CACHED_TEXTS", 5)
         assert_same_everywhere(engine, *corpus)
 
 
 def clipped_by_counter(
-    streams: list[list[int]], roles: list[int], segments: list[int], max_n: int
+    segments: list[tuple[list[int], list[list[int]]]], max_n: int
 ) -> list[list[int]]:
     """Matches per segment and order, straight from the definition with Counters."""
 
     def grams(stream: list[int], n: int) -> Counter[tuple[int, ...]]:
         return Counter(tuple(stream[i : i + n]) for i in range(len(stream) - n + 1))
 
-    matches = [[0] * max_n for _ in range(max(segments) + 1)]
-    for stream, role, segment in zip(streams, roles, segments, strict=True):
-        if role:
-            continue
-        references = [
-            s for s, r, g in zip(streams, roles, segments, strict=True) if g == segment and r > 0
-        ]
+    matches = [[0] * max_n for _ in segments]
+    for segment, (hypothesis, references) in enumerate(segments):
         for n in range(1, max_n + 1):
-            for gram, times in grams(stream, n).items():
-                most = max((grams(reference, n)[gram] for reference in references), default=0)
+            for gram, times in grams(hypothesis, n).items():
+                most = max(grams(reference, n)[gram] for reference in references)
                 matches[segment][n - 1] += min(times, most)
     return matches
 
 
-HUGE = st.sampled_from([0, 1, -1, 2**62, 2**63 - 1, -(2**63), 12345678901234])
+TOKEN_IDS = st.lists(st.integers(0, 3) | st.sampled_from([2**31 - 1, 2**40, 2**62]), max_size=9)
 
 
-@given(st.data(), st.integers(1, 5))
-def test_match_counts_take_any_int64_token_ids(data: st.DataObject, max_n: int) -> None:
-    segments = sorted(data.draw(st.lists(st.integers(0, 4), min_size=1, max_size=12)))
-    # a segment's first stream is its hypothesis, the others are its references
-    roles = [segments[:i].count(segment) for i, segment in enumerate(segments)]
-    streams = [data.draw(st.lists(HUGE, max_size=8)) for _ in segments]
-    result = _arrays.match_counts(
-        _arrays.Streams(
-            np.array([token for stream in streams for token in stream], np.int64),
-            np.array([len(stream) for stream in streams], np.int64),
-            np.array(segments, np.int64),
-            np.array(roles, np.int64),
-            max(segments) + 1,
-        ),
-        max_n,
-        matching.Clipped().credit_array,
+@given(st.data(), st.integers(1, 6))
+def test_kernel_counts_shared_ngrams_as_the_definition(data: st.DataObject, max_n: int) -> None:
+    texts = data.draw(st.lists(TOKEN_IDS, min_size=1, max_size=8))
+    numbers = st.integers(0, len(texts) - 1)
+    hypotheses = data.draw(st.lists(numbers, min_size=1, max_size=6))
+    references = [data.draw(st.lists(numbers, min_size=1, max_size=3)) for _ in hypotheses]
+    table = _arrays.TokenTable(
+        np.array([token for text in texts for token in text], np.int64),
+        np.cumsum([0, *map(len, texts)]),
     )
-    assert result.tolist() == clipped_by_counter(streams, roles, segments, max_n)
+    singles, repeated = shared_ngram_counts(
+        table.token_ids,
+        table.starts,
+        np.array(hypotheses, np.int64),
+        np.array([text for refs in references for text in refs], np.int64),
+        np.cumsum([0, *map(len, references)]),
+        max_n,
+    )
+    cells, in_hypothesis, in_reference = repeated.T
+    assert np.all((in_hypothesis > 1) | (in_reference > 1))
+    clipped = singles.reshape(-1).copy()
+    np.add.at(clipped, cells, np.minimum(in_hypothesis, in_reference))
+    expected = clipped_by_counter(
+        [(texts[h], [texts[r] for r in refs]) for h, refs in zip(hypotheses, references)], max_n
+    )
+    assert clipped.reshape(-1, max_n).tolist() == expected
+
+
+def test_many_repeated_ngrams_in_one_chunk() -> None:
+    # Thousands of n-grams found more than once: the kernel's list of them grows.
+    hypotheses = [f"a a b b c{i} c{i} d d" for i in range(2000)]
+    references = [[f"a a b b c{i} d d d", "b b"] for i in range(2000)]
+    assert_same_everywhere(BLEUScore(), hypotheses, references)
 
 
 def test_empty_and_short_segments() -> None:
-    hypotheses = ["", "a", "a b", "", "a b c d e"]
-    references = [[""], ["a"], ["b a", ""], ["x y"], ["a b c d e", "a b"]]
+    hypotheses = ["", "a", "a b", "", "a b c d e", "a a"]
+    references = [[""], ["a"], ["b a", ""], ["x y"], ["a b c d e", "a b"], ["a", "a"]]
     assert_same_everywhere(BLEUScore(), hypotheses, references)
     assert_same_everywhere(BLEUScore.canonical(max_n=9), hypotheses, references)
     long_ones = ["a b " * 15, "a " * 30], [["a b " * 14 + "a", "b a " * 15], ["a " * 29]]

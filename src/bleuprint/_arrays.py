@@ -21,7 +21,6 @@ the simple path's exactly; ``tests/test_arrays.py`` checks that on random corpor
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from itertools import chain, count
@@ -30,7 +29,8 @@ from typing import TYPE_CHECKING, cast
 import attrs
 import numpy as np
 
-from bleuprint._exact import exactly
+from bleuprint._exact import weighted_geometric_mean
+from bleuprint._kernels import shared_ngram_counts, weighted_geometric_means
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._stats import BLEUStats
 from bleuprint.typing import (
@@ -57,10 +57,37 @@ CHUNK_SEGMENTS = 2048
 """Segments counted together: enough for numpy to pay off, few enough to stay in cache."""
 CACHED_TEXTS = 1 << 16
 """Distinct texts whose tokens one call keeps (sacreBLEU's cache keeps as many)."""
-_KEY_BITS = 63  # a packed sort key must fit a non-negative int64
 _PAIRWISE_BLOCK_ENTRIES = 1 << 24  # candidate pairs x n-grams credited at once
 
 CountSegment = Callable[[int, Segment, Sequence[Segment]], BLEUStats]
+
+
+@attrs.frozen
+class TokenTable:
+    """Texts as token ids: text ``t`` is ``token_ids[starts[t]:starts[t + 1]]``."""
+
+    token_ids: IntArray
+    starts: IntArray
+
+    @classmethod
+    def of(cls, streams: Sequence[Sequence[str]]) -> TokenTable:
+        """The table of these token lists, text ``t`` being ``streams[t]``."""
+        token_ids, lengths = intern(streams)
+        return cls(token_ids, np.concatenate(([0], np.cumsum(lengths))))
+
+    def lengths(self, texts: IntArray) -> IntArray:
+        """The number of tokens of each of these texts."""
+        lengths: IntArray = self.starts[texts + 1] - self.starts[texts]
+        return lengths
+
+    def laid_end_to_end(self, texts: IntArray) -> tuple[IntArray, IntArray]:
+        """The token ids of these texts one after the other, and the length of each."""
+        lengths = self.lengths(texts)
+        if len(texts) == 0:
+            return np.zeros(0, np.int64), lengths
+        ends = np.cumsum(lengths)
+        shift = np.repeat(self.starts[texts] - (ends - lengths), lengths)
+        return self.token_ids[np.arange(int(ends[-1])) + shift], lengths
 
 
 class InternedTexts:
@@ -71,25 +98,28 @@ class InternedTexts:
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
-        self.ids: dict[str, IntArray] = {}
-        self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
+        self._forget()
 
-    def __call__(self, texts: Sequence[str]) -> tuple[IntArray, IntArray]:
-        """The token ids of the texts laid end to end, and how many belong to each."""
+    def _forget(self) -> None:
+        self.numbers: dict[str, int] = {}
+        self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
+        self.table = TokenTable(np.zeros(0, np.int64), np.zeros(1, np.int64))
+
+    def __call__(self, texts: Sequence[str]) -> tuple[TokenTable, IntArray]:
+        """A table holding every one of the texts, and the number of each text in it."""
         distinct = dict.fromkeys(texts)
-        new = [text for text in distinct if text not in self.ids]
-        if len(self.ids) + len(new) > CACHED_TEXTS:
-            self.ids.clear()
-            self.vocabulary = defaultdict(count().__next__)
+        new = [text for text in distinct if text not in self.numbers]
+        if len(self.numbers) + len(new) > CACHED_TEXTS:
+            self._forget()
             new = list(distinct)
         if new:
-            ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
-            ends = np.cumsum(lengths).tolist()
-            starts = [0, *ends[:-1]]
-            self.ids.update(zip(new, map(ids.__getitem__, map(slice, starts, ends)), strict=True))
-        arrays = list(map(self.ids.__getitem__, texts))
-        lengths = np.fromiter(map(len, arrays), np.int64, len(arrays))
-        return (np.concatenate(arrays) if arrays else np.zeros(0, np.int64)), lengths
+            token_ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
+            self.numbers.update(zip(new, count(len(self.numbers))))
+            self.table = TokenTable(
+                np.concatenate((self.table.token_ids, token_ids)),
+                np.concatenate((self.table.starts, self.table.starts[-1] + np.cumsum(lengths))),
+            )
+        return self.table, np.fromiter(map(self.numbers.__getitem__, texts), np.int64, len(texts))
 
 
 @attrs.frozen
@@ -122,12 +152,12 @@ class CountingParts:
             )
         return None
 
-    def token_ids(self, segments: Sequence[Segment], kind: str) -> tuple[IntArray, IntArray]:
-        """The token ids of segments that are all text or all tokens (see ``plain_kind``),
-        laid end to end, and how many belong to each segment."""
+    def token_table(self, segments: Sequence[Segment], kind: str) -> tuple[TokenTable, IntArray]:
+        """A table of the tokens of segments that are all text or all tokens (see
+        ``plain_kind``), and the number of each segment's text in it."""
         if kind == "text":
             return self.texts(cast("Sequence[str]", segments))
-        return intern(segments)
+        return TokenTable.of(cast("Sequence[Sequence[str]]", segments)), np.arange(len(segments))
 
     def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
         texts = cast("Sequence[str]", segments) if kind == "text" else None
@@ -217,24 +247,30 @@ def _count_chunk(
     references: Sequence[Sequence[Segment]],
     kind: str,
 ) -> SegmentStats:
-    segments = len(hypotheses)
+    segments, max_n = len(hypotheses), parts.ngrams.max_n
     flat_references = list(chain.from_iterable(references))
     reference_counts = np.fromiter(map(len, references), np.int64, segments)
-    token_ids, lengths = parts.token_ids([*hypotheses, *flat_references], kind)
-    reference_segment = np.repeat(np.arange(segments), reference_counts)
-    first_reference = np.cumsum(reference_counts) - reference_counts
-    reference_rank = np.arange(len(reference_segment)) - first_reference[reference_segment]
-    streams = Streams(
-        token_ids,
-        lengths,
-        np.concatenate((np.arange(segments), reference_segment)),
-        np.concatenate((np.zeros(segments, np.int64), reference_rank + 1)),
-        segments,
+    table, texts = parts.token_table([*hypotheses, *flat_references], kind)
+    lengths = table.lengths(texts)
+    singles, repeated = shared_ngram_counts(
+        table.token_ids,
+        table.starts,
+        texts[:segments],
+        texts[segments:],
+        np.concatenate(([0], np.cumsum(reference_counts))),
+        max_n,
+    )
+    # The credit of an n-gram depends only on its two counts; nearly all are (1, 1).
+    credit = parts.matching.credit_array
+    single_credit = int(credit(np.ones(1, np.int64), np.ones(1, np.int64))[0])
+    cells, in_hypothesis, in_reference = repeated.T
+    others = np.bincount(
+        cells, weights=credit(in_hypothesis, in_reference), minlength=segments * max_n
     )
     hypothesis_lengths = parts.lengths(hypotheses, kind, lengths[:segments])
     reference_lengths = parts.lengths(flat_references, kind, lengths[segments:])
     return SegmentStats(
-        match_counts(streams, parts.ngrams.max_n, parts.matching.credit_array),
+        singles * single_credit + others.astype(np.int64).reshape(segments, max_n),
         parts.ngrams.order_totals_array(lengths[:segments]),
         hypothesis_lengths,
         parts.reference_length.reference_length_array(
@@ -257,127 +293,10 @@ def intern(
     return np.fromiter(map(vocabulary.__getitem__, tokens), np.int64, lengths.sum()), lengths
 
 
-@attrs.frozen
-class Streams:
-    """Hypotheses and references as token ids laid end to end.
-
-    ``segment[k]`` is the segment stream ``k`` belongs to, and ``role[k]`` says whether it is
-    that segment's hypothesis (0) or its j-th reference (j >= 1). Token ids may be any int64.
-    """
-
-    token_ids: IntArray
-    lengths: IntArray
-    segment: IntArray
-    role: IntArray
-    segments: int
-
-
-def match_counts(
-    streams: Streams, max_n: int, credit: Callable[[IntArray, IntArray], IntArray]
-) -> IntArray:
-    """The matcher's credit for each segment (rows) and order (columns)."""
-    matches = np.zeros((streams.segments, max_n), np.int64)
-    total_tokens = len(streams.token_ids)
-    if total_tokens == 0:
-        return matches
-    token_end = np.repeat(np.cumsum(streams.lengths), streams.lengths)
-    token_segment = np.repeat(streams.segment, streams.lengths)
-    token_role = np.repeat(streams.role, streams.lengths)
-    starts = np.arange(total_tokens)
-    labels = _unigram_labels(token_segment, streams.token_ids, streams.segments)
-    for order in range(1, max_n + 1):
-        labels, roles, positions = _sorted(labels, token_role[starts], starts, total_tokens)
-        group_start, hypothesis_count, reference_count = _count_groups(labels, roles)
-        credited = credit(hypothesis_count, reference_count)
-        matches[:, order - 1] = np.bincount(
-            token_segment[positions[group_start]], weights=credited, minlength=streams.segments
-        )
-        if order == max_n:
-            break
-        # Label the n-grams found both in the hypothesis and in a reference: an (n+1)-gram at
-        # p, made of the n-grams at p and p + 1, can only match if both of those are shared.
-        is_shared = (hypothesis_count > 0) & (reference_count > 0)
-        group_label = np.where(is_shared, np.cumsum(is_shared) - 1, -1)
-        label_of_entry = np.repeat(group_label, np.diff(group_start, append=len(labels)))
-        shared = np.full(total_tokens, -1, np.int64)
-        shared[positions] = label_of_entry
-        starts = positions[label_of_entry >= 0]
-        starts = starts[starts + order + 1 <= token_end[starts]]
-        starts = starts[shared[starts + 1] >= 0]
-        if len(starts) == 0:
-            break
-        labels = shared[starts] * int(is_shared.sum()) + shared[starts + 1]
-    return matches
-
-
-def _unigram_labels(token_segment: IntArray, token_ids: IntArray, segments: int) -> IntArray:
-    """A label for each (segment, token) pair: equal pairs, equal labels."""
-    vocabulary = int(token_ids.max()) + 1
-    if int(token_ids.min()) >= 0 and _fits(segments, vocabulary):
-        return token_segment * vocabulary + token_ids
-    return _dense_pairs(token_segment, token_ids)
-
-
-def _sorted(
-    labels: IntArray, roles: IntArray, positions: IntArray, total_tokens: int
-) -> tuple[IntArray, IntArray, IntArray]:
-    """The entries sorted by label, then role, then position: one sort of packed int64 keys
-    where they fit (the usual case), else a lexicographic sort."""
-    position_bits = (total_tokens - 1).bit_length()
-    role_bits = int(roles.max()).bit_length()
-    label_bits = int(labels.max()).bit_length()
-    if label_bits + role_bits + position_bits > _KEY_BITS:
-        order = np.lexsort((positions, roles, labels))
-        return labels[order], roles[order], positions[order]
-    keys = (labels << (role_bits + position_bits)) | (roles << position_bits) | positions
-    keys.sort()
-    role_and_label = keys >> position_bits
-    return (
-        role_and_label >> role_bits,
-        role_and_label & ((1 << role_bits) - 1),
-        keys & ((1 << position_bits) - 1),
-    )
-
-
-def _count_groups(labels: IntArray, roles: IntArray) -> tuple[IntArray, IntArray, IntArray]:
-    """For sorted entries: where each group of equal labels starts, and per group the number
-    of entries of role 0 and the largest number of entries of any one other role."""
-    new_label = np.empty(len(labels), bool)
-    new_label[0] = True
-    np.not_equal(labels[1:], labels[:-1], out=new_label[1:])
-    new_run = new_label.copy()
-    new_run[1:] |= roles[1:] != roles[:-1]
-    run_start = np.flatnonzero(new_run)
-    run_length = np.diff(run_start, append=len(labels))
-    run_role = roles[run_start]
-    group_first_run = np.flatnonzero(new_label[run_start])
-    # Role 0 (the hypothesis) sorts first within a group, so it can only be the first run.
-    first_run_length = run_length[group_first_run]
-    hypothesis_count = np.where(run_role[group_first_run] == 0, first_run_length, 0)
-    reference_count = np.maximum.reduceat(np.where(run_role > 0, run_length, 0), group_first_run)
-    return run_start[group_first_run], hypothesis_count, reference_count
-
-
-def _fits(*bounds: int) -> bool:
-    return sum((bound - 1).bit_length() for bound in bounds) <= _KEY_BITS
-
-
 def _dense(values: IntArray) -> IntArray:
     """Equal values to equal labels 0, 1, 2, ... (in sorted order of the values)."""
     labels: IntArray = np.unique(values, return_inverse=True)[1]
     return labels.reshape(-1)
-
-
-def _dense_pairs(first: IntArray, second: IntArray) -> IntArray:
-    """Equal pairs to equal labels, for pairs too wide to pack into one int64."""
-    order = np.lexsort((second, first))
-    first, second = first[order], second[order]
-    differs = np.empty(len(order), bool)
-    differs[0] = True
-    differs[1:] = (first[1:] != first[:-1]) | (second[1:] != second[:-1])
-    labels = np.empty(len(order), np.int64)
-    labels[order] = np.cumsum(differs) - 1
-    return labels
 
 
 # -- scoring ----------------------------------------------------------------------------------
@@ -405,17 +324,15 @@ def score_segments(
 def _weighted_geometric_means(
     precisions: FloatArray, defined: BoolArray, order_weights: FloatArray
 ) -> FloatArray:
-    """Row by row, what the engine's ``_weighted_geometric_mean`` computes, with the same
-    floating-point operations: ``exp(fsum(w * log p))`` over the orders of nonzero weight."""
-    counted = order_weights != 0
-    zero: BoolArray = np.any(counted & ~(defined & (precisions != 0)), axis=1)
-    usable = counted & ~zero[:, None]
-    terms = np.zeros_like(precisions)
-    terms[usable] = order_weights[usable] * exactly(math.log, precisions[usable])
-    scored = usable.any(axis=1)
-    sums = np.fromiter(map(math.fsum, terms[scored].tolist()), np.float64, int(scored.sum()))
-    means = np.zeros(len(precisions))
-    means[scored] = exactly(math.exp, sums)
+    """Row by row, what the simple path's ``weighted_geometric_mean`` computes, with the same
+    floating-point operations; rows the kernel leaves to it (infinities, errors) it computes."""
+    means = weighted_geometric_means(precisions, defined, order_weights)
+    for row in np.flatnonzero(np.isnan(means)).tolist():
+        row_precisions = zip(precisions[row].tolist(), defined[row].tolist(), strict=True)
+        means[row] = weighted_geometric_mean(
+            [precision if known else None for precision, known in row_precisions],
+            order_weights[row].tolist(),
+        )
     return means
 
 
@@ -446,7 +363,8 @@ def _pairwise_stats(parts: CountingParts, candidates: list[Segment]) -> SegmentS
     """The statistics of every candidate against every candidate, row after row."""
     size = len(candidates)
     kind = "text" if all(type(candidate) is str for candidate in candidates) else "tokens"
-    token_ids, token_counts = parts.token_ids(candidates, kind)
+    table, texts = parts.token_table(candidates, kind)
+    token_ids, token_counts = table.laid_end_to_end(texts)
     matches = [
         _pairwise_credit(counts, parts.matching.credit_array)
         for counts in _ngram_count_matrices(token_ids, token_counts, parts.ngrams.max_n)

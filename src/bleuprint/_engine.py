@@ -26,6 +26,7 @@ from bleuprint import (
 # module names inside them.
 from bleuprint import smoothing as smoothers
 from bleuprint import weights as weightings
+from bleuprint._exact import weighted_geometric_mean
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
@@ -664,7 +665,7 @@ class BLEUScore:
         order_weights = self.weights(stats, precisions)
         penalty = self.brevity_penalty(stats.hypothesis_length, stats.reference_length)
         return BLEUResult(
-            score=penalty * _weighted_geometric_mean(precisions, order_weights),
+            score=penalty * weighted_geometric_mean(precisions, order_weights),
             precisions=tuple(precision or 0.0 for precision in precisions),
             brevity_penalty=penalty,
             stats=stats,
@@ -699,18 +700,3 @@ def _nmt_parts(max_order: int, smooth: bool) -> dict[str, Any]:
 
 def _kind(text: str | None) -> str:
     return "tokens" if text is None else "text"
-
-
-def _weighted_geometric_mean(
-    precisions: Sequence[Precision], order_weights: Sequence[float]
-) -> float:
-    """``exp(sum w_n log p_n)`` over the orders of nonzero weight; 0 if any of them is 0 or
-    undefined, or if no order has weight. (Only quirk parts give negative weights.)"""
-    terms = []
-    for precision, weight in zip(precisions, order_weights):
-        if weight == 0:
-            continue
-        if not precision:
-            return 0.0
-        terms.append(weight * math.log(precision))
-    return math.exp(math.fsum(terms)) if terms else 0.0
