@@ -170,25 +170,23 @@ def clipped_by_counter(
     return matches
 
 
-TOKEN_IDS = st.lists(st.integers(0, 3) | st.sampled_from([2**31 - 1, 2**40, 2**62]), max_size=9)
+TOKENS = st.lists(st.integers(0, 3) | st.sampled_from([2**31 - 1, 2**40, 2**62]), max_size=9)
 
 
 @given(st.data(), st.integers(1, 6))
 def test_kernel_counts_shared_ngrams_as_the_definition(data: st.DataObject, max_n: int) -> None:
-    texts = data.draw(st.lists(TOKEN_IDS, min_size=1, max_size=8))
+    texts = data.draw(st.lists(TOKENS, min_size=1, max_size=8))
     numbers = st.integers(0, len(texts) - 1)
     hypotheses = data.draw(st.lists(numbers, min_size=1, max_size=6))
     references = [data.draw(st.lists(numbers, min_size=1, max_size=3)) for _ in hypotheses]
-    table = _arrays.TokenTable(
-        np.array([token for text in texts for token in text], np.int64),
-        np.cumsum([0, *map(len, texts)]),
-    )
+    table = _arrays.TokenTable.of([list(map(str, text)) for text in texts])
     singles, repeated = shared_ngram_counts(
         table.token_ids,
         table.starts,
         np.array(hypotheses, np.int64),
         np.array([text for refs in references for text in refs], np.int64),
         np.cumsum([0, *map(len, references)]),
+        table.vocabulary_size,
         max_n,
     )
     cells, in_hypothesis, in_reference = repeated.T

@@ -1,18 +1,18 @@
-"""The fast path: the statistics and scores of every segment at once, on arrays of token ids.
+"""The fast path: the statistics and scores of every segment of a batch at once.
 
 The simple path (``BLEUScore._count_segment``) builds a :class:`collections.Counter` of tuples
-of strings per segment, which costs tens of microseconds of Python per segment. Here a batch
-of segments is tokenized, its tokens are interned to integer ids once, and the rest is numpy:
+of strings per segment, which costs tens of microseconds of Python per segment. Here:
 
-1. Every hypothesis and reference of the batch is a *stream* of token ids, laid end to end.
-2. For each order n, every position that starts an n-gram gets one 64-bit sort key
-   ``(n-gram label, stream's role in its segment, position)``. After one sort, the copies of an
-   n-gram of one segment sit together, the hypothesis's first and each reference's after it,
-   so the hypothesis count and the largest reference count of every distinct n-gram are run
-   lengths, and the matcher's credit sums per segment with ``bincount``.
-3. The label of an n-gram is built from the labels of the two (n-1)-grams it is made of, and
-   only n-grams found both in the hypothesis and in a reference are labelled: any other can
-   contain no match, so each higher order sorts fewer keys.
+1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids,
+   kept in a :class:`TokenTable` (repeated lines and references shared by several systems
+   cost one dictionary lookup).
+2. A compiled loop (:func:`bleuprint._kernels.shared_ngram_counts`) finds, segment by segment
+   and order by order, the hypothesis n-grams that a reference has too, with their counts.
+   Nearly all are found once on each side; those are only counted, the others listed.
+3. The matcher's credit of those counts is summed per segment and order with numpy, and the
+   scoring parts compute every segment's score on arrays; the compiled
+   :func:`~bleuprint._kernels.weighted_geometric_means` does the last step with the very
+   rounding of the scalar code.
 
 The engine takes this path when all its counting parts fit the array protocols of
 :mod:`bleuprint.typing`, and scores with arrays when its scoring parts do. Every result equals
@@ -53,8 +53,10 @@ if TYPE_CHECKING:
     from bleuprint._engine import BLEUScore
     from bleuprint._result import Signature
 
-CHUNK_SEGMENTS = 2048
+CHUNK_SEGMENTS = 8192
 """Segments counted together: enough for numpy to pay off, few enough to stay in cache."""
+SCORED_SEGMENTS = 1 << 15
+"""Segments scored together: few enough for numpy's temporary arrays to stay in cache."""
 CACHED_TEXTS = 1 << 16
 """Distinct texts whose tokens one call keeps (sacreBLEU's cache keeps as many)."""
 _PAIRWISE_BLOCK_ENTRIES = 1 << 24  # candidate pairs x n-grams credited at once
@@ -64,16 +66,19 @@ CountSegment = Callable[[int, Segment, Sequence[Segment]], BLEUStats]
 
 @attrs.frozen
 class TokenTable:
-    """Texts as token ids: text ``t`` is ``token_ids[starts[t]:starts[t + 1]]``."""
+    """Texts as token ids: text ``t`` is ``token_ids[starts[t]:starts[t + 1]]``, and every id
+    is in ``range(vocabulary_size)``."""
 
     token_ids: IntArray
     starts: IntArray
+    vocabulary_size: int
 
     @classmethod
     def of(cls, streams: Sequence[Sequence[str]]) -> TokenTable:
         """The table of these token lists, text ``t`` being ``streams[t]``."""
         token_ids, lengths = intern(streams)
-        return cls(token_ids, np.concatenate(([0], np.cumsum(lengths))))
+        starts = np.concatenate(([0], np.cumsum(lengths)))
+        return cls(token_ids, starts, int(token_ids.max(initial=-1)) + 1)
 
     def lengths(self, texts: IntArray) -> IntArray:
         """The number of tokens of each of these texts."""
@@ -103,23 +108,30 @@ class InternedTexts:
     def _forget(self) -> None:
         self.numbers: dict[str, int] = {}
         self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
-        self.table = TokenTable(np.zeros(0, np.int64), np.zeros(1, np.int64))
+        self.table = TokenTable(np.zeros(0, np.int64), np.zeros(1, np.int64), 0)
 
     def __call__(self, texts: Sequence[str]) -> tuple[TokenTable, IntArray]:
         """A table holding every one of the texts, and the number of each text in it."""
-        distinct = dict.fromkeys(texts)
+        try:  # one dictionary lookup per text where all are known, as with repeated lines
+            return self.table, np.fromiter(map(self.numbers.__getitem__, texts), np.int64)
+        except KeyError:
+            self._add(dict.fromkeys(texts))
+        return self(texts)  # every text is known now
+
+    def _add(self, distinct: dict[str, None]) -> None:
+        """Tokenize and intern the texts not known yet (all of them, after forgetting the
+        others, where keeping them all would make the cache too large)."""
         new = [text for text in distinct if text not in self.numbers]
         if len(self.numbers) + len(new) > CACHED_TEXTS:
             self._forget()
             new = list(distinct)
-        if new:
-            token_ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
-            self.numbers.update(zip(new, count(len(self.numbers))))
-            self.table = TokenTable(
-                np.concatenate((self.table.token_ids, token_ids)),
-                np.concatenate((self.table.starts, self.table.starts[-1] + np.cumsum(lengths))),
-            )
-        return self.table, np.fromiter(map(self.numbers.__getitem__, texts), np.int64, len(texts))
+        token_ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
+        self.numbers.update(zip(new, count(len(self.numbers))))
+        self.table = TokenTable(
+            np.concatenate((self.table.token_ids, token_ids)),
+            np.concatenate((self.table.starts, self.table.starts[-1] + np.cumsum(lengths))),
+            len(self.vocabulary),
+        )
 
 
 @attrs.frozen
@@ -157,7 +169,7 @@ class CountingParts:
         ``plain_kind``), and the number of each segment's text in it."""
         if kind == "text":
             return self.texts(cast("Sequence[str]", segments))
-        return TokenTable.of(cast("Sequence[Sequence[str]]", segments)), np.arange(len(segments))
+        return TokenTable.of(segments), np.arange(len(segments))
 
     def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
         texts = cast("Sequence[str]", segments) if kind == "text" else None
@@ -258,6 +270,7 @@ def _count_chunk(
         texts[:segments],
         texts[segments:],
         np.concatenate(([0], np.cumsum(reference_counts))),
+        table.vocabulary_size,
         max_n,
     )
     # The credit of an n-gram depends only on its two counts; nearly all are (1, 1).
@@ -306,19 +319,23 @@ def score_segments(
     parts: ScoringParts, stats: SegmentStats, signature_of: Callable[[BLEUStats], Signature]
 ) -> SentenceScores:
     """Every segment's result, as the engine's ``score`` gives it for each segment."""
+    starts = range(0, len(stats), SCORED_SEGMENTS) or range(1)
+    columns = zip(*(_score_rows(parts, stats[start : start + SCORED_SEGMENTS]) for start in starts))
+    scores, precisions, penalties = map(np.concatenate, columns)
+    return SentenceScores(scores, precisions, penalties, stats, signature_of)
+
+
+def _score_rows(
+    parts: ScoringParts, stats: SegmentStats
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     precisions, defined = parts.smoothing.precisions_array(stats)
     order_weights = parts.weights.weights_array(stats, precisions, defined)
     penalties = parts.brevity_penalty.penalty_array(
         stats.hypothesis_lengths.astype(np.float64), stats.reference_lengths.astype(np.float64)
     )
     precisions = np.where(defined, precisions, 0.0)
-    return SentenceScores(
-        penalties * _weighted_geometric_means(precisions, defined, order_weights),
-        precisions,
-        penalties,
-        stats,
-        signature_of,
-    )
+    means = _weighted_geometric_means(precisions, defined, order_weights)
+    return penalties * means, precisions, penalties
 
 
 def _weighted_geometric_means(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
@@ -27,27 +27,28 @@ def compiled(function: Function) -> Function:
         return cast("Function", numba.njit(nogil=True)(function))
 
 
+def inlined(function: Function) -> Function:
+    """``function`` compiled into each function that calls it (about 8% faster than calls,
+    measured on the counting loop)."""
+    return cast("Function", numba.njit(inline="always")(function))
+
+
 # -- counting ---------------------------------------------------------------------------------
 #
 # A segment is counted one order at a time. Each distinct n-gram of its hypothesis gets a
-# label 0, 1, 2, ... through a small open-addressing table; a reference n-gram gets the label
-# of the same hypothesis n-gram, or -1. The key of an n-gram is its token id for a unigram,
-# else the label of its first n - 1 tokens with the unigram label of its last token, so only
-# positions whose shorter n-grams are shared are looked at again.
+# label 0, 1, 2, ...; a reference n-gram gets the label of the same hypothesis n-gram, or -1.
+# Unigrams are found by token id; a longer n-gram by the label of its first n - 1 tokens with
+# the unigram label of its last token, in a small open-addressing table. Only n-grams whose
+# shorter parts are shared are looked up at all.
+#
+# Tables are 2-d arrays with named columns rather than a tuple of arrays: numba counts a
+# reference, atomically, each time an array is taken out of a tuple, which cost more than the
+# loops themselves.
 
-
-class _Table(NamedTuple):
-    """Keys and labels of one segment's n-grams of one order, with counts per label."""
-
-    keys: IntArray  # by slot; -1 where empty
-    label_at: IntArray  # by slot
-    slot_of: IntArray  # by label, to empty the table again
-    in_hypothesis: IntArray  # by label
-    most_in_a_reference: IntArray
-    in_this_reference: IntArray
-    this_reference: IntArray
-
-
+_SEGMENT, _LABEL = 0, 1  # by token id: the segment that last labelled it, and its label
+_KEY = 0  # by slot: the key held there (-1: empty), and its _LABEL
+# by label:
+_SLOT, _IN_HYPOTHESIS, _MOST_IN_A_REFERENCE, _IN_THIS_REFERENCE, _THIS_REFERENCE = range(5)
 _ENTRIES = 1 << 12  # first capacity of the list of n-grams found more than once
 
 
@@ -58,13 +59,14 @@ def shared_ngram_counts(
     hypothesis_texts: IntArray,
     reference_texts: IntArray,
     reference_offsets: IntArray,
+    vocabulary_size: int,
     max_n: int,
 ) -> tuple[IntArray, IntArray]:
     """The n-grams of each segment's hypothesis that occur in one of its references.
 
-    Text ``t`` is ``token_ids[text_starts[t]:text_starts[t + 1]]`` (ids are non-negative);
-    segment ``s`` is hypothesis ``hypothesis_texts[s]`` and references
-    ``reference_texts[reference_offsets[s]:reference_offsets[s + 1]]``.
+    Text ``t`` is ``token_ids[text_starts[t]:text_starts[t + 1]]``, with token ids in
+    ``range(vocabulary_size)``; segment ``s`` is hypothesis ``hypothesis_texts[s]`` and
+    references ``reference_texts[reference_offsets[s]:reference_offsets[s + 1]]``.
 
     Returns ``singles``, where ``singles[s, n - 1]`` counts the shared n-grams found once in
     the hypothesis and at most once in each reference (nearly all of them), and one row for
@@ -74,65 +76,98 @@ def shared_ngram_counts(
     segments = len(hypothesis_texts)
     singles = np.zeros((segments, max_n), np.int64)
     repeated = np.empty((_ENTRIES, 3), np.int64)
-    found = 0
     longest_hypothesis, longest_references = _longest(
         text_starts, hypothesis_texts, reference_texts, reference_offsets
     )
-    # The label of the n-gram at each position (-1: not shared), and of its unigram.
-    hypothesis_labels = np.empty(longest_hypothesis, np.int64)
-    hypothesis_unigrams = np.empty(longest_hypothesis, np.int64)
-    reference_labels = np.empty(longest_references, np.int64)
-    reference_unigrams = np.empty(longest_references, np.int64)
-    table = _empty_table(longest_hypothesis)
-    for segment in range(segments):
-        text = hypothesis_texts[segment]
-        hypothesis = token_ids[text_starts[text] : text_starts[text + 1]]
-        references = reference_texts[reference_offsets[segment] : reference_offsets[segment + 1]]
-        mask = 15
-        while mask + 1 < 2 * len(hypothesis):
-            mask = 2 * mask + 1
-        unigrams = 0
-        for n in range(min(max_n, len(hypothesis))):  # n: the order minus one
-            labels = _label_hypothesis(
-                hypothesis, n, unigrams, hypothesis_labels, hypothesis_unigrams, table, mask
-            )
-            if labels == 0:
-                break
-            start = 0
-            for number, reference in enumerate(references):
-                tokens = token_ids[text_starts[reference] : text_starts[reference + 1]]
-                stop = start + len(tokens)
-                _count_in_reference(
-                    tokens,
-                    n,
-                    unigrams,
-                    reference_labels[start:stop],
-                    reference_unigrams[start:stop],
-                    number,
-                    table,
-                    mask,
-                )
-                start = stop
-            for label in range(labels):
-                table.keys[table.slot_of[label]] = -1
-                in_hypothesis = table.in_hypothesis[label]
-                in_reference = table.most_in_a_reference[label]
-                if in_reference == 0:
-                    continue
-                if in_hypothesis == 1 and in_reference == 1:
-                    singles[segment, n] += 1
-                    continue
-                if found == len(repeated):
-                    repeated = _doubled(repeated)
-                repeated[found] = (segment * max_n + n, in_hypothesis, in_reference)
-                found += 1
-            _forget_unshared(hypothesis_labels, hypothesis_unigrams, len(hypothesis) - n, n, table)
-            if n == 0:
-                unigrams = labels
-    return singles, repeated[:found]
+    # At each position: the label of the n-gram starting there (-1: not shared), and of its
+    # unigram; hypothesis positions first, then the references'.
+    labels = np.empty((2, longest_hypothesis + longest_references), np.int64)
+    by_token = np.full((vocabulary_size, 2), -1, np.int64)
+    slots = 16
+    while slots < 2 * longest_hypothesis:
+        slots *= 2
+    by_slot = np.full((slots, 2), -1, np.int64)
+    by_label = np.empty((longest_hypothesis + 1, 5), np.int64)  # the last: n-grams it lacks
+    segment = found = np.int64(0)  # (a literal 0 would compile _count_segments twice)
+    while True:
+        segment, found = _count_segments(
+            token_ids, text_starts, hypothesis_texts, reference_texts, reference_offsets,
+            max_n, segment, singles, repeated, found, labels, by_token, by_slot, by_label,
+        )  # fmt: skip
+        if segment == segments:
+            return singles, repeated[:found]
+        # (Grown out here: an array replaced inside the loop would be reference-counted there.)
+        repeated = _doubled(repeated)
 
 
 @compiled
+def _count_segments(
+    token_ids: IntArray,
+    text_starts: IntArray,
+    hypothesis_texts: IntArray,
+    reference_texts: IntArray,
+    reference_offsets: IntArray,
+    max_n: int,
+    first_segment: int,
+    singles: IntArray,
+    repeated: IntArray,
+    found: int,
+    labels: IntArray,
+    by_token: IntArray,
+    by_slot: IntArray,
+    by_label: IntArray,
+) -> tuple[int, int]:
+    """Count segments from ``first_segment`` on, until all are counted or ``repeated`` may
+    have no room for the next; return the next segment and the rows of ``repeated`` used."""
+    for segment in range(first_segment, len(hypothesis_texts)):
+        text = hypothesis_texts[segment]
+        start = text_starts[text]
+        length = text_starts[text + 1] - start
+        if found + max_n * length > len(repeated):  # at most one row per hypothesis n-gram
+            return segment, found
+        mask = 15
+        while mask + 1 < 2 * length:
+            mask = 2 * mask + 1
+        unigrams = 0
+        for n in range(min(max_n, length)):  # n: the order minus one
+            distinct = _label_hypothesis(
+                token_ids, start, length, segment, n, unigrams, labels, by_token, by_slot,
+                by_label, mask,
+            )  # fmt: skip
+            if distinct == 0:
+                break
+            position = length
+            for number in range(reference_offsets[segment + 1] - reference_offsets[segment]):
+                text = reference_texts[reference_offsets[segment] + number]
+                size = text_starts[text + 1] - text_starts[text]
+                _count_in_reference(
+                    token_ids, text_starts[text], size, position, segment, n, unigrams,
+                    number, labels, by_token, by_slot, by_label, mask,
+                )  # fmt: skip
+                position += size
+            shared = 0
+            for label in range(distinct):
+                if n > 0:
+                    by_slot[by_label[label, _SLOT], _KEY] = -1
+                in_hypothesis = by_label[label, _IN_HYPOTHESIS]
+                in_reference = by_label[label, _MOST_IN_A_REFERENCE]
+                if in_reference == 0:
+                    continue
+                shared += 1
+                if in_hypothesis == 1 and in_reference == 1:
+                    singles[segment, n] += 1
+                    continue
+                repeated[found] = (segment * max_n + n, in_hypothesis, in_reference)
+                found += 1
+            if shared == 0 or n == max_n - 1:
+                break
+            _forget_unshared(labels, length - n, n, by_label)
+            if n == 0:
+                unigrams = distinct
+    return len(hypothesis_texts), found
+
+
+@inlined
 def _longest(
     text_starts: IntArray,
     hypothesis_texts: IntArray,
@@ -140,129 +175,126 @@ def _longest(
     reference_offsets: IntArray,
 ) -> tuple[int, int]:
     """The most tokens of one hypothesis, and of the references of one segment together."""
-    lengths = text_starts[1:] - text_starts[:-1]
     longest_hypothesis = 1
     longest_references = 1
     for segment in range(len(hypothesis_texts)):
-        longest_hypothesis = max(longest_hypothesis, lengths[hypothesis_texts[segment]])
+        text = hypothesis_texts[segment]
+        longest_hypothesis = max(longest_hypothesis, text_starts[text + 1] - text_starts[text])
         tokens = 0
         for j in range(reference_offsets[segment], reference_offsets[segment + 1]):
-            tokens += lengths[reference_texts[j]]
+            text = reference_texts[j]
+            tokens += text_starts[text + 1] - text_starts[text]
         longest_references = max(longest_references, tokens)
     return longest_hypothesis, longest_references
 
 
-@compiled
-def _empty_table(labels: int) -> _Table:
-    slots = 16
-    while slots < 2 * labels:
-        slots *= 2
-    return _Table(
-        np.full(slots, -1, np.int64),
-        np.empty(slots, np.int64),
-        np.empty(labels, np.int64),
-        np.empty(labels, np.int64),
-        np.empty(labels, np.int64),
-        np.empty(labels, np.int64),
-        np.empty(labels, np.int64),
-    )
-
-
-@compiled
+@inlined
 def _label_hypothesis(
-    hypothesis: IntArray,
+    token_ids: IntArray,
+    start: int,
+    length: int,
+    segment: int,
     n: int,
     unigrams: int,
     labels: IntArray,
-    unigram_labels: IntArray,
-    table: _Table,
+    by_token: IntArray,
+    by_slot: IntArray,
+    by_label: IntArray,
     mask: int,
 ) -> int:
     """Label the hypothesis's shared-so-far n-grams of order ``n + 1`` and count them; return
     how many distinct ones there are."""
     distinct = 0
-    for i in range(len(hypothesis) - n):
+    for i in range(length - n):
         if n == 0:
-            key = hypothesis[i]
-        elif labels[i] < 0 or unigram_labels[i + n] < 0:
-            labels[i] = -1
+            token = token_ids[start + i]
+            if by_token[token, _SEGMENT] != segment:
+                by_token[token, _SEGMENT] = segment
+                by_token[token, _LABEL] = distinct
+                distinct = _new_label(by_label, distinct, -1)
+            label = by_token[token, _LABEL]
+        elif labels[0, i] < 0 or labels[1, i + n] < 0:
+            labels[0, i] = -1
             continue
         else:
-            key = labels[i] * unigrams + unigram_labels[i + n]
-        slot = _slot(table.keys, key, mask)
-        if table.keys[slot] == -1:
-            table.keys[slot] = key
-            table.label_at[slot] = distinct
-            table.slot_of[distinct] = slot
-            table.in_hypothesis[distinct] = 0
-            table.most_in_a_reference[distinct] = 0
-            table.this_reference[distinct] = -1
-            distinct += 1
-        label = table.label_at[slot]
-        table.in_hypothesis[label] += 1
-        labels[i] = label
+            key = labels[0, i] * unigrams + labels[1, i + n]
+            slot = (key * 2654435761 >> 16) & mask
+            while by_slot[slot, _KEY] != key and by_slot[slot, _KEY] != -1:
+                slot = (slot + 1) & mask
+            if by_slot[slot, _KEY] == -1:
+                by_slot[slot, _KEY] = key
+                by_slot[slot, _LABEL] = distinct
+                distinct = _new_label(by_label, distinct, slot)
+            label = by_slot[slot, _LABEL]
+        by_label[label, _IN_HYPOTHESIS] += 1
+        labels[0, i] = label
     return distinct
 
 
-@compiled
+@inlined
+def _new_label(by_label: IntArray, label: int, slot: int) -> int:
+    """Start the counts of a new distinct n-gram; return the next label."""
+    by_label[label, _SLOT] = slot
+    by_label[label, _IN_HYPOTHESIS] = 0
+    by_label[label, _MOST_IN_A_REFERENCE] = 0
+    by_label[label, _THIS_REFERENCE] = -1
+    return label + 1
+
+
+@inlined
 def _count_in_reference(
-    reference: IntArray,
+    token_ids: IntArray,
+    start: int,
+    length: int,
+    position: int,
+    segment: int,
     n: int,
     unigrams: int,
-    labels: IntArray,
-    unigram_labels: IntArray,
     number: int,
-    table: _Table,
+    labels: IntArray,
+    by_token: IntArray,
+    by_slot: IntArray,
+    by_label: IntArray,
     mask: int,
 ) -> None:
-    """Count the n-grams of order ``n + 1`` of the segment's reference ``number`` that the
-    hypothesis has too, and label them (-1 for the others)."""
-    for i in range(len(reference) - n):
+    """Count the n-grams of order ``n + 1`` of the segment's reference ``number`` (labelled
+    from ``position`` on) that the hypothesis has too, and label them (-1 for the others)."""
+    for i in range(position, position + length - n):
         if n == 0:
-            key = reference[i]
-        elif labels[i] < 0 or unigram_labels[i + n] < 0:
-            labels[i] = -1
+            token = token_ids[start + i - position]
+            label = by_token[token, _LABEL] if by_token[token, _SEGMENT] == segment else -1
+            labels[1, i] = label
+        elif labels[0, i] < 0 or labels[1, i + n] < 0:
+            labels[0, i] = -1
             continue
         else:
-            key = labels[i] * unigrams + unigram_labels[i + n]
-        slot = _slot(table.keys, key, mask)
-        label = table.label_at[slot] if table.keys[slot] == key else -1
-        labels[i] = label
-        if n == 0:
-            unigram_labels[i] = label
-        if label < 0:
-            continue
-        if table.this_reference[label] != number:
-            table.this_reference[label] = number
-            table.in_this_reference[label] = 0
-        table.in_this_reference[label] += 1
-        table.most_in_a_reference[label] = max(
-            table.most_in_a_reference[label], table.in_this_reference[label]
+            key = labels[0, i] * unigrams + labels[1, i + n]
+            slot = (key * 2654435761 >> 16) & mask
+            while by_slot[slot, _KEY] != key and by_slot[slot, _KEY] != -1:
+                slot = (slot + 1) & mask
+            label = by_slot[slot, _LABEL] if by_slot[slot, _KEY] == key else -1
+        labels[0, i] = label
+        counted = label if label >= 0 else len(by_label) - 1
+        if by_label[counted, _THIS_REFERENCE] != number:
+            by_label[counted, _THIS_REFERENCE] = number
+            by_label[counted, _IN_THIS_REFERENCE] = 0
+        by_label[counted, _IN_THIS_REFERENCE] += 1
+        by_label[counted, _MOST_IN_A_REFERENCE] = max(
+            by_label[counted, _MOST_IN_A_REFERENCE], by_label[counted, _IN_THIS_REFERENCE]
         )
 
 
-@compiled
-def _forget_unshared(
-    labels: IntArray, unigram_labels: IntArray, positions: int, n: int, table: _Table
-) -> None:
+@inlined
+def _forget_unshared(labels: IntArray, positions: int, n: int, by_label: IntArray) -> None:
     """Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels)."""
     for i in range(positions):
-        if labels[i] >= 0 and table.most_in_a_reference[labels[i]] == 0:
-            labels[i] = -1
+        if labels[0, i] >= 0 and by_label[labels[0, i], _MOST_IN_A_REFERENCE] == 0:
+            labels[0, i] = -1
         if n == 0:
-            unigram_labels[i] = labels[i]
+            labels[1, i] = labels[0, i]
 
 
-@compiled
-def _slot(keys: IntArray, key: int, mask: int) -> int:
-    """Where ``key`` is in the table, or the empty slot where it would go."""
-    slot: int = ((key * 2654435761) >> 16) & mask  # Knuth's multiplicative hash
-    while keys[slot] != key and keys[slot] != -1:
-        slot = (slot + 1) & mask
-    return slot
-
-
-@compiled
+@inlined
 def _doubled(rows: IntArray) -> IntArray:
     grown = np.empty((2 * len(rows), rows.shape[1]), rows.dtype)
     grown[: len(rows)] = rows
@@ -302,7 +334,7 @@ def weighted_geometric_means(
     return means
 
 
-@compiled
+@inlined
 def _rounded_sum(terms: FloatArray, partials: FloatArray) -> float:
     """The exact sum of the terms rounded once, to nearest with ties to even, by Shewchuk's
     non-overlapping partial sums; NaN if a term or a partial sum is not finite."""
@@ -345,4 +377,4 @@ def _rounded_sum(terms: FloatArray, partials: FloatArray) -> float:
         rounded = high + doubled
         if doubled == rounded - high:
             high = rounded
-    return high
+    return float(high)

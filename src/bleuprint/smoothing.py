@@ -222,7 +222,9 @@ class Exp(Part, family="smooth", name="exp"):
         totals = np.where(defined, stats.totals, 1)
         unmatched = defined & (stats.matches == 0)
         zero_orders = np.cumsum(unmatched, axis=1)
-        precisions = np.where(unmatched, 1 / (2.0**zero_orders * totals), stats.matches / totals)
+        # ldexp(1, k) is 2**k exactly, without a general power per element
+        smoothed = 1 / (np.ldexp(1.0, zero_orders) * totals)
+        precisions = np.where(unmatched, smoothed, stats.matches / totals)
         return _zero_without_matches(stats, precisions, defined)
 
 
