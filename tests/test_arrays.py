@@ -215,6 +215,17 @@ def test_empty_and_short_segments() -> None:
     assert_same_everywhere(BLEUScore.canonical(max_n=25), *long_ones)
 
 
+def test_chunks_counted_in_threads_keep_their_order() -> None:
+    hypotheses: list[Any] = [f"w{i % 7} w{i % 5} x w{i % 3}" for i in range(40)]
+    references: list[Any] = [[f"w{i % 5} w{i % 7} x", f"x w{i}"] for i in range(40)]
+    # A chunk of text and token lists together takes the simple path, in its place.
+    hypotheses[20], references[20] = hypotheses[20].split(), [r.split() for r in references[20]]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_arrays, "CHUNK_SEGMENTS", 3)
+        patch.setattr(_arrays, "COUNTING_THREADS", 2)
+        assert_same_everywhere(BLEUScore(), hypotheses, references)
+
+
 def test_bad_input_gets_the_simple_paths_error() -> None:
     with pytest.raises(ValueError, match="segment 2: no references"):
         BLEUScore().count_segments(["a", "b", "c"], [["a"], ["b"], []])

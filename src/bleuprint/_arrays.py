@@ -21,8 +21,9 @@ the simple path's exactly; ``tests/test_arrays.py`` checks that on random corpor
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, count
 from typing import TYPE_CHECKING, cast
 
@@ -30,7 +31,7 @@ import attrs
 import numpy as np
 
 from bleuprint._exact import weighted_geometric_mean
-from bleuprint._kernels import shared_ngram_counts, weighted_geometric_means
+from bleuprint._kernels import THREADS, shared_ngram_counts, weighted_geometric_means
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._stats import BLEUStats
 from bleuprint.typing import (
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
     from bleuprint._engine import BLEUScore
     from bleuprint._result import Signature
 
+COUNTING_THREADS = THREADS
+"""Threads counting chunks at once: numba's ``NUMBA_NUM_THREADS`` (by default, one per CPU)."""
 CHUNK_SEGMENTS = 8192
 """Segments counted together: enough for numpy to pay off, few enough to stay in cache."""
 SCORED_SEGMENTS = 1 << 15
@@ -207,26 +210,37 @@ def count_segments(
 ) -> SegmentStats:
     """Every segment's statistics, a chunk at a time.
 
-    A chunk holding anything but plain text (or plain token lists) throughout is counted by
+    Worker threads count the n-grams of chunks (compiled code, which releases the GIL; as many
+    threads as ``COUNTING_THREADS``) while this thread tokenizes and interns the next chunks. A
+    chunk holding anything but plain text (or plain token lists) throughout is counted here by
     ``count_one``, the simple path, which also raises the right error for bad input.
     """
-    chunks = []
-    for start in range(0, len(hypotheses), CHUNK_SEGMENTS):
-        chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
-        chunk_references = references[start : start + CHUNK_SEGMENTS]
-        kind = plain_kind(chunk_hypotheses, chunk_references)
-        if kind is None:
-            stats = [
-                count_one(start + offset, hypothesis, refs)
-                for offset, (hypothesis, refs) in enumerate(
-                    zip(chunk_hypotheses, chunk_references, strict=True)
+    counted: list[SegmentStats] = []
+    pending: deque[Future[SegmentStats]] = deque()
+    with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
+        for start in range(0, len(hypotheses), CHUNK_SEGMENTS):
+            chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
+            chunk_references = references[start : start + CHUNK_SEGMENTS]
+            kind = plain_kind(chunk_hypotheses, chunk_references)
+            if kind is None:
+                stats = [
+                    count_one(start + offset, hypothesis, refs)
+                    for offset, (hypothesis, refs) in enumerate(
+                        zip(chunk_hypotheses, chunk_references, strict=True)
+                    )
+                ]
+                future: Future[SegmentStats] = Future()
+                future.set_result(
+                    SegmentStats.from_stats(stats, parts.ngrams.max_n, parts.signature)
                 )
-            ]
-            max_n = parts.ngrams.max_n
-            chunks.append(SegmentStats.from_stats(stats, max_n, parts.signature))
-        else:
-            chunks.append(_count_chunk(parts, chunk_hypotheses, chunk_references, kind))
-    return chunks[0] if len(chunks) == 1 else SegmentStats.concatenate(chunks)
+            else:
+                chunk = InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind)
+                future = counting.submit(chunk.statistics)
+            pending.append(future)
+            if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
+                counted.append(pending.popleft().result())
+        counted.extend(future.result() for future in pending)
+    return counted[0] if len(counted) == 1 else SegmentStats.concatenate(counted)
 
 
 def plain_kind(
@@ -253,45 +267,69 @@ def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> list[list[str]]:
     return list(map(tokenizer, texts))
 
 
-def _count_chunk(
-    parts: CountingParts,
-    hypotheses: Sequence[Segment],
-    references: Sequence[Sequence[Segment]],
-    kind: str,
-) -> SegmentStats:
-    segments, max_n = len(hypotheses), parts.ngrams.max_n
-    flat_references = list(chain.from_iterable(references))
-    reference_counts = np.fromiter(map(len, references), np.int64, segments)
-    table, texts = parts.token_table([*hypotheses, *flat_references], kind)
-    lengths = table.lengths(texts)
-    singles, repeated = shared_ngram_counts(
-        table.token_ids,
-        table.starts,
-        texts[:segments],
-        texts[segments:],
-        np.concatenate(([0], np.cumsum(reference_counts))),
-        table.vocabulary_size,
-        max_n,
-    )
-    # The credit of an n-gram depends only on its two counts; nearly all are (1, 1).
-    credit = parts.matching.credit_array
-    single_credit = int(credit(np.ones(1, np.int64), np.ones(1, np.int64))[0])
-    cells, in_hypothesis, in_reference = repeated.T
-    others = np.bincount(
-        cells, weights=credit(in_hypothesis, in_reference), minlength=segments * max_n
-    )
-    hypothesis_lengths = parts.lengths(hypotheses, kind, lengths[:segments])
-    reference_lengths = parts.lengths(flat_references, kind, lengths[segments:])
-    return SegmentStats(
-        singles * single_credit + others.astype(np.int64).reshape(segments, max_n),
-        parts.ngrams.order_totals_array(lengths[:segments]),
-        hypothesis_lengths,
-        parts.reference_length.reference_length_array(
-            hypothesis_lengths, reference_lengths, reference_counts
-        ),
-        reference_counts,
-        parts.signature,
-    )
+@attrs.frozen
+class InternedChunk:
+    """A chunk of segments tokenized and interned, with their lengths, waiting to be counted."""
+
+    parts: CountingParts
+    table: TokenTable
+    hypothesis_texts: IntArray
+    reference_texts: IntArray
+    reference_counts: IntArray
+    hypothesis_lengths: IntArray  # as the length measure measures them
+    reference_lengths: IntArray
+
+    @classmethod
+    def of(
+        cls,
+        parts: CountingParts,
+        hypotheses: Sequence[Segment],
+        references: Sequence[Sequence[Segment]],
+        kind: str,
+    ) -> InternedChunk:
+        segments = len(hypotheses)
+        flat_references = list(chain.from_iterable(references))
+        table, texts = parts.token_table([*hypotheses, *flat_references], kind)
+        token_counts = table.lengths(texts)
+        return cls(
+            parts,
+            table,
+            texts[:segments],
+            texts[segments:],
+            np.fromiter(map(len, references), np.int64, segments),
+            parts.lengths(hypotheses, kind, token_counts[:segments]),
+            parts.lengths(flat_references, kind, token_counts[segments:]),
+        )
+
+    def statistics(self) -> SegmentStats:
+        """Every segment's statistics."""
+        parts, segments, max_n = self.parts, len(self.hypothesis_texts), self.parts.ngrams.max_n
+        singles, repeated = shared_ngram_counts(
+            self.table.token_ids,
+            self.table.starts,
+            self.hypothesis_texts,
+            self.reference_texts,
+            np.concatenate(([0], np.cumsum(self.reference_counts))),
+            self.table.vocabulary_size,
+            max_n,
+        )
+        # The credit of an n-gram depends only on its two counts; nearly all are (1, 1).
+        credit = parts.matching.credit_array
+        single_credit = int(credit(np.ones(1, np.int64), np.ones(1, np.int64))[0])
+        cells, in_hypothesis, in_reference = repeated.T
+        others = np.bincount(
+            cells, weights=credit(in_hypothesis, in_reference), minlength=segments * max_n
+        )
+        return SegmentStats(
+            singles * single_credit + others.astype(np.int64).reshape(segments, max_n),
+            parts.ngrams.order_totals_array(self.table.lengths(self.hypothesis_texts)),
+            self.hypothesis_lengths,
+            parts.reference_length.reference_length_array(
+                self.hypothesis_lengths, self.reference_lengths, self.reference_counts
+            ),
+            self.reference_counts,
+            parts.signature,
+        )
 
 
 def intern(

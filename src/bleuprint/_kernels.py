@@ -18,6 +18,10 @@ from bleuprint.typing import BoolArray, FloatArray, IntArray
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
+THREADS: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+"""How many threads may run compiled loops at once: the environment variable
+``NUMBA_NUM_THREADS``, by default the number of CPUs."""
+
 
 def compiled(function: Function) -> Function:
     """``function`` compiled to machine code, cached on disk where numba can write."""
