@@ -22,6 +22,7 @@ The sacreBLEU 2.6.0 tokenizers are reproduced exactly, quirks included (see
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -94,12 +95,15 @@ class Letters(Part, family="tok", name="letters"):
 
 # The mteval-v13a rules after the segment is padded with spaces, applied in order, each over
 # the whole line. Each pattern's groups are put back with spaces around the separated one.
-_ASCII_SYMBOLS = ' !"#$%&()*+/:;<=>?@[\\]^_`{|}~'  # ASCII punctuation but ' , - .
+# ASCII punctuation but ' , - . (mteval's class holds the space too: padding a space with spaces
+# changes no token, and leaving it out makes this rule ten times faster). The classes are
+# ASCII, so the standard re module serves, and runs the slowest rule twice as fast as regex.
+_ASCII_SYMBOLS = '!"#$%&()*+/:;<=>?@[\\]^_`{|}~'
 _MTEVAL_RULES = (
-    (regex.compile(f"([{regex.escape(_ASCII_SYMBOLS)}])"), r" \1 "),
-    (regex.compile(r"([^0-9])([.,])"), r"\1 \2 "),  # period or comma after a non-digit
-    (regex.compile(r"([.,])([^0-9])"), r" \1 \2"),  # period or comma before a non-digit
-    (regex.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash after a digit
+    (re.compile(f"([{re.escape(_ASCII_SYMBOLS)}])"), r" \1 "),
+    (re.compile(r"([^0-9])([.,])"), r"\1 \2 "),  # period or comma after a non-digit
+    (re.compile(r"([.,])([^0-9])"), r" \1 \2"),  # period or comma before a non-digit
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash after a digit
 )
 # mteval-v13a undoes these escapes one after the other, so "&amp;lt;" ends as "<".
 _MTEVAL_UNESCAPES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
@@ -126,7 +130,8 @@ def _line_bounded(rules: Rules) -> Rules:
     bounded = []
     for pattern, replacement in rules:
         text = pattern.pattern.replace("[^0-9]", "[^0-9\\n]").replace("\\P{N}", "[^\\p{N}\\n]")
-        bounded.append((regex.compile(text), replacement))
+        compile_pattern = re.compile if isinstance(pattern, re.Pattern) else regex.compile
+        bounded.append((compile_pattern(text), replacement))
     return tuple(bounded)
 
 
