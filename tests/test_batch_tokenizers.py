@@ -27,7 +27,7 @@ IDS = [tokenizer.signature for tokenizer in BATCH_TOKENIZERS]
 
 def assert_batch_is_per_text(tokenizer: Any, texts: list[str]) -> None:
     assert isinstance(tokenizer, BatchTokenizer)
-    assert tokenizer.tokenize_batch(texts) == [tokenizer(text) for text in texts]
+    assert list(tokenizer.tokenize_batch(texts)) == [tokenizer(text) for text in texts]
 
 
 # Characters whose neighbours decide what the rules do: digits, periods, commas, dashes,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -63,13 +63,13 @@ class Whitespace(Part, family="tok", name="whitespace"):
     def __call__(self, text: str) -> list[str]:
         return text.split()
 
-    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
-        """The tokens of many texts, as calling on each gives them.
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
+        """The tokens of many texts, as calling on each gives them, one text at a time.
 
-        >>> Whitespace().tokenize_batch(["a b", "", " c "])
+        >>> list(Whitespace().tokenize_batch(["a b", "", " c "]))
         [['a', 'b'], [], ['c']]
         """
-        return list(map(str.split, texts))
+        return map(str.split, texts)
 
 
 _LETTER_RUN = regex.compile(r"\p{L}[\p{L}\p{M}]*")
@@ -433,12 +433,12 @@ class Lowercase(Part, family="tok", name="lowercase"):
     def __call__(self, text: str) -> list[str]:
         return self.inner(text.lower())
 
-    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterable[list[str]]:
         """The tokens of many texts, in one call where the inner tokenizer offers one."""
         lowered = [text.lower() for text in texts]
         if isinstance(self.inner, BatchTokenizer):
             return self.inner.tokenize_batch(lowered)
-        return list(map(self.inner, lowered))
+        return map(self.inner, lowered)
 
 
 @attrs.frozen

@@ -18,7 +18,7 @@ need only fit the protocol, no subclassing required:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
@@ -137,9 +137,10 @@ BoolArray: TypeAlias = "npt.NDArray[np.bool_]"
 
 @runtime_checkable
 class BatchTokenizer(Tokenizer, Protocol):
-    """A tokenizer that also tokenizes many segments in one call (faster than one by one)."""
+    """A tokenizer that also tokenizes many segments in one call (faster than one by one).
+    The token lists, one per text and in order, may come one at a time (an iterator)."""
 
-    def tokenize_batch(self, texts: Sequence[str], /) -> list[list[str]]: ...
+    def tokenize_batch(self, texts: Sequence[str], /) -> Iterable[list[str]]: ...
 
 
 @runtime_checkable
