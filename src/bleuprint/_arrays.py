@@ -57,7 +57,8 @@ if TYPE_CHECKING:
 COUNTING_THREADS = THREADS
 """Threads counting chunks at once: numba's ``NUMBA_NUM_THREADS`` (by default, one per CPU)."""
 CHUNK_SEGMENTS = 8192
-"""Segments counted together: enough for numpy to pay off, few enough to stay in cache."""
+"""Segments counted together: enough to make the work per chunk in Python small, few enough
+that the chunks in flight take little memory."""
 SCORED_SEGMENTS = 1 << 15
 """Segments scored together: few enough for numpy's temporary arrays to stay in cache."""
 CACHED_TEXTS = 1 << 16

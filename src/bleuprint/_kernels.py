@@ -217,14 +217,12 @@ def _label_hypothesis(
                 by_token[token, _LABEL] = distinct
                 distinct = _new_label(by_label, distinct, -1)
             label = by_token[token, _LABEL]
-        elif labels[0, i] < 0 or labels[1, i + n] < 0:
-            labels[0, i] = -1
-            continue
         else:
-            key = labels[0, i] * unigrams + labels[1, i + n]
-            slot = (key * 2654435761 >> 16) & mask
-            while by_slot[slot, _KEY] != key and by_slot[slot, _KEY] != -1:
-                slot = (slot + 1) & mask
+            key = _longer_key(labels, i, n, unigrams)
+            if key < 0:
+                labels[0, i] = -1
+                continue
+            slot = _slot(by_slot, key, mask)
             if by_slot[slot, _KEY] == -1:
                 by_slot[slot, _KEY] = key
                 by_slot[slot, _LABEL] = distinct
@@ -233,6 +231,25 @@ def _label_hypothesis(
         by_label[label, _IN_HYPOTHESIS] += 1
         labels[0, i] = label
     return distinct
+
+
+@inlined
+def _longer_key(labels: IntArray, i: int, n: int, unigrams: int) -> int:
+    """The key of the n-gram of order ``n + 1`` at position ``i``: the label of its first
+    ``n`` tokens with the unigram label of its last; -1 if either is not shared."""
+    if labels[0, i] < 0 or labels[1, i + n] < 0:
+        return -1
+    key: int = labels[0, i] * unigrams + labels[1, i + n]
+    return key
+
+
+@inlined
+def _slot(by_slot: IntArray, key: int, mask: int) -> int:
+    """Where ``key`` is in the table, or the empty slot where it would go."""
+    slot: int = ((key * 2654435761) >> 16) & mask  # Knuth's multiplicative hash
+    while by_slot[slot, _KEY] != key and by_slot[slot, _KEY] != -1:
+        slot = (slot + 1) & mask
+    return slot
 
 
 @inlined
@@ -268,14 +285,12 @@ def _count_in_reference(
             token = token_ids[start + i - position]
             label = by_token[token, _LABEL] if by_token[token, _SEGMENT] == segment else -1
             labels[1, i] = label
-        elif labels[0, i] < 0 or labels[1, i + n] < 0:
-            labels[0, i] = -1
-            continue
         else:
-            key = labels[0, i] * unigrams + labels[1, i + n]
-            slot = (key * 2654435761 >> 16) & mask
-            while by_slot[slot, _KEY] != key and by_slot[slot, _KEY] != -1:
-                slot = (slot + 1) & mask
+            key = _longer_key(labels, i, n, unigrams)
+            if key < 0:
+                labels[0, i] = -1
+                continue
+            slot = _slot(by_slot, key, mask)
             label = by_slot[slot, _LABEL] if by_slot[slot, _KEY] == key else -1
         labels[0, i] = label
         counted = label if label >= 0 else len(by_label) - 1
