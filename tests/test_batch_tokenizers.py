@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 import sys
 from typing import Any
 
@@ -127,3 +129,15 @@ def test_wmt22_data(shared: Any, wmt22_pair: str) -> None:
         texts = path.read_text(encoding="utf-8").split("\n")[:-1]
         for tokenizer in BATCH_TOKENIZERS:
             assert_batch_is_per_text(tokenizer, texts)
+
+
+def test_13a_period_rule_without_regex_is_the_regex_everywhere() -> None:
+    # Every text of up to 6 characters from the ones the rule looks at: exactly the same
+    # string as the line-bounded regular expression gives.
+    rule = re.compile(r"([^0-9\n])([.,])")
+    marks = re.compile(r"[.,]")
+    for length in range(7):
+        for characters in itertools.product("a1., \n", repeat=length):
+            text = "".join(characters)
+            expected = rule.sub(r"\1 \2 ", text)
+            assert marks.sub(tokenizers._spaced_after_non_digit, text) == expected, text

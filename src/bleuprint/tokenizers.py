@@ -99,6 +99,27 @@ class Letters(Part, family="tok", name="letters"):
 # changes no token, and leaving it out makes this rule ten times faster). The classes are
 # ASCII, so the standard re module serves, and runs the slowest rule twice as fast as regex.
 _ASCII_SYMBOLS = '!"#$%&()*+/:;<=>?@[\\]^_`{|}~'
+
+
+def _spaced_after_non_digit(match: re.Match[str]) -> str:
+    """mteval's second rule, ``([^0-9])([.,]) -> "\\1 \\2 "``, line-bounded, for the period or
+    comma ``match`` found.
+
+    The rule as a regular expression is tried at every position of the text, which made it
+    the slowest of all; here only the periods and commas are visited. A match of the rule
+    takes the character before the mark too, so in a run of marks only every other one is
+    spaced: the first if a non-digit stands before the run, else the second. A line break (or
+    nothing) before the run counts as the start of a line.
+    """
+    text, position = match.string, match.start()
+    run_start = position
+    while run_start > 0 and text[run_start - 1] in ".,":
+        run_start -= 1
+    first_spaced = run_start > 0 and text[run_start - 1] not in "0123456789\n"
+    spaced = first_spaced == ((position - run_start) % 2 == 0)
+    return f" {match[0]} " if spaced else match[0]
+
+
 _MTEVAL_RULES = (
     (re.compile(f"([{re.escape(_ASCII_SYMBOLS)}])"), r" \1 "),
     (re.compile(r"([^0-9])([.,])"), r"\1 \2 "),  # period or comma after a non-digit
@@ -122,7 +143,7 @@ def _mteval_split(text: str) -> list[str]:
 # a match: every class that could match one (a negated class) is made to exclude it, and lines
 # that hold a line break themselves are tokenized one by one.
 
-Rules = tuple[tuple[Any, str], ...]
+Rules = tuple[tuple[Any, str | Callable[[re.Match[str]], str]], ...]
 
 
 def _line_bounded(rules: Rules) -> Rules:
@@ -135,17 +156,17 @@ def _line_bounded(rules: Rules) -> Rules:
     return tuple(bounded)
 
 
-def _split_lines(rules: Rules, lines: list[str]) -> list[list[str]] | None:
-    """Each line rewritten by the line-bounded ``rules`` and split on whitespace; ``None`` if
-    a line holds a line break (then the caller tokenizes line by line)."""
+def _split_lines(rules: Rules, lines: list[str]) -> Iterator[list[str]] | None:
+    """Each line rewritten by the line-bounded ``rules`` and split on whitespace, one line at
+    a time; ``None`` if a line holds a line break (then the caller tokenizes line by line)."""
     if not lines:
-        return []
+        return iter([])
     joined = "\n".join(lines)
     if joined.count("\n") != len(lines) - 1:
         return None
     for pattern, replacement in rules:
         joined = pattern.sub(replacement, joined)
-    return [line.split() for line in joined.split("\n")]
+    return map(str.split, joined.split("\n"))
 
 
 def _mteval_prepare(text: str) -> str:
@@ -157,7 +178,11 @@ def _mteval_prepare(text: str) -> str:
     return f" {text} "
 
 
-_MTEVAL_BY_LINE = _line_bounded(_MTEVAL_RULES)
+_MTEVAL_BY_LINE = (
+    *_line_bounded(_MTEVAL_RULES[:1]),
+    (re.compile(r"[.,]"), _spaced_after_non_digit),  # the second rule, line-bounded
+    *_line_bounded(_MTEVAL_RULES[2:]),
+)
 
 
 @attrs.frozen
@@ -178,11 +203,11 @@ class Mteval13a(Part, family="tok", name="13a"):
     def __call__(self, text: str) -> list[str]:
         return _mteval_split(_mteval_prepare(text))
 
-    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
         """The tokens of many texts, as calling on each gives them, with one pass of each
         rule over all of them."""
         tokens = _split_lines(_MTEVAL_BY_LINE, [_mteval_prepare(text) for text in texts])
-        return list(map(self, texts)) if tokens is None else tokens
+        return map(self, texts) if tokens is None else tokens
 
 
 _INTERNATIONAL_RULES = (
@@ -217,11 +242,11 @@ class International(Part, family="tok", name="intl"):
             text = pattern.sub(replacement, text)
         return text.split()
 
-    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
         """The tokens of many texts, as calling on each gives them, with one pass of each
         rule over all of them."""
         tokens = _split_lines(_INTERNATIONAL_BY_LINE, [text.rstrip() for text in texts])
-        return list(map(self, texts)) if tokens is None else tokens
+        return map(self, texts) if tokens is None else tokens
 
 
 @attrs.frozen
@@ -237,10 +262,10 @@ class Chars(Part, family="tok", name="char"):
     def __call__(self, text: str) -> list[str]:
         return [character for character in text if not character.isspace()]
 
-    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
         """The tokens of many texts, as calling on each gives them: :meth:`str.split` drops
         exactly the characters for which :meth:`str.isspace` is true."""
-        return [list("".join(text.split())) for text in texts]
+        return (list("".join(text.split())) for text in texts)
 
 
 def _code_point_class(ranges: tuple[tuple[int, int], ...]) -> Any:
@@ -288,10 +313,10 @@ def _chinese_split(characters: Any, text: str) -> list[str]:
 
 def _chinese_split_batch(
     characters: Any, texts: Sequence[str], one: Callable[[str], list[str]]
-) -> list[list[str]]:
+) -> Iterator[list[str]]:
     rules = ((characters, r" \1 "), *_MTEVAL_BY_LINE)
     tokens = _split_lines(rules, [text.strip() for text in texts])
-    return list(map(one, texts)) if tokens is None else tokens
+    return map(one, texts) if tokens is None else tokens
 
 
 @attrs.frozen
@@ -315,7 +340,7 @@ class Chinese(Part, family="tok", name="zh"):
     def __call__(self, text: str) -> list[str]:
         return _chinese_split(_ZH_AS_WRITTEN, text)
 
-    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
         """The tokens of many texts, as calling on each gives them, with one pass of each
         rule over all of them."""
         return _chinese_split_batch(_ZH_AS_WRITTEN, texts, self)
@@ -334,7 +359,7 @@ class ChineseFixed(Part, family="tok", name="zh-fixed"):
     def __call__(self, text: str) -> list[str]:
         return _chinese_split(_ZH_AS_MEANT, text)
 
-    def tokenize_batch(self, texts: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
         """The tokens of many texts, as calling on each gives them, with one pass of each
         rule over all of them."""
         return _chinese_split_batch(_ZH_AS_MEANT, texts, self)
