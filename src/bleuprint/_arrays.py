@@ -224,16 +224,7 @@ def count_segments(
             chunk_references = references[start : start + CHUNK_SEGMENTS]
             kind = plain_kind(chunk_hypotheses, chunk_references)
             if kind is None:
-                stats = [
-                    count_one(start + offset, hypothesis, refs)
-                    for offset, (hypothesis, refs) in enumerate(
-                        zip(chunk_hypotheses, chunk_references, strict=True)
-                    )
-                ]
-                future: Future[SegmentStats] = Future()
-                future.set_result(
-                    SegmentStats.from_stats(stats, parts.ngrams.max_n, parts.signature)
-                )
+                future = _one_by_one(parts, count_one, start, chunk_hypotheses, chunk_references)
             else:
                 chunk = InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind)
                 future = counting.submit(chunk.statistics)
@@ -242,6 +233,24 @@ def count_segments(
                 counted.append(pending.popleft().result())
         counted.extend(future.result() for future in pending)
     return counted[0] if len(counted) == 1 else SegmentStats.concatenate(counted)
+
+
+def _one_by_one(
+    parts: CountingParts,
+    count_one: CountSegment,
+    start: int,
+    hypotheses: Sequence[Segment],
+    references: Sequence[Sequence[Segment]],
+) -> Future[SegmentStats]:
+    """A chunk counted here by the simple path (its first segment being number ``start``), as
+    a finished future, to take its place among the chunks counted on threads."""
+    stats = [
+        count_one(start + offset, hypothesis, refs)
+        for offset, (hypothesis, refs) in enumerate(zip(hypotheses, references, strict=True))
+    ]
+    counted: Future[SegmentStats] = Future()
+    counted.set_result(SegmentStats.from_stats(stats, parts.ngrams.max_n, parts.signature))
+    return counted
 
 
 def plain_kind(
