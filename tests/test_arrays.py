@@ -154,11 +154,11 @@ def test_chunks_and_cache_resets_change_nothing(engine: BLEUScore, corpus: Corpu
 
 
 def clipped_by_counter(
-    segments: list[tuple[list[int], list[list[int]]]], max_n: int
+    segments: list[tuple[list[str], list[list[str]]]], max_n: int
 ) -> list[list[int]]:
     """Matches per segment and order, straight from the definition with Counters."""
 
-    def grams(stream: list[int], n: int) -> Counter[tuple[int, ...]]:
+    def grams(stream: list[str], n: int) -> Counter[tuple[str, ...]]:
         return Counter(tuple(stream[i : i + n]) for i in range(len(stream) - n + 1))
 
     matches = [[0] * max_n for _ in segments]
@@ -170,7 +170,7 @@ def clipped_by_counter(
     return matches
 
 
-TOKENS = st.lists(st.integers(0, 3) | st.sampled_from([2**31 - 1, 2**40, 2**62]), max_size=9)
+TOKENS = st.lists(st.sampled_from("abcd"), max_size=9)  # few kinds: n-grams repeat often
 
 
 @given(st.data(), st.integers(1, 6))
@@ -179,7 +179,7 @@ def test_kernel_counts_shared_ngrams_as_the_definition(data: st.DataObject, max_
     numbers = st.integers(0, len(texts) - 1)
     hypotheses = data.draw(st.lists(numbers, min_size=1, max_size=6))
     references = [data.draw(st.lists(numbers, min_size=1, max_size=3)) for _ in hypotheses]
-    table = _arrays.TokenTable.of([list(map(str, text)) for text in texts])
+    table = _arrays.TokenTable.of(texts)
     singles, repeated = shared_ngram_counts(
         table.token_ids,
         table.starts,
