@@ -498,7 +498,11 @@ class BLEUScore:
         self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
     ) -> BLEUStats:
         """The summed statistics of a corpus, ready to score, merge or store."""
-        return self.count_segments(hypotheses, references).total(self.empty_stats())
+        return self.total(self.count_segments(hypotheses, references))
+
+    def total(self, segments: SegmentStats) -> BLEUStats:
+        """The corpus statistics of ``segments``, summed as this definition sums them."""
+        return segments.total(self.empty_stats())
 
     def empty_stats(self) -> BLEUStats:
         """Statistics of no segment, for this configuration: the start of a running sum."""

@@ -108,6 +108,19 @@ class SegmentStats(Sequence[BLEUStats]):
             segments_without_ngrams=(self.totals[index] == 0).astype(int).tolist(),
         )
 
+    def take(self, indices: npt.ArrayLike) -> SegmentStats:
+        """The segments at ``indices`` (any integer array; repeats allowed), in that order.
+
+        >>> from bleuprint import BLEUScore
+        >>> segments = BLEUScore.canonical(max_n=1).count_segments(["a", "a b"], [["a"], ["b"]])
+        >>> segments.take([1, 1, 0]).matches.tolist()
+        [[1], [1], [1]]
+        """
+        rows = np.asarray(indices, dtype=np.intp)
+        return SegmentStats(
+            *(getattr(self, name)[rows] for name in _COLUMNS), counting=self.counting
+        )  # type: ignore[misc]
+
     def total(self, start: BLEUStats | None = None) -> BLEUStats:
         """All segments summed (onto ``start``, by default empty statistics): exactly
         ``sum(self, start)``, without making one object per segment."""
