@@ -33,7 +33,6 @@ def progress_bar(
         disable=quiet or not stream.isatty(),
         delay=_delay(),
         leave=False,
-        dynamic_ncols=True,
     )
 
 
