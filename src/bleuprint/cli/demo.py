@@ -32,8 +32,8 @@ def run(arguments: argparse.Namespace) -> str:
             (
                 preset.name,
                 preset.format_score(engine.score(engine.total(segments)).score),
-                # Added in order, as printed before: numpy's pairwise sum can differ in the
-                # last digit, which presets printing full precision would show.
+                # Added left to right: numpy's pairwise sum can differ in the last digit,
+                # which the presets that print full precision would show.
                 preset.format_score(sum(sentence_scores) / len(sentence_scores)),
                 preset.summary,
             )

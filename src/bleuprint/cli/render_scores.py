@@ -45,6 +45,8 @@ def sentence_scores(results: Sequence[BLEUResult], arguments: argparse.Namespace
 def corpus_scores(
     scores: Sequence[SystemScore], test: SignificanceTest | None, arguments: argparse.Namespace
 ) -> str:
+    """One score per system: ``-b`` scores, TSV, JSON (one object for one system without a
+    test, else a document of systems), a text line, or a table."""
     width = arguments.width
     if arguments.score_only:
         return "".join(_rounded(score.result.score, width) + "\n" for score in scores)

@@ -62,6 +62,7 @@ class SignificanceTest:
 
 
 def add_significance_options(parser: argparse.ArgumentParser) -> None:
+    """The tests (--paired-bs, --paired-ar, -ci), their sizes and their seed."""
     tests = parser.add_argument_group("significance")
     tests.add_argument(
         "--paired-bs",
