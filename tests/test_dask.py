@@ -28,7 +28,8 @@ from distributed import Client, LocalCluster
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuprint import BLEUScore, ConfigurationError, InputError, brevity, presets
+from bleuprint import BLEUScore, ConfigurationError, InputError, presets
+from bleuprint.compat import hf_evaluate
 from bleuprint import dask as bleu_dask
 from tests.conftest import require_shared
 
@@ -111,7 +112,7 @@ def test_sentence_scores_as_a_new_column_equal_the_local_ones(client: Client, na
 
 def test_a_segment_the_definition_cannot_score_fails_as_it_does_locally(client: Client) -> None:
     # TF NMT's brevity penalty divides by the hypothesis length: an empty one has no score.
-    engine = BLEUScore(brevity_penalty=brevity.NMT())
+    engine = BLEUScore(brevity_penalty=hf_evaluate.NMT())
     hypotheses, references = ["a b", ""], [["a b"], ["c d"]]
     with pytest.raises(InputError) as local:
         engine.sentence_scores(hypotheses, references)
@@ -144,16 +145,16 @@ _segment = st.tuples(_words, st.lists(_words, min_size=1, max_size=3))
 def test_any_partitioning_and_tree_shape_gives_the_local_statistics(
     partitions: list[list[tuple[str, list[str]]]], split_every: int
 ) -> None:
-    engine = BLEUScore.canonical()
+    engine = BLEUScore.nltk()
     bag = dask.bag.from_delayed([delayed(partition) for partition in partitions])
     stats = bleu_dask.corpus_stats(engine, bag, split_every=split_every)
     segments = [segment for partition in partitions for segment in partition]
     local = engine.count([hypothesis for hypothesis, _ in segments], [refs for _, refs in segments])
     summed = stats.compute(scheduler="sync")
     assert summed == local
-    # Fields outside equality that some definitions read (NLTK's): the tree keeps the order.
-    assert summed.segments_without_ngrams == local.segments_without_ngrams
-    assert summed.last_segment == local.last_segment
+    # Fields outside equality that NLTK's definition reads: the tree keeps the order.
+    assert summed.empty_orders == local.empty_orders
+    assert summed.last == local.last
 
 
 def _malloc_trim_threshold() -> str | None:

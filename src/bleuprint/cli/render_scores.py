@@ -16,6 +16,7 @@ from bleuprint._result import BLEUResult
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
 from bleuprint.cli.table import format_table
+from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.significance import SignificanceResult
 
@@ -89,7 +90,7 @@ def _json_fields(result: BLEUResult, width: int) -> dict[str, Any]:
 def _sacrebleu_signature(result: BLEUResult) -> str | None:
     """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
     try:
-        return result.sacrebleu_signature
+        return sacrebleu.signature(result)
     except ConfigurationError:
         return None
 
