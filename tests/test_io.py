@@ -54,10 +54,10 @@ def test_a_bad_gzip_file_is_an_input_error(tmp_path: Path, data: bytes) -> None:
 def test_permission_denied_is_an_input_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    def refuse(self: Path) -> bytes:
+    def refuse(self: Path, mode: str = "r") -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(Path, "open", refuse)
     with pytest.raises(InputError, match=r"^locked\.txt: permission denied$"):
         _io.read_segments("locked.txt")
 

@@ -500,9 +500,10 @@ class BLEUScore:
         """The summed statistics of a corpus, ready to score, merge or store."""
         return self.total(self.count_segments(hypotheses, references))
 
-    def total(self, segments: SegmentStats) -> BLEUStats:
-        """The corpus statistics of ``segments``, summed as this definition sums them."""
-        return segments.total(self.empty_stats())
+    def total(self, segments: SegmentStats, start: BLEUStats | None = None) -> BLEUStats:
+        """The corpus statistics of ``segments``, summed as this definition sums them, added
+        to ``start`` (a running total) if given."""
+        return segments.total(self.empty_stats() if start is None else start)
 
     def empty_stats(self) -> BLEUStats:
         """Statistics of no segment, for this configuration: the start of a running sum."""
@@ -537,19 +538,20 @@ class BLEUScore:
         hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
         if isinstance(references, str) or not isinstance(references, Sequence):
             raise InputError(
-                f"segment {index}: references must be a list of references, "
-                f"got {type(references).__name__}"
+                f"references must be a list of references, got {type(references).__name__}",
+                segment=index,
             )
         if not references:
-            raise InputError(f"segment {index}: no references")
+            raise InputError("no references", segment=index)
         tokenized_refs = [
             self._tokenize(index, f"reference {k}", ref) for k, ref in enumerate(references)
         ]
         for k, (ref_text, _) in enumerate(tokenized_refs):
             if (ref_text is None) != (hypothesis_text is None):
                 raise InputError(
-                    f"segment {index}: the hypothesis is {_kind(hypothesis_text)} but "
-                    f"reference {k} is {_kind(ref_text)}; give both as text or both as tokens"
+                    f"the hypothesis is {_kind(hypothesis_text)} but reference {k} is "
+                    f"{_kind(ref_text)}; give both as text or both as tokens",
+                    segment=index,
                 )
         hypothesis_ngrams = self.ngrams(hypothesis_tokens)
         reference_ngrams = [self.ngrams(tokens) for _, tokens in tokenized_refs]
@@ -573,8 +575,9 @@ class BLEUScore:
         if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
             return None, list(segment)
         raise InputError(
-            f"segment {index}: the {role} must be a string or a list of string tokens, "
-            f"got {type(segment).__name__}"
+            f"the {role} must be a string or a list of string tokens, "
+            f"got {type(segment).__name__}",
+            segment=index,
         )
 
     def count_stream(
