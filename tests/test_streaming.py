@@ -110,7 +110,9 @@ def test_files_of_different_lengths(tmp_path: Path) -> None:
 def test_undecodable_bytes_name_file_and_line(tmp_path: Path) -> None:
     hypotheses = write(tmp_path / "hyp.txt", b"a\nb \xff\n")
     references = write(tmp_path / "ref.txt", b"a\nb\n")
-    with pytest.raises(InputError, match=r"hyp\.txt:2: not valid UTF-8 \(byte 3 of the line is 0xff\)$") as raised:
+    with pytest.raises(
+        InputError, match=r"hyp\.txt:2: not valid UTF-8 \(byte 3 of the line is 0xff\)$"
+    ) as raised:
         BLEUScore().corpus_score_files(hypotheses, [references])
     assert (raised.value.path, raised.value.line) == (str(hypotheses), 2)
 

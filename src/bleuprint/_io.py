@@ -195,7 +195,8 @@ def open_binary(path: str, *, sacrebleu_names: bool = False) -> Iterator[BinaryI
     with handle:
         if sacrebleu_names and path.endswith(".gz"):
             with gzip.GzipFile(fileobj=handle) as unpacked:
-                yield unpacked  # type: ignore[misc] (GzipFile is a binary file)
+                # A GzipFile reads bytes like any binary file; typeshed does not say it is one.
+                yield unpacked  # type: ignore[misc]
         else:
             yield handle
 
