@@ -575,8 +575,7 @@ class BLEUScore:
         if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
             return None, list(segment)
         raise InputError(
-            f"the {role} must be a string or a list of string tokens, "
-            f"got {type(segment).__name__}",
+            f"the {role} must be a string or a list of string tokens, got {type(segment).__name__}",
             segment=index,
         )
 
