@@ -57,10 +57,11 @@ def test_several_processes_give_the_same_statistics() -> None:
     )
 
 
-def test_an_error_names_the_segment_in_the_whole_stream() -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_names_the_segment_in_the_whole_stream(jobs: int) -> None:
     references = [["a"], ["b"], ["c"], []]
     with pytest.raises(InputError, match=r"^segment 3: no references$") as raised:
-        BLEUScore().count_stream(["a", "b", "c", "d"], references, chunk_size=2)
+        BLEUScore().count_stream(["a", "b", "c", "d"], references, chunk_size=2, jobs=jobs)
     assert (raised.value.segment, raised.value.reason) == (3, "no references")
 
 
