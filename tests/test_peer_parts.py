@@ -41,7 +41,7 @@ class TestNLTKStatistics:
 
     def test_last_segment_is_the_final_one_added(self) -> None:
         bleu = BLEUScore.nltk(weights=(0.5, 0.5))
-        first, second = bleu.count_segments([["a"], ["b", "c"]], [[["a"]], [["b"]]])
+        _, second = bleu.count_segments([["a"], ["b", "c"]], [[["a"]], [["b"]]])
         both = bleu.count([["a"], ["b", "c"]], [[["a"]], [["b"]]])
         assert both.last == second
         assert (both + bleu.empty_stats()).last == second

@@ -321,12 +321,14 @@ class BLEUScore:
         """The summed statistics of a corpus, ready to score, merge or store."""
         return self.total(self.count_segments(hypotheses, references))
 
-    def total(self, segments: SegmentStats) -> BLEUStats:
+    def total(self, segments: SegmentStats, start: BLEUStats | None = None) -> BLEUStats:
         """The corpus statistics of ``segments``, summed as this definition sums them (a
-        smoother that reads more than the sums, as NLTK's, says how)."""
+        smoother that reads more than the sums, as NLTK's, says how), added to ``start`` (a
+        running total) if given."""
+        start = self.empty_stats() if start is None else start
         if isinstance(self.smoothing, CorpusSmoother):
-            return self.smoothing.total(segments, self.empty_stats())
-        return segments.total(self.empty_stats())
+            return self.smoothing.total(segments, start)
+        return segments.total(start)
 
     def empty_stats(self) -> BLEUStats:
         """Statistics of no segment, for this configuration: the start of a running sum."""
