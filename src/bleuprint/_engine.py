@@ -313,15 +313,6 @@ class BLEUScore:
     ) -> SegmentStats:
         """The statistics of each segment of a corpus, on arrays when every counting part
         supports them (see :mod:`bleuprint.typing`), else one segment at a time."""
-        if isinstance(hypotheses, str) or isinstance(references, str):
-            raise InputError("hypotheses and references must be lists of segments, not a string")
-        if len(hypotheses) != len(references):
-            raise InputError(
-                f"{len(hypotheses)} hypotheses but {len(references)} reference lists: "
-                "give one list of references per hypothesis"
-            )
-        if not hypotheses:
-            raise InputError("the corpus is empty: there is nothing to score")
         return self.counting.count_segments(hypotheses, references)
 
     # Defined where the work is done; each takes the engine as its first argument.
