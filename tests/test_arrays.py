@@ -1,4 +1,4 @@
-"""The fast path (``bleuprint._counting``, ``_scoring``, ``_pairwise``) against the simple path, segment by segment.
+"""The fast path (``_counting``, ``_scoring``, ``_pairwise``) against the simple path.
 
 The simple path is forced by wrapping each part in an object that fits only the plain
 protocol; the two engines then count the same thing and must agree exactly, down to the last

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
-from bleuprint import BLEUError, BLEUScore, ConfigurationError, weights
+from bleuprint import BLEUError, BLEUScore, ConfigurationError
 from bleuprint.compat import nltk as nltk_compat
 
 # A small vocabulary, so that n-grams of every order match often enough to matter.

@@ -25,8 +25,6 @@ from bleuprint import (
     ConfigurationError,
     InputError,
     brevity,
-    smoothing,
-    weights,
 )
 from bleuprint.compat import nltk
 

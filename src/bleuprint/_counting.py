@@ -73,6 +73,15 @@ class Counting:
     ) -> SegmentStats:
         """The statistics of each segment, on arrays where every counting part supports them,
         else one segment at a time."""
+        if isinstance(hypotheses, str) or isinstance(references, str):
+            raise InputError("hypotheses and references must be lists of segments, not a string")
+        if len(hypotheses) != len(references):
+            raise InputError(
+                f"{len(hypotheses)} hypotheses but {len(references)} reference lists: "
+                "give one list of references per hypothesis"
+            )
+        if not hypotheses:
+            raise InputError("the corpus is empty: there is nothing to score")
         arrays = ArrayCounting.of(self)
         if arrays is not None:
             return _count_in_chunks(arrays, hypotheses, references)
@@ -89,19 +98,20 @@ class Counting:
         hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
         if isinstance(references, str) or not isinstance(references, Sequence):
             raise InputError(
-                f"segment {index}: references must be a list of references, "
-                f"got {type(references).__name__}"
+                f"references must be a list of references, got {type(references).__name__}",
+                segment=index,
             )
         if not references:
-            raise InputError(f"segment {index}: no references")
+            raise InputError("no references", segment=index)
         tokenized_refs = [
             self._tokenize(index, f"reference {k}", ref) for k, ref in enumerate(references)
         ]
         for k, (ref_text, _) in enumerate(tokenized_refs):
             if (ref_text is None) != (hypothesis_text is None):
                 raise InputError(
-                    f"segment {index}: the hypothesis is {_kind(hypothesis_text)} but "
-                    f"reference {k} is {_kind(ref_text)}; give both as text or both as tokens"
+                    f"the hypothesis is {_kind(hypothesis_text)} but reference {k} is "
+                    f"{_kind(ref_text)}; give both as text or both as tokens",
+                    segment=index,
                 )
         max_n = self.ngrams.max_n
         hypothesis_ngrams = self.ngrams(hypothesis_tokens)
@@ -124,8 +134,8 @@ class Counting:
         if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
             return None, list(segment)
         raise InputError(
-            f"segment {index}: the {role} must be a string or a list of string tokens, "
-            f"got {type(segment).__name__}"
+            f"the {role} must be a string or a list of string tokens, got {type(segment).__name__}",
+            segment=index,
         )
 
 

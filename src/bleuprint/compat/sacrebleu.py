@@ -41,9 +41,9 @@ __all__ = [
     "VERSION",
     "parts",
     "sentence_parts",
+    "signature",
     "smoother_name",
     "tokenizer_name",
-    "signature",
 ]
 
 VERSION = "2.6.0"
