@@ -1,0 +1,105 @@
+"""Every tokenizer is linear in its input: one hostile line cannot stall a corpus (issue 16).
+
+Each adversarial text is timed at two sizes, four times apart; a linear tokenizer takes about
+four times as long on the larger, a quadratic one sixteen. The test asserts the ratio, never
+seconds, so a slow or busy machine does not fail it; it takes the best of a few runs so that a
+pause of the machine does not either.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bleuprint import tokenizers
+
+SMALL = 10_000
+LARGEST = 160_000
+MEASURABLE = 0.003  # seconds
+GROWTH = 4
+# Linear work grows 4x, quadratic 16x; 10x leaves room for timing noise and caches.
+LIMIT = 10
+
+TOKENIZERS = [
+    tokenizers.Whitespace(),
+    tokenizers.Letters(),
+    tokenizers.Mteval13a(),
+    tokenizers.International(),
+    tokenizers.Chars(),
+    tokenizers.Chinese(),
+    tokenizers.ChineseFixed(),
+    tokenizers.Codepoints(),
+    tokenizers.Lowercase(tokenizers.Mteval13a()),
+]
+
+# Runs of what the rules look at around a character: periods and commas (mteval's rule for a
+# mark after a non-digit looked back over the whole run: 39 s for 40,000 periods), marks between
+# digits, dashes, escapes, hyphenated line breaks, Unicode punctuation and symbols, CJK.
+ADVERSARIAL: dict[str, Callable[[int], str]] = {
+    "periods": lambda n: "." * n,
+    "commas": lambda n: "," * n,
+    "periods-and-commas": lambda n: ".," * (n // 2),
+    "letter-period": lambda n: "a." * (n // 2),
+    "digit-period": lambda n: "1." * (n // 2),
+    "digit-dash": lambda n: "1-" * (n // 2),
+    "escapes": lambda n: "&amp;" * (n // 5),
+    "hyphenated-breaks": lambda n: "-\n" * (n // 2),
+    "unicode-punctuation": lambda n: "«»" * (n // 2),
+    "symbols": lambda n: "$%" * (n // 2),
+    "cjk-and-periods": lambda n: "中." * (n // 2),
+    "spaces": lambda n: " \u3000" * (n // 2),
+}
+
+
+def _best_time(function: Callable[[], object], repeats: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.process_time()
+        function()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _ratio(run: Callable[[str], object], make: Callable[[int], str]) -> float:
+    """How many times longer ``run`` takes on ``make``'s text at 4x the size. The smaller size
+    grows until one run takes a few milliseconds, below which timings are mostly noise."""
+    size = SMALL
+    run(make(size))  # warm up: compiled patterns, caches
+    while (small := _best_time(lambda: run(make(size)))) < MEASURABLE and size < LARGEST:
+        size *= 2
+    large = make(size * GROWTH)
+    ratio = _best_time(lambda: run(large)) / max(small, 1e-6)
+    if ratio >= LIMIT:  # measure once more: a pause of a shared machine, not the code
+        ratio = min(ratio, _best_time(lambda: run(large)) / _best_time(lambda: run(make(size))))
+    return ratio
+
+
+@pytest.mark.parametrize("tokenizer", TOKENIZERS, ids=lambda tokenizer: tokenizer.signature)
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_one_text_is_linear(tokenizer: Any, name: str) -> None:
+    ratio = _ratio(tokenizer, ADVERSARIAL[name])
+    assert ratio < LIMIT, f"{GROWTH}x the input took {ratio:.1f}x the time"
+
+
+BATCH = [tokenizer for tokenizer in TOKENIZERS if hasattr(tokenizer, "tokenize_batch")]
+
+
+@pytest.mark.parametrize("tokenizer", BATCH, ids=lambda tokenizer: tokenizer.signature)
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_batches_are_linear(tokenizer: Any, name: str) -> None:
+    # The batch rules are separate code (line-bounded); the hostile line sits among others.
+    ratio = _ratio(
+        lambda text: list(tokenizer.tokenize_batch(["a b", text, "c."])), ADVERSARIAL[name]
+    )
+    assert ratio < LIMIT, f"{GROWTH}x the input took {ratio:.1f}x the time"
+
+
+def test_the_quadratic_case_is_detected() -> None:
+    # The measure itself can fail: a deliberately quadratic function is caught.
+    def quadratic(text: str) -> int:
+        return sum(text.count(".", 0, index) for index in range(0, len(text), 8))
+
+    assert _ratio(quadratic, ADVERSARIAL["periods"]) >= LIMIT
