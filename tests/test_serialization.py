@@ -64,10 +64,13 @@ _counts = st.integers(min_value=0, max_value=10**9)
 @st.composite
 def _statistics(draw: st.DrawFn) -> BLEUStats:
     orders = draw(st.integers(min_value=1, max_value=6))
+    totals = draw(st.lists(_counts, min_size=orders, max_size=orders))
+    # Statistics as counting makes them: matches within totals, a whole hypothesis length, a
+    # reference length that may be an average.
     return BLEUStats(
-        draw(st.lists(_counts, min_size=orders, max_size=orders)),
-        draw(st.lists(_counts, min_size=orders, max_size=orders)),
-        draw(_counts | st.floats(min_value=0, max_value=1e9)),
+        [draw(st.integers(min_value=0, max_value=total)) for total in totals],
+        totals,
+        draw(_counts),
         draw(_counts | st.floats(min_value=0, max_value=1e9)),
         segments=draw(_counts),
         reference_counts=draw(st.frozensets(st.integers(min_value=1, max_value=9))),

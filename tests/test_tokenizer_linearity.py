@@ -8,6 +8,7 @@ pause of the machine does not either.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
@@ -68,7 +69,9 @@ def _ratio(run: Callable[[str], object], make: Callable[[int], str]) -> float:
     grows until one run takes a few milliseconds, below which timings are mostly noise."""
     size = SMALL
     run(make(size))  # warm up: compiled patterns, caches
-    while (small := _best_time(lambda: run(make(size)))) < MEASURABLE and size < LARGEST:
+    while (small := _best_time(functools.partial(run, make(size)))) < MEASURABLE:
+        if size >= LARGEST:
+            break
         size *= 2
     large = make(size * GROWTH)
     ratio = _best_time(lambda: run(large)) / max(small, 1e-6)

@@ -19,10 +19,13 @@ corpora.
 
 from __future__ import annotations
 
+import sys
+import warnings
 from collections import defaultdict, deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, count
+from pathlib import Path
 from typing import cast
 
 import attrs
@@ -73,13 +76,9 @@ class Counting:
     ) -> SegmentStats:
         """The statistics of each segment, on arrays where every counting part supports them,
         else one segment at a time."""
-        if isinstance(hypotheses, str) or isinstance(references, str):
-            raise InputError("hypotheses and references must be lists of segments, not a string")
-        if len(hypotheses) != len(references):
-            raise InputError(
-                f"{len(hypotheses)} hypotheses but {len(references)} reference lists: "
-                "give one list of references per hypothesis"
-            )
+        hypotheses = as_corpus(hypotheses, "hypotheses")
+        references = as_corpus(references, "references")
+        _check_layout(hypotheses, references)
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")
         arrays = ArrayCounting.of(self)
@@ -96,11 +95,7 @@ class Counting:
     ) -> BLEUStats:
         """The statistics of segment number ``index`` (which error messages name)."""
         hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
-        if isinstance(references, str) or not isinstance(references, Sequence):
-            raise InputError(
-                f"references must be a list of references, got {type(references).__name__}",
-                segment=index,
-            )
+        references = as_corpus(references, "references", segment=index, items="references")
         if not references:
             raise InputError("no references", segment=index)
         tokenized_refs = [
@@ -137,6 +132,72 @@ class Counting:
             f"the {role} must be a string or a list of string tokens, got {type(segment).__name__}",
             segment=index,
         )
+
+
+def as_corpus(
+    texts: object, what: str, *, segment: int | None = None, items: str = "segments"
+) -> Sequence[Segment]:
+    """``texts`` as a sequence, if it is one of segments: any sequence as it is; a numpy array,
+    a pandas Series, a generator or another iterable as a list of its items. A string, bytes,
+    a mapping, a set, ``None`` or a number is refused, naming what was given: a string would
+    otherwise be read as one segment per character, a dictionary as its keys."""
+    if isinstance(texts, (str, bytes)):
+        raise InputError(
+            f"{what} must be a list of {items}, got a single {type(texts).__name__} "
+            "(wrap one in a list: [text])",
+            segment=segment,
+        )
+    if isinstance(texts, (Mapping, Set)) or not isinstance(texts, Iterable):
+        raise InputError(
+            f"{what} must be a list (or another ordered sequence) of {items}, "
+            f"got {type(texts).__name__}",
+            segment=segment,
+        )
+    if isinstance(texts, Sequence):
+        return texts
+    tolist = getattr(texts, "tolist", None)  # numpy arrays and pandas Series: Python strings
+    return cast("list[Segment]", tolist() if callable(tolist) else list(texts))
+
+
+def _check_layout(hypotheses: Sequence[Segment], references: Sequence[object]) -> None:
+    """Refuse references per hypothesis of another length, and warn where they may be
+    sacreBLEU's reference streams (one list per reference set, each as long as the corpus),
+    which bleuprint's layout would read transposed (sacrebleu#275)."""
+    size = len(hypotheses)
+    streams = all(
+        isinstance(stream, Sequence) and not isinstance(stream, str) and len(stream) == size
+        for stream in references
+    )
+    convert = (
+        "if they are sacreBLEU's reference streams (references[k][i], the k-th reference of "
+        "hypothesis i), convert them with "
+        "bleuprint.sacrebleu_compat.from_streams(hypotheses, streams)"
+    )
+    if len(references) != size:
+        hint = f"; {convert}" if streams and references else ""
+        raise InputError(
+            f"{size} hypotheses but {len(references)} reference lists: give one list of "
+            f"references per hypothesis (references[i] holds those of hypothesis i){hint}"
+        )
+    if streams and size > 1:
+        warnings.warn(
+            f"references holds {size} lists of {size} references for {size} hypotheses: "
+            f"bleuprint reads references[i] as the references of hypothesis i; {convert}",
+            UserWarning,
+            stacklevel=_caller_level(),
+        )
+
+
+_PACKAGE = str(Path(__file__).resolve().parent)
+
+
+def _caller_level() -> int:
+    """The ``stacklevel`` of the first frame outside bleuprint, so a warning names the
+    user's line whichever public method they called."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        level, frame = level + 1, frame.f_back  # type: ignore[assignment]
+    return level
 
 
 def _kind(text: str | None) -> str:

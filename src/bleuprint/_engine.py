@@ -127,6 +127,10 @@ def _named(preset: PresetEntry) -> classmethod[BLEUScore, ..., BLEUScore]:
 def _parts_named_in(signatures: Mapping[str, str]) -> dict[str, Any]:
     """The engine's fields built from one part signature per family: every family must be
     named, and only those, so a stored configuration cannot pick up a default that changed."""
+    if not isinstance(signatures, Mapping):
+        raise ConfigurationError(
+            f"a configuration is a dictionary of part signatures, got {type(signatures).__name__}"
+        )
     missing = [family for family in FIELD_OF_FAMILY if family not in signatures]
     unknown = sorted(set(signatures) - set(FIELD_OF_FAMILY))
     if missing or unknown:
@@ -300,6 +304,7 @@ class BLEUScore:
         smoother that reads more than the sums, as NLTK's, says how), added to ``start`` (a
         running total) if given."""
         start = self.empty_stats() if start is None else start
+        self._check_orders(segments)
         if isinstance(self.smoothing, CorpusSmoother):
             return self.smoothing.total(segments, start)
         return segments.total(start)
@@ -359,6 +364,8 @@ class BLEUScore:
         return [attrs.evolve(self, weights=part)._weigh(stats, precisions) for part in weight_sets]
 
     def _check_orders(self, stats: BLEUStats | SegmentStats) -> None:
+        if not isinstance(stats, (BLEUStats, SegmentStats)):
+            raise InputError(f"expected statistics (BLEUStats), got {type(stats).__name__}")
         if stats.max_n != self.max_n:
             raise InputError(
                 f"statistics have {stats.max_n} orders; this engine scores {self.max_n}"

@@ -8,7 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
-from bleuprint._counting import ArrayCounting, Counting, plain_kind
+from bleuprint._counting import ArrayCounting, Counting, as_corpus, plain_kind
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint.typing import FloatArray, IntArray, Segment
 
@@ -40,8 +40,11 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
     """
     parts = ArrayCounting.of(engine.counting)
     matrices = []
-    for group in groups:
-        candidates, size = list(group), len(group)
+    # A string is refused as the groups or as a group: read as characters, "abc" would score
+    # each letter against the others.
+    for number, group in enumerate(as_corpus(groups, "groups", items="groups of candidates")):
+        candidates = list(as_corpus(group, f"group {number}"))
+        size = len(candidates)
         if size == 0:
             matrices.append(np.zeros((0, 0)))
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -14,7 +15,21 @@ __all__ = ["BLEUStats"]
 
 
 def _numbers(values: Iterable[float]) -> tuple[float, ...]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InputError(f"expected a sequence of counts, one per order, got {values!r}")
     return tuple(values)
+
+
+def _check_count(name: str, value: object, *, whole: bool = True) -> None:
+    """Refuse what no counting produces: a non-number, a negative, NaN or infinite value, or
+    (where ``whole``) a fraction. Checked when built, so no statistics score outside the
+    definition's range."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise InputError(f"{name} must be a number, got {value!r}")
+    if not math.isfinite(value) or value < 0:
+        raise InputError(f"{name} must be finite and non-negative, got {value!r}")
+    if whole and value != int(value):
+        raise InputError(f"{name} must be a whole count, got {value!r}")
 
 
 def _plain(value: Any) -> Any:
@@ -63,6 +78,21 @@ class BLEUStats:
             raise InputError(
                 f"matches has {len(self.matches)} orders but totals has {len(self.totals)}"
             )
+        for order, (matched, total) in enumerate(zip(self.matches, self.totals), start=1):
+            _check_count(f"matches of order {order}", matched)
+            _check_count(f"totals of order {order}", total)
+            if matched > total:
+                raise InputError(
+                    f"order {order} has more matches ({matched}) than n-grams ({total})"
+                )
+        _check_count("hypothesis_length", self.hypothesis_length)
+        # The average of the references' lengths (``ref=average``) need not be whole.
+        _check_count("reference_length", self.reference_length, whole=False)
+        _check_count("segments", self.segments)
+        if not isinstance(self.reference_counts, (set, frozenset)):
+            raise InputError(f"reference_counts must be a set, got {self.reference_counts!r}")
+        for count in self.reference_counts:
+            _check_count("reference_counts", count)
 
     @property
     def max_n(self) -> int:
@@ -91,7 +121,17 @@ class BLEUStats:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BLEUStats:
         """Read back what :meth:`to_dict` wrote. A field with a default may be left out; a
-        missing required field or an unknown key is an :class:`~bleuprint.InputError`."""
+        missing required field, an unknown key or a value no counting produces is an
+        :class:`~bleuprint.InputError`.
+
+        >>> BLEUStats.from_dict({"matches": [5], "totals": [4], "hypothesis_length": 4,
+        ...                      "reference_length": 4})
+        Traceback (most recent call last):
+        ...
+        bleuprint.exceptions.InputError: order 1 has more matches (5) than n-grams (4)
+        """
+        if not isinstance(data, Mapping):
+            raise InputError(f"statistics must be a dictionary, got {type(data).__name__}")
         fields = attrs.fields_dict(cls)
         required = [name for name, field in fields.items() if field.default is attrs.NOTHING]
         missing = [name for name in required if name not in data]
@@ -103,7 +143,12 @@ class BLEUStats:
             )
         values = dict(data)
         if "reference_counts" in values:
-            values["reference_counts"] = frozenset(values["reference_counts"])
+            counts = values["reference_counts"]
+            if isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
+                raise InputError(f"reference_counts must be a list, got {counts!r}")
+            values["reference_counts"] = frozenset(counts)
+        if not isinstance(values.get("counting", ""), str):
+            raise InputError(f"counting must be a signature string, got {values['counting']!r}")
         return cls(**values)
 
     def __add__(self, other: BLEUStats) -> BLEUStats:
