@@ -49,7 +49,9 @@ def test_distinct_by_hand() -> None:
 
 
 @given(TOKENS, REFERENCES)
-def test_clipped_counts_what_nltk_counts(hypothesis: list[str], references: list[list[str]]) -> None:
+def test_clipped_counts_what_nltk_counts(
+    hypothesis: list[str], references: list[list[str]]
+) -> None:
     ours = matching.Clipped()(_counts(hypothesis), [_counts(r) for r in references], MAX_N)
     # NLTK's modified precision, before it is reduced: its numerator is the clipped count
     theirs = [

@@ -72,7 +72,7 @@ def test_statistics_of_other_counting_refuse_to_add() -> None:
     a = BLEUStats((1,), (1,), 1, 1, counting="tok:13a")
     with pytest.raises(StatisticsMismatchError, match="tok:13a with 1 orders and tok:intl"):
         a + BLEUStats((1,), (1,), 1, 1, counting="tok:intl")
-    with pytest.raises(StatisticsMismatchError, match="with 1 orders and .* with 2 orders"):
+    with pytest.raises(StatisticsMismatchError, match=r"with 1 orders and .* with 2 orders"):
         a + BLEUStats((1, 1), (1, 1), 1, 1, counting="tok:13a")
 
 
