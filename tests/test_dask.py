@@ -1,7 +1,9 @@
 """bleuprint.dask on a real local cluster of two worker processes.
 
-Every expected value is the local engine's own result on the same segments in this process:
-the claim under test is that distributing the work changes nothing.
+Most expected values are the local engine's result on the same segments in this process: the
+claim under test is that distributing the work changes nothing. Where a test could only compare
+the code with itself (retries, killed workers, files), the expected score is sacreBLEU 2.6.0's,
+from ``../shared/data/wmt22/*/expected.json``.
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from distributed import Client, LocalCluster
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuprint import BLEUScore, ConfigurationError, InputError, brevity, presets
+from bleuprint import BLEUResult, BLEUScore, ConfigurationError, InputError, presets
 from bleuprint import dask as bleu_dask
-from tests.conftest import require_shared
+from bleuprint.compat import hf_evaluate
+from bleuprint.dask import files as dask_files
+from tests.conftest import load_shared_json, require_shared
 
 PRESET_NAMES = sorted(presets.PRESETS)
 # (pair, system): two references each; zh-en's Online-W has an empty hypothesis line.
@@ -67,6 +71,19 @@ def _corpus(pair: str, system: str) -> tuple[list[str], list[list[str]]]:
     hypotheses = _lines(folder / f"sys.{system}.txt")
     columns = [_lines(folder / name) for name in ("ref.A.txt", "ref.B.txt")]
     return hypotheses, [list(refs) for refs in zip(*columns, strict=True)]
+
+
+def _assert_sacrebleus(result: BLEUResult, pair: str, system: str) -> None:
+    """The result is sacreBLEU's default corpus BLEU of the system against references A and B."""
+    expected = load_shared_json("data", "wmt22", pair, "expected.json")["systems"][system]
+    expected = expected["scores"]["default|ref:A+B"]
+    assert abs(100 * result.score - expected["score"]) <= 1e-9
+    assert list(result.matches) == expected["counts"]
+    assert list(result.totals) == expected["totals"]
+    assert (result.hypothesis_length, result.reference_length) == (
+        expected["sys_len"],
+        expected["ref_len"],
+    )
 
 
 def _frame(hypotheses: list[str], references: list[list[str]]) -> pd.DataFrame:
@@ -111,7 +128,7 @@ def test_sentence_scores_as_a_new_column_equal_the_local_ones(client: Client, na
 
 def test_a_segment_the_definition_cannot_score_fails_as_it_does_locally(client: Client) -> None:
     # TF NMT's brevity penalty divides by the hypothesis length: an empty one has no score.
-    engine = BLEUScore(brevity_penalty=brevity.NMT())
+    engine = BLEUScore(brevity_penalty=hf_evaluate.NMT())
     hypotheses, references = ["a b", ""], [["a b"], ["c d"]]
     with pytest.raises(InputError) as local:
         engine.sentence_scores(hypotheses, references)
@@ -144,16 +161,16 @@ _segment = st.tuples(_words, st.lists(_words, min_size=1, max_size=3))
 def test_any_partitioning_and_tree_shape_gives_the_local_statistics(
     partitions: list[list[tuple[str, list[str]]]], split_every: int
 ) -> None:
-    engine = BLEUScore.canonical()
+    engine = BLEUScore.nltk()
     bag = dask.bag.from_delayed([delayed(partition) for partition in partitions])
     stats = bleu_dask.corpus_stats(engine, bag, split_every=split_every)
     segments = [segment for partition in partitions for segment in partition]
     local = engine.count([hypothesis for hypothesis, _ in segments], [refs for _, refs in segments])
     summed = stats.compute(scheduler="sync")
     assert summed == local
-    # Fields outside equality that some definitions read (NLTK's): the tree keeps the order.
-    assert summed.segments_without_ngrams == local.segments_without_ngrams
-    assert summed.last_segment == local.last_segment
+    # Fields outside equality that NLTK's definition reads: the tree keeps the order.
+    assert summed.empty_orders == local.empty_orders
+    assert summed.last == local.last
 
 
 def _malloc_trim_threshold() -> str | None:
@@ -249,7 +266,7 @@ def _fail_once(item: object, marker: str) -> object:
 def test_a_worker_killed_mid_computation_does_not_change_the_score(
     client: Client, tmp_path: Path
 ) -> None:
-    engine = BLEUScore.canonical()
+    engine = BLEUScore.sacrebleu()
     hypotheses, references = _corpus(*CORPORA[0])
     marker = tmp_path / "killed"
     pairs = _bag(hypotheses, references, 8).map(functools.partial(_die_once, str(marker)))
@@ -258,14 +275,14 @@ def test_a_worker_killed_mid_computation_does_not_change_the_score(
     result = client.compute(bleu_dask.corpus_score(engine, pairs), retries=2).result()
 
     assert marker.exists()
-    assert result == engine.corpus_score(hypotheses, references)
+    _assert_sacrebleus(result, *CORPORA[0])
     client.wait_for_workers(2, timeout=60)
     # The nanny replaced the killed worker with a new process at a new address.
     assert set(client.scheduler_info()["workers"]) != workers_before
 
 
 def test_retries_recover_from_a_task_that_fails_once(client: Client, tmp_path: Path) -> None:
-    engine = BLEUScore.canonical()
+    engine = BLEUScore.sacrebleu()
     hypotheses, references = _corpus(*CORPORA[0])
     # Separate markers, so the two graphs differ and the second does not reuse the error.
     without = _bag(hypotheses, references, 4).map(_fail_once, str(tmp_path / "first"))
@@ -274,7 +291,7 @@ def test_retries_recover_from_a_task_that_fails_once(client: Client, tmp_path: P
 
     again = _bag(hypotheses, references, 4).map(_fail_once, str(tmp_path / "second"))
     result = client.compute(bleu_dask.corpus_score(engine, again), retries=1, sync=True)
-    assert result == engine.corpus_score(hypotheses, references)
+    _assert_sacrebleus(result, *CORPORA[0])
 
 
 # -- bad input ------------------------------------------------------------------------------
@@ -287,18 +304,22 @@ def test_a_missing_text_in_a_dataframe_names_its_row_and_column(client: Client) 
     lazy = bleu_dask.corpus_score(
         BLEUScore(), dask.dataframe.from_pandas(frame, npartitions=2), references="ref"
     )
-    with pytest.raises(InputError, match=r"column 'ref', row 11: the text is missing"):
+    with pytest.raises(
+        InputError, match=r"^partition 0: column 'ref', row 11: the text is missing"
+    ):
         client.compute(lazy, sync=True)
 
 
 def test_a_bad_pair_in_a_bag_names_its_partition(client: Client) -> None:
     pairs = dask.bag.from_sequence([("a", ["a"]), ("b", ["b"]), ("c", "c")], npartitions=2)
     message = r"partition 1: segment 0: references must be a list"
-    with pytest.raises(InputError, match=message):
+    with pytest.raises(InputError, match=message) as raised:
         client.compute(bleu_dask.corpus_score(BLEUScore(), pairs), sync=True)
+    # The fields cross the process boundary with the error.
+    assert (raised.value.partition, raised.value.segment) == (1, 0)
     with pytest.raises(InputError, match=message):
         client.compute(bleu_dask.sentence_scores(BLEUScore(), pairs), sync=True)
-    with pytest.raises(InputError, match=r"partition 0, item 1: expected a \(hypothesis, "):
+    with pytest.raises(InputError, match=r"partition 0: segment 1: expected a \(hypothesis, "):
         not_a_pair = dask.bag.from_sequence([("a", ["a"]), "b"], npartitions=1)
         client.compute(bleu_dask.corpus_stats(BLEUScore(), not_a_pair), sync=True)
 
@@ -329,7 +350,10 @@ def test_files_scored_on_a_cluster_equal_the_local_score(client: Client) -> None
         engine, *paths, scheduler=client.scheduler.address, lines_per_partition=300
     )
     assert result == engine.corpus_score(hypotheses, references)
-    assert result == engine.corpus_score_files(*paths)
+    by_sacrebleu = bleu_dask.corpus_score_files(
+        BLEUScore.sacrebleu(), *paths, scheduler=client, lines_per_partition=700
+    )
+    _assert_sacrebleus(by_sacrebleu, *CORPORA[1])
     # A connected client is used as it is, and stays open.
     stripped = bleu_dask.corpus_score_files(engine, *paths, scheduler=client, rstrip=True)
     assert client.status == "running"
@@ -375,10 +399,14 @@ def test_reading_files_checks_alignment_and_encoding(tmp_path: Path) -> None:
         bleu_dask.read_corpus(hypothesis, [reference])
     reference.write_bytes(b"a\nb\nc\n")
     pairs = bleu_dask.read_corpus(hypothesis, [reference], lines_per_partition=2)
-    with pytest.raises(InputError, match=r"hyp\.txt:3: not valid UTF-8 \(byte 1 of the line\)"):
+    # Line 3 is in the second partition: numbered in the whole file.
+    with pytest.raises(
+        InputError, match=r"hyp\.txt:3: not valid UTF-8 \(byte 1 of the line is 0xff\)$"
+    ) as raised:
         pairs.compute(scheduler="sync")
+    assert (raised.value.path, raised.value.line) == (str(hypothesis), 3)
     assert bleu_dask.read_corpus(empty, [empty]).compute(scheduler="sync") == []
-    with pytest.raises(InputError, match=r"cannot read .*absent\.txt: No such file"):
+    with pytest.raises(InputError, match=r"absent\.txt: no such file$"):
         bleu_dask.read_corpus(tmp_path / "absent.txt", [reference])
 
 
@@ -409,7 +437,7 @@ def test_partitions_of_a_file_hold_its_lines_in_order_whatever_the_block_size(
         path = Path(folder, "lines.txt")
         path.write_bytes(data.encode())
         # Tiny read blocks put newlines on every side of a block boundary.
-        with mock.patch.object(bleu_dask._Layout, "BLOCK", block):
+        with mock.patch.object(dask_files._Layout, "BLOCK", block):
             pairs = bleu_dask.read_corpus(
                 path, [path], lines_per_partition=lines_per_partition, rstrip=rstrip
             )

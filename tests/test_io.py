@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -54,10 +56,10 @@ def test_a_bad_gzip_file_is_an_input_error(tmp_path: Path, data: bytes) -> None:
 def test_permission_denied_is_an_input_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    def refuse(self: Path) -> bytes:
+    def refuse(self: Path, mode: str = "r") -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(Path, "open", refuse)
     with pytest.raises(InputError, match=r"^locked\.txt: permission denied$"):
         _io.read_segments("locked.txt")
 
@@ -68,6 +70,88 @@ def test_byte_order_mark_warning() -> None:
         "as part of the first segment's text"
     )
     assert _io.byte_order_mark_warning("a.txt", ["x\ufeff"]) is None
+
+
+# -- read_lines: the one reader --------------------------------------------------------------
+
+# Every line ending a file can have, and what each line then reads as (split at \n only).
+_ENDINGS = [
+    (b"a\nb\n", ["a", "b"]),  # a final newline ends the last line
+    (b"a\nb", ["a", "b"]),  # no final newline
+    (b"a\r\nb\r\n", ["a\r", "b\r"]),  # CRLF keeps its CR
+    (b"a\rb\n", ["a\rb"]),  # a lone CR ends nothing
+    ("a\u2028b\x85c\n".encode(), ["a\u2028b\x85c"]),  # nor do Unicode separators
+    (b"\n\n", ["", ""]),  # empty lines
+    (b"", []),
+]
+
+
+@pytest.mark.parametrize(("data", "lines"), _ENDINGS)
+def test_read_lines_splits_at_newlines_only(tmp_path: Path, data: bytes, lines: list[str]) -> None:
+    path = tmp_path / "text.txt"
+    path.write_bytes(data)
+    assert list(_io.read_lines(path)) == lines
+    assert list(_io.read_lines(path, byte_range=(0, len(data)))) == lines
+
+
+def test_read_lines_keeps_a_byte_order_mark(tmp_path: Path) -> None:
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfthe cat\nsat\n")
+    assert list(_io.read_lines(path)) == ["\ufeffthe cat", "sat"]
+
+
+def test_read_lines_of_a_byte_range(tmp_path: Path) -> None:
+    path = tmp_path / "text.txt"
+    path.write_bytes(b"one\ntwo\nthree\nfour")
+    # "two\nthree\n" are bytes 4 to 14; "four" has no newline.
+    assert list(_io.read_lines(path, byte_range=(4, 14))) == ["two", "three"]
+    assert list(_io.read_lines(path, byte_range=(14, 18))) == ["four"]
+    assert list(_io.read_lines(path, byte_range=(4, 4))) == []
+    assert list(_io.read_lines(path, byte_range=(0, 6))) == ["one", "tw"]  # cut mid-line
+
+
+def test_invalid_utf8_names_the_file_and_the_line_in_the_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "ref.txt"
+    path.write_bytes(b"ok\nok\nab\xc3(\n")
+    with pytest.raises(InputError) as raised:
+        list(_io.read_lines(path, byte_range=(6, 11), first_line=3))
+    error = raised.value
+    assert (error.path, error.line, error.segment) == (str(path), 3, None)
+    assert error.reason == "not valid UTF-8 (byte 3 of the line is 0xc3)"
+    assert str(error) == f"{path}:3: not valid UTF-8 (byte 3 of the line is 0xc3)"
+    # The same error, in the same words, from every way in.
+    with pytest.raises(InputError, match=re.escape(str(error)) + "$"):
+        _io.read_segments(str(path))
+    with pytest.raises(InputError, match=r"^ref\.txt:3: not valid UTF-8 \(byte 3 of the line is"):
+        _io.split_segments(path.read_bytes(), "ref.txt")
+
+
+def test_standard_input_is_read_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"from stdin \n\xff\n")))
+    with pytest.raises(InputError, match=r"^<stdin>:2: not valid UTF-8"):
+        _io.read_segments("-")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match=r"^-: no such file$"):
+        list(_io.read_lines("-"))  # without sacrebleu_names, "-" is a file name
+
+
+def test_a_directory_and_an_empty_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"is a directory, not a file$"):
+        list(_io.read_lines(tmp_path))
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    with pytest.raises(InputError, match=r"empty\.txt: the file is empty$") as raised:
+        _io.read_segments(str(empty))
+    assert raised.value.path == str(empty)
+
+
+def test_files_of_different_lengths_are_named_with_their_counts() -> None:
+    error = _io.lines_differ("hyp.txt", 1, "ref.txt", 3)
+    assert (
+        str(error) == "hyp.txt has 1 line but ref.txt has 3: every file needs one line per segment"
+    )
 
 
 # -- The progress bar -----------------------------------------------------------------------

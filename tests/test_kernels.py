@@ -9,7 +9,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bleuprint import _arrays
+from bleuprint import _scoring
 from bleuprint._exact import weighted_geometric_mean
 from bleuprint._kernels import _rounded_sum
 
@@ -67,7 +67,7 @@ def test_geometric_means_are_the_scalar_ones(
     errors = [outcome for outcome in expected if isinstance(outcome, type)]
     if errors:  # the first row that fails in the scalar code fails the batch, alike
         with pytest.raises(errors[0]):
-            _arrays._weighted_geometric_means(precisions, defined.astype(bool), weights)
+            _scoring._weighted_geometric_means(precisions, defined.astype(bool), weights)
     else:
-        means = _arrays._weighted_geometric_means(precisions, defined.astype(bool), weights)
+        means = _scoring._weighted_geometric_means(precisions, defined.astype(bool), weights)
         assert means.tolist() == expected

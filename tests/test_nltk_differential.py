@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
-from bleuprint import BLEUError, BLEUScore, ConfigurationError, weights
+from bleuprint import BLEUError, BLEUScore, ConfigurationError
+from bleuprint.compat import nltk as nltk_compat
 
 # A small vocabulary, so that n-grams of every order match often enough to matter.
 WORD = st.sampled_from(["a", "b", "c", "d", "the", "cat"])
@@ -55,7 +56,7 @@ def _bleuprint(
 ) -> list[float]:
     bleu = BLEUScore.nltk(max(weight_sets, key=len), **options)
     stats = bleu.count([hyp for hyp, _ in segments], [refs for _, refs in segments])
-    parts = [weights.NLTK(weight_set, auto_reweigh) for weight_set in weight_sets]
+    parts = [nltk_compat.NLTKWeights(weight_set, auto_reweigh) for weight_set in weight_sets]
     return [result.score for result in bleu.score_weights(stats, parts)]
 
 

@@ -17,6 +17,7 @@ from bleuprint import (
     BLEUStats,
     ConfigurationError,
     InputError,
+    StatisticsMismatchError,
     brevity,
     matching,
     presets,
@@ -24,34 +25,43 @@ from bleuprint import (
     tokenizers,
     weights,
 )
+from bleuprint.compat import fast_bleu, hf_evaluate, nltk, torchmetrics
 
 WORD = st.sampled_from(["a", "b", "c", "the", "cat"])
 SENTENCE = st.lists(WORD, max_size=8)
 
 
-class TestStatistics:
+class TestNLTKStatistics:
     def test_segments_without_ngrams_add_up(self) -> None:
-        bleu = BLEUScore.canonical(max_n=3)
+        bleu = BLEUScore.nltk(weights=(1 / 3,) * 3)
         stats = bleu.count([["a", "b"], ["a"], ["a", "b", "c"]], [[["a"]], [["a"]], [["a"]]])
         # Orders 2 and 3: "a" has neither, "a b" has no trigram.
-        assert stats.segments_without_ngrams == (0, 1, 2)
+        assert isinstance(stats, nltk.NLTKStats)
+        assert stats.empty_orders == (0, 1, 2)
 
     def test_last_segment_is_the_final_one_added(self) -> None:
-        bleu = BLEUScore.canonical(max_n=2)
-        first, second = bleu.count_segments([["a"], ["b", "c"]], [[["a"]], [["b"]]])
-        assert first.last_segment is first
-        assert (first + second).last_segment is second
-        assert (first + second + bleu.empty_stats()).last_segment is second
-        assert bleu.empty_stats().last_segment is None
+        bleu = BLEUScore.nltk(weights=(0.5, 0.5))
+        _, second = bleu.count_segments([["a"], ["b", "c"]], [[["a"]], [["b"]]])
+        both = bleu.count([["a"], ["b", "c"]], [[["a"]], [["b"]]])
+        assert both.last == second
+        assert (both + bleu.empty_stats()).last == second
+        assert (bleu.empty_stats() + both).last == second
+        alone = bleu.count([["a"]], [[["a"]]])
+        assert (alone + bleu.count([["b", "c"]], [[["b"]]])).last == second
 
     def test_the_extra_fields_do_not_change_equality(self) -> None:
-        counted = BLEUScore.canonical(max_n=2).count([["a"]], [[["a"]]])
-        by_hand = BLEUStats(
-            (1, 0), (1, 0), 1, 1, reference_counts=frozenset({1}), counting=counted.counting
-        )
-        assert counted.segments_without_ngrams == (0, 1)
-        assert by_hand.segments_without_ngrams == (0, 0)
-        assert counted == by_hand
+        bleu = BLEUScore.nltk(weights=(0.5, 0.5))
+        # The same sums, but the last segment and the segments without bigrams differ.
+        one_way = bleu.count([["a", "b"], ["c"]], [[["a", "b"]], [["c"]]])
+        other_way = bleu.count([["c"], ["a", "b"]], [[["c"]], [["a", "b"]]])
+        assert one_way.last != other_way.last
+        assert one_way == other_way
+
+    def test_plain_sums_of_several_segments_are_refused(self) -> None:
+        bleu = BLEUScore.nltk(weights=(0.5, 0.5))
+        plain = bleu.count_segments([["a"], ["b"]], [[["a"]], [["b"]]]).total()
+        with pytest.raises(StatisticsMismatchError, match="nltk preset"):
+            bleu.score(plain)
 
 
 class TestWeights:
@@ -70,16 +80,16 @@ class TestWeights:
 
     def test_nltk_weights_accept_negative_values_and_drop_undefined_orders(self) -> None:
         stats = BLEUStats((2, 1, 0), (3, 2, 1), 3, 3)
-        assert weights.NLTK((1, -1, 0.5))(stats, [2 / 3, 0.5, None]) == [1.0, -1.0, 0.0]
+        assert nltk.NLTKWeights((1, -1, 0.5))(stats, [2 / 3, 0.5, None]) == [1.0, -1.0, 0.0]
 
     def test_auto_reweigh_only_the_default_and_only_below_four_tokens(self) -> None:
         short = BLEUStats((3, 2, 1, 0), (3, 2, 1, 0), 3, 3)
         long = BLEUStats((4, 3, 2, 1), (4, 3, 2, 1), 4, 4)
         precisions = [1.0, 1.0, 1.0, 0.1]
         third = 1 / 3
-        assert weights.NLTK(auto_reweigh=True)(short, precisions) == [third, third, third, 0.0]
-        assert weights.NLTK(auto_reweigh=True)(long, precisions) == [0.25] * 4
-        custom = weights.NLTK((0.4, 0.3, 0.2, 0.1), auto_reweigh=True)
+        assert nltk.NLTKWeights(auto_reweigh=True)(short, precisions) == [third, third, third, 0.0]
+        assert nltk.NLTKWeights(auto_reweigh=True)(long, precisions) == [0.25] * 4
+        custom = nltk.NLTKWeights((0.4, 0.3, 0.2, 0.1), auto_reweigh=True)
         assert custom(short, precisions) == [0.4, 0.3, 0.2, 0.1]
 
 
@@ -91,56 +101,59 @@ class TestSmoothing:
 
     def test_require_all_matched_zeroes_everything(self) -> None:
         stats = BLEUStats((5, 3, 1, 0), (6, 5, 4, 3), 6, 6)
-        assert smoothing.RequireAllMatched(smoothing.AddOne())(stats) == [0.0] * 4
+        assert torchmetrics.RequireAllMatched(smoothing.AddOne())(stats) == [0.0] * 4
         matched = BLEUStats((5, 3, 1, 1), (6, 5, 4, 3), 6, 6)
         expected = [5 / 6, 4 / 6, 2 / 5, 2 / 4]
-        assert smoothing.RequireAllMatched(smoothing.AddOne())(matched) == expected
+        assert torchmetrics.RequireAllMatched(smoothing.AddOne())(matched) == expected
 
     def test_nltk_denominators_count_a_segment_without_ngrams_as_one(self) -> None:
         bleu = BLEUScore.nltk()
         stats = bleu.count([["a", "b"], ["a", "b", "c", "d"]], [[["a", "b"]], [["a", "b", "c"]]])
         # Trigrams: none in "a b" (counts 1) and 2 in "a b c d": denominator 3.
-        assert smoothing.nltk_fractions(stats) == [(5, 6), (3, 4), (1, 3), (0, 2)]
+        assert nltk.nltk_fractions(stats) == [(5, 6), (3, 4), (1, 3), (0, 2)]
 
     def test_nltk_method0_gives_the_smallest_float_not_zero(self) -> None:
         stats = BLEUStats((2, 1, 0), (2, 1, 0), 2, 2)
-        assert smoothing.NLTKMethod0()(stats) == [1.0, 1.0, sys.float_info.min]
+        assert nltk.NLTKMethod0()(stats) == [1.0, 1.0, sys.float_info.min]
 
     def test_nltk_methods_give_zero_when_no_unigram_matches(self) -> None:
         stats = BLEUStats((0, 0, 0, 0, 0), (4, 3, 2, 1, 0), 4, 4)
         for method in range(8):
-            assert smoothing.nltk_method(method)(stats) == [0.0] * (4 if method in (5, 7) else 5)
+            assert nltk.nltk_method(method)(stats) == [0.0] * (4 if method in (5, 7) else 5)
 
     def test_nltk_method3_halves_per_unmatched_order(self) -> None:
         stats = BLEUStats((6, 2, 0, 0), (9, 8, 7, 6), 9, 9)
-        assert smoothing.NLTKMethod3()(stats) == [6 / 9, 2 / 8, 1 / 14, 1 / 24]
+        assert nltk.NLTKMethod3()(stats) == [6 / 9, 2 / 8, 1 / 14, 1 / 24]
 
     def test_nltk_method4_with_one_token_leaves_unmatched_orders_out(self) -> None:
-        stats = BLEUStats((1, 0), (1, 0), 1, 3, segments_without_ngrams=(0, 1))
-        assert smoothing.NLTKMethod4()(stats) == [1.0, None]
+        stats = BLEUStats((1, 0), (1, 0), 1, 3)  # one segment, without bigrams
+        assert nltk.NLTKMethod4()(stats) == [1.0, None]
 
     def test_nltk_method5_averages_with_neighbours(self) -> None:
         # One segment, p = (1, 1/2, 0/1, 0/1) and 5-gram 0/1: previous starts at p1 + 1 = 2.
         stats = BLEUStats(
-            (2, 1, 0, 0, 0), (2, 2, 0, 0, 0), 2, 2, segments_without_ngrams=(0, 0, 1, 1, 1)
+            (2, 1, 0, 0, 0),
+            (2, 2, 0, 0, 0),
+            2,
+            2,  # one segment, without 3- to 5-grams
         )
         first = (2 + 1 + 0.5) / 3
         second = (first + 0.5 + 0) / 3
         third = (second + 0 + 0) / 3
-        assert smoothing.NLTKMethod5()(stats) == [first, second, third, third / 3]
+        assert nltk.NLTKMethod5()(stats) == [first, second, third, third / 3]
 
     def test_nltk_method5_needs_five_counted_orders(self) -> None:
         with pytest.raises(InputError, match="reads 5-gram counts"):
-            smoothing.NLTKMethod5()(BLEUStats((1, 1, 1, 1), (1, 1, 1, 1), 4, 4))
+            nltk.NLTKMethod5()(BLEUStats((1, 1, 1, 1), (1, 1, 1, 1), 4, 4))
 
     def test_nltk_method6_needs_a_trigram_match(self) -> None:
         stats = BLEUStats((6, 2, 0, 0), (9, 8, 7, 6), 9, 9)
         with pytest.raises(InputError, match="nonzero trigram precision"):
-            smoothing.NLTKMethod6()(stats)
+            nltk.NLTKMethod6()(stats)
 
     def test_unknown_nltk_method(self) -> None:
         with pytest.raises(ConfigurationError, match=r"0\.\.7"):
-            smoothing.nltk_method("method8")
+            nltk.nltk_method("method8")
 
     def test_replace_zero_and_reject_zero(self) -> None:
         stats = BLEUStats((2, 0, 0), (2, 1, 0), 2, 2)
@@ -157,23 +170,23 @@ class TestOtherParts:
         extract = BLEUScore.canonical(max_n=2).ngrams
         hypothesis, reference = extract(["x", "a", "b c"]), extract(["x", "a b", "c"])
         # Unigrams: only "x" matches; bigrams: "a b c" matches "a b c".
-        assert matching.SpaceJoined()(hypothesis, [reference], 2) == [1, 1]
+        assert fast_bleu.SpaceJoined()(hypothesis, [reference], 2) == [1, 1]
         assert matching.Clipped()(hypothesis, [reference], 2) == [1, 0]
 
     def test_space_joined_matching_still_clips(self) -> None:
         hypothesis = Counter({("a",): 3})
-        assert matching.SpaceJoined()(hypothesis, [Counter({("a",): 2})], 1) == [2]
+        assert fast_bleu.SpaceJoined()(hypothesis, [Counter({("a",): 2})], 1) == [2]
 
     def test_nmt_penalty_refuses_zero_lengths(self) -> None:
-        assert brevity.NMT()(4, 4) == 1.0
-        assert brevity.NMT()(2, 6) == pytest.approx(math.exp(-2), rel=1e-15)
+        assert hf_evaluate.NMT()(4, 4) == 1.0
+        assert hf_evaluate.NMT()(2, 6) == pytest.approx(math.exp(-2), rel=1e-15)
         for lengths in [(0, 3), (3, 0)]:
             with pytest.raises(InputError, match="divides by both"):
-                brevity.NMT()(*lengths)
+                hf_evaluate.NMT()(*lengths)
 
     def test_nltk_penalty_of_an_empty_hypothesis(self) -> None:
-        assert brevity.NLTKExponential()(0, 0) == 0.0
-        assert brevity.NLTKExponential()(3, 6) == brevity.Exponential()(3, 6)
+        assert nltk.NLTKExponential()(0, 0) == 0.0
+        assert nltk.NLTKExponential()(3, 6) == brevity.Exponential()(3, 6)
 
 
 class TestPresets:
@@ -237,7 +250,7 @@ class TestPresets:
     def test_score_weights_equals_scoring_with_each(self) -> None:
         bleu = BLEUScore.nltk(method=2)
         stats = bleu.count([["a", "b", "c", "d"]], [[["a", "b", "c", "e"]]])
-        sets = [weights.NLTK((0.5, 0.5)), weights.NLTK((1 / 3,) * 3), weights.NLTK()]
+        sets = [nltk.NLTKWeights((0.5, 0.5)), nltk.NLTKWeights((1 / 3,) * 3), nltk.NLTKWeights()]
         results = bleu.score_weights(stats, sets)
         for part, result in zip(sets, results, strict=True):
             alone = BLEUScore.nltk(part.values, method=2, ngrams=bleu.ngrams).score(stats)

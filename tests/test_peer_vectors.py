@@ -25,9 +25,8 @@ from bleuprint import (
     ConfigurationError,
     InputError,
     brevity,
-    smoothing,
-    weights,
 )
+from bleuprint.compat import nltk
 
 from .conftest import require_shared, shared_path
 
@@ -86,7 +85,7 @@ def _nltk_bleu(case: dict[str, Any], hypotheses: list[Any], references: list[Any
         [_words(hypothesis) for hypothesis in hypotheses],
         [[_words(reference) for reference in refs] for refs in references],
     )
-    parts = [weights.NLTK(tuple(weight_set), auto_reweigh) for weight_set in weight_sets]
+    parts = [nltk.NLTKWeights(tuple(weight_set), auto_reweigh) for weight_set in weight_sets]
     scores = [result.score for result in bleu.score_weights(stats, parts)]
     return scores if container == "list_of_tuples" else scores[0]
 
@@ -102,11 +101,11 @@ def _nltk(case: dict[str, Any]) -> Any:
         stats = BLEUScore.nltk((1 / order,) * order).count(
             [_words(case["hypothesis"])], [[_words(ref) for ref in case["references"]]]
         )
-        numerator, denominator = smoothing.nltk_fractions(stats)[order - 1]
+        numerator, denominator = nltk.nltk_fractions(stats)[order - 1]
         assert [numerator, denominator] == case["expected_fraction"]
         return numerator / denominator
     if call == "brevity_penalty":
-        return brevity.NLTKExponential()(kwargs["hyp_len"], kwargs["closest_ref_len"])
+        return nltk.NLTKExponential()(kwargs["hyp_len"], kwargs["closest_ref_len"])
     if call == "closest_ref_length":
         return brevity.Closest()(kwargs["hyp_len"], [len(ref) for ref in case["references"]])
     raise AssertionError(f"unknown NLTK call {call}")

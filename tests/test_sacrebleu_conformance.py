@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bleuprint import BLEUResult, BLEUScore
+from bleuprint.compat.sacrebleu import signature as sacrebleu_signature
 from bleuprint.typing import Tokenizer
 
 SCORE_TOLERANCE = 1e-9  # on sacreBLEU's 0-100 scale
@@ -77,7 +78,7 @@ def test_corpus_scores(shared: Any, wmt22_pair: str, wmt22_configuration: str) -
             streams = [tokenized(folder / name, bleu.tokenizer) for name in reference_files(key)]
             result = bleu.corpus_score(hypotheses, list(zip(*streams)))
             assert_matches(result, expected, where)
-            assert result.sacrebleu_signature == expected["signature"], where
+            assert sacrebleu_signature(result) == expected["signature"], where
             checked += 1
     assert checked >= len(pair["systems"])
 
@@ -121,6 +122,6 @@ def test_sentence_scores(shared: Any, wmt22_pair: str) -> None:
             result = bleu.sentence_score(segment["hyp"], references)
             where = f"{wmt22_pair} line {segment['line']} {key}"
             assert_matches(result, expected, where)
-            assert result.sacrebleu_signature == sentences["signatures"][key], where
+            assert sacrebleu_signature(result) == sentences["signatures"][key], where
             checked += 1
     assert checked >= len(sentences["segments"])

@@ -22,6 +22,8 @@ from bleuprint import (
     tokenizers,
     weights,
 )
+from bleuprint.compat.sacrebleu import OPTIONS as sacrebleu_compat_options
+from bleuprint.compat.sacrebleu import signature as sacrebleu_signature
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
@@ -52,7 +54,7 @@ def test_scoring_agrees_with_compute_bleu(given_stats: dict[str, Any]) -> None:
     # compute_bleu adds to the lists it is given with add-k: give it copies
     counts = {"correct": list(given_stats["correct"]), "total": list(given_stats["total"])}
     theirs = BLEU.compute_bleu(**{**given_stats, **counts})
-    options = {key: given_stats[key] for key in sacrebleu_compat.OPTIONS if key in given_stats}
+    options = {key: given_stats[key] for key in sacrebleu_compat_options if key in given_stats}
     bleu = BLEUScore.sacrebleu(**options)
     stats = BLEUStats(
         given_stats["correct"],
@@ -173,7 +175,7 @@ def test_mecab_signatures_round_trip(tokenize: str, module: str) -> None:
     bleu = BLEUScore.sacrebleu(tokenize=tokenize, lowercase=True)
     result = bleu.sentence_score("a b", ["a b"])
     assert BLEUScore.from_signature(str(result.signature)) == bleu
-    assert f"|tok:{tokenize}-0.996" in result.sacrebleu_signature
+    assert f"|tok:{tokenize}-0.996" in sacrebleu_signature(result)
 
 
 @pytest.mark.parametrize(
@@ -195,19 +197,19 @@ def test_sacrebleu_signature(options: dict[str, Any]) -> None:
     result = BLEUScore.sacrebleu(**options).corpus_score(
         hypotheses, sacrebleu_compat.from_streams(hypotheses, streams)
     )
-    assert result.sacrebleu_signature == str(metric.get_signature())
+    assert sacrebleu_signature(result) == str(metric.get_signature())
 
 
 def test_no_sacrebleu_signature_for_what_sacrebleu_cannot_compute() -> None:
     result = BLEUScore.russian().sentence_score("a b", ["a b"])
     with pytest.raises(ConfigurationError, match="no sacreBLEU signature"):
-        _ = result.sacrebleu_signature
+        _ = sacrebleu_signature(result)
     own = BLEUScore.sacrebleu(tokenizer=tokenizers.from_callable(str.split, signature="mine"))
     with pytest.raises(ConfigurationError, match=r"no sacreBLEU signature.*'mine'"):
-        _ = own.sentence_score("a b", ["a b"]).sacrebleu_signature
+        _ = sacrebleu_signature(own.sentence_score("a b", ["a b"]))
     chinese_fixed = BLEUScore.sacrebleu(tokenizer=tokenizers.ChineseFixed())
     with pytest.raises(ConfigurationError, match="zh-fixed"):
-        _ = chinese_fixed.sentence_score("a b", ["a b"]).sacrebleu_signature
+        _ = sacrebleu_signature(chinese_fixed.sentence_score("a b", ["a b"]))
 
 
 # -- stream layout -------------------------------------------------------------------------

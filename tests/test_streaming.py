@@ -29,6 +29,26 @@ def test_stream_sums_exactly_like_the_whole_corpus(chunk_size: int) -> None:
     assert streamed == sum(bleu.count_segments(HYPOTHESES, REFERENCES), bleu.empty_stats())
 
 
+@pytest.mark.parametrize("chunk_size", [2, 3, 4])
+def test_stream_adds_fractional_lengths_in_corpus_order(chunk_size: int) -> None:
+    # Averages such as 7/3 and 11/3: adding each chunk's own sum to the running total rounds
+    # differently (93.33333333333334) from the left-to-right sum a whole corpus gets.
+    bleu = BLEUScore(reference_length=brevity.Average())
+    hypotheses = ["a b c", "a", "b c", "a b c d e", "x y"] * 7
+    references = [
+        ["a b", "a b c d"],
+        ["a b c", "a", "a b c d e f g"],
+        ["b"],
+        ["a b", "c d e f", "g"],
+        ["x", "y z w", "q r s t u v"],
+    ] * 7
+    expected = 0.0
+    for refs in references:
+        expected += sum(len(ref.split()) for ref in refs) / len(refs)
+    streamed = bleu.count_stream(hypotheses, references, chunk_size=chunk_size)
+    assert streamed.reference_length == expected == 93.33333333333333
+
+
 def test_several_processes_give_the_same_statistics() -> None:
     bleu = BLEUScore(reference_length=brevity.Average())
     hypotheses, references = HYPOTHESES * 40, REFERENCES * 40
@@ -37,10 +57,12 @@ def test_several_processes_give_the_same_statistics() -> None:
     )
 
 
-def test_an_error_names_the_segment_in_the_whole_stream() -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_names_the_segment_in_the_whole_stream(jobs: int) -> None:
     references = [["a"], ["b"], ["c"], []]
-    with pytest.raises(InputError, match=r"^segment 3: no references$"):
-        BLEUScore().count_stream(["a", "b", "c", "d"], references, chunk_size=2)
+    with pytest.raises(InputError, match=r"^segment 3: no references$") as raised:
+        BLEUScore().count_stream(["a", "b", "c", "d"], references, chunk_size=2, jobs=jobs)
+    assert (raised.value.segment, raised.value.reason) == (3, "no references")
 
 
 @pytest.mark.parametrize(
@@ -89,14 +111,18 @@ def test_files_of_different_lengths(tmp_path: Path) -> None:
 def test_undecodable_bytes_name_file_and_line(tmp_path: Path) -> None:
     hypotheses = write(tmp_path / "hyp.txt", b"a\nb \xff\n")
     references = write(tmp_path / "ref.txt", b"a\nb\n")
-    with pytest.raises(InputError, match=r"hyp\.txt:2: not valid UTF-8"):
+    with pytest.raises(
+        InputError, match=r"hyp\.txt:2: not valid UTF-8 \(byte 3 of the line is 0xff\)$"
+    ) as raised:
         BLEUScore().corpus_score_files(hypotheses, [references])
+    assert (raised.value.path, raised.value.line) == (str(hypotheses), 2)
 
 
 def test_missing_file(tmp_path: Path) -> None:
     references = write(tmp_path / "ref.txt", b"a\n")
-    with pytest.raises(InputError, match=r"nothing\.txt: cannot open"):
+    with pytest.raises(InputError, match=r"nothing\.txt: no such file$") as raised:
         BLEUScore().corpus_score_files(tmp_path / "nothing.txt", [references])
+    assert raised.value.path == str(tmp_path / "nothing.txt")
 
 
 def test_reference_files_must_be_a_list(tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from bleuprint import (
     brevity,
+    compat,
+    definitions,
     explain,
     matching,
     ngrams,
@@ -47,6 +49,8 @@ __all__ = [
     "__version__",
     "bleu_score",
     "brevity",
+    "compat",
+    "definitions",
     "explain",
     "matching",
     "ngrams",

@@ -190,15 +190,14 @@ def engine_from_options(
         value = getattr(arguments, option)
         if value is None:
             continue
-        # Asked together with the keywords taken so far, so that combinations are checked.
-        try:
-            keyword = next(
-                (name for name in candidates if _takes(preset, {**keywords, name: value})), None
-            )
-        except ConfigurationError as error:
-            raise ConfigurationError(f"{_FLAGS[option]} {value}: {error}") from None
+        keyword = next((name for name in candidates if _takes(preset, {name: value})), None)
         if keyword is not None:
             keywords[keyword] = value
+            # Built with the keywords taken so far, so that combinations are checked.
+            try:
+                preset.build(**keywords)
+            except ConfigurationError as error:
+                raise ConfigurationError(f"{_FLAGS[option]} {value}: {error}") from None
         elif option in _PART_OPTIONS:
             family = _PART_OPTIONS[option]
             parts[_FIELD_OF_FAMILY[family]] = parse_part(family, value)
@@ -216,14 +215,8 @@ def engine_from_options(
 
 
 def _takes(preset: presets.Preset, keywords: dict[str, Any]) -> bool:
-    """Whether the preset's constructor takes these keywords. Constructors that pass
-    ``**options`` on cannot be inspected, so ask: Python refuses an unknown keyword with a
-    TypeError (a bad value raises a ConfigurationError, which is the user's to read)."""
-    try:
-        preset.build(**keywords)
-    except TypeError:
-        return False
-    return True
+    """Whether the preset's definition takes these keywords."""
+    return keywords.keys() <= set(preset.options)
 
 
 def read_corpus(arguments: argparse.Namespace) -> Corpus:

@@ -31,6 +31,7 @@ from bleuprint._io import STDIN
 from bleuprint._progress import ProgressBar
 from bleuprint._result import BLEUResult
 from bleuprint._table import format_table
+from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.significance import SegmentStatistics, SignificanceResult
 
@@ -383,7 +384,7 @@ def _json_fields(result: BLEUResult, width: int) -> dict[str, Any]:
 def _sacrebleu_signature(result: BLEUResult) -> str | None:
     """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
     try:
-        return result.sacrebleu_signature
+        return sacrebleu.signature(result)
     except ConfigurationError:
         return None
 

@@ -1,31 +1,47 @@
-"""Reading segments from text files the way sacreBLEU's command line reads them.
+"""The one reader of text files and streams: UTF-8, one segment per line.
 
-A file is UTF-8 text with one segment per line. Lines end at ``\\n`` only (a ``\\r\\n`` ending
-leaves a trailing ``\\r``), and each line then loses its trailing whitespace with
-:meth:`str.rstrip`, which removes any Unicode whitespace: so CRLF files, trailing spaces and
-trailing no-break spaces read the same as clean files. Leading and inner whitespace is kept for
-the tokenizer. Other line separators (``\\u2028``, ``\\x85``, a lone ``\\r``, ...) do not end a
-line. A byte-order mark is not removed: sacreBLEU reads it as part of the first line's text, and
-so does bleuprint, with a warning (see :func:`byte_order_mark_warning`). A file whose name ends
-in ``.gz`` is decompressed first, as sacreBLEU does.
+:func:`read_lines` reads a file, standard input or a byte range of a file lazily; every caller
+reads through it (or through :func:`split_segments` for bytes already in memory), so every
+caller splits lines the same way and reports a problem the same way: an
+:class:`~bleuprint.exceptions.InputError` whose ``path`` and ``line`` fields name the file and
+the line (``ref.txt:17: not valid UTF-8 (byte 3 of the line is 0xff)``).
 
-Every problem is an :class:`~bleuprint.exceptions.InputError` naming the file, and the line
-where there is one.
+Lines end at ``\\n`` only: a ``\\r\\n`` ending leaves a trailing ``\\r``, and other line
+separators (``\\u2028``, ``\\x85``, a lone ``\\r``, ...) do not end a line. A final ``\\n`` ends
+the last line rather than starting an empty one. A byte-order mark is not removed: sacreBLEU
+reads it as part of the first line's text, and so does bleuprint (the command line warns, see
+:func:`byte_order_mark_warning`). What each caller then does with a line's trailing whitespace
+is its own definition:
+
+- the command line reads files as sacreBLEU's does (:func:`read_segments`): each line loses its
+  trailing whitespace with :meth:`str.rstrip`, which removes any Unicode whitespace, so CRLF
+  files, trailing spaces and trailing no-break spaces read the same as clean files; ``-`` is
+  standard input and a name ending in ``.gz`` is decompressed first;
+- :meth:`bleuprint.BLEUScore.corpus_score_files` passes lines on unchanged;
+- :mod:`bleuprint.dask` passes them on unchanged, or stripped as the command line strips them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
+import io
+import os
 import sys
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from bleuprint.exceptions import InputError
 
 __all__ = [
     "STDIN",
     "byte_order_mark_warning",
+    "display_name",
+    "lines_differ",
+    "open_binary",
+    "read_lines",
     "read_segments",
     "same_length",
     "split_references",
@@ -33,24 +49,43 @@ __all__ = [
 ]
 
 STDIN = "-"
-"""The file name that stands for standard input."""
+"""The file name that stands for standard input (where the caller says so)."""
 
 _BYTE_ORDER_MARK = "\ufeff"
 
 
-def read_segments(path: str) -> list[str]:
-    """The segments of the file at ``path`` (``-``: standard input); at least one.
+def read_lines(
+    path: str | os.PathLike[str],
+    *,
+    byte_range: tuple[int, int] | None = None,
+    first_line: int = 1,
+    sacrebleu_names: bool = False,
+) -> Iterator[str]:
+    """The lines of the UTF-8 file at ``path``, lazily, without their ``\\n``.
 
-    >>> read_segments("no/such/file.txt")
+    ``byte_range`` (start, end) reads only those bytes, which should start and end at line
+    boundaries (as a partition of a file does); ``first_line`` is then the number of the first
+    line read, for errors. With ``sacrebleu_names``, ``-`` is standard input and a name ending
+    in ``.gz`` is decompressed, as sacreBLEU's command line names files.
+
+    >>> list(read_lines("no/such/file.txt"))
     Traceback (most recent call last):
     ...
     bleuprint.exceptions.InputError: no/such/file.txt: no such file
     """
-    return split_segments(_read_bytes(path), _display_name(path))
+    name = os.fspath(path)
+    shown = display_name(name) if sacrebleu_names else name
+    with open_binary(name, sacrebleu_names=sacrebleu_names) as handle:
+        try:
+            yield from _decoded(_within(handle, byte_range), shown, first_line)
+        except (gzip.BadGzipFile, EOFError, zlib.error):
+            raise InputError("not a valid gzip file", path=shown) from None
+        except OSError as error:
+            raise _unreadable(error, shown) from None
 
 
 def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[str]:
-    """Decode UTF-8 ``data`` read from the file called ``name`` into its segments.
+    """Decode UTF-8 ``data`` read from the file called ``name`` into its segments; at least one.
 
     Segments lose their trailing whitespace, as sacreBLEU strips them; with ``as_given`` they
     lose only their line terminator (LF or CRLF), for definitions that measure the text itself.
@@ -64,15 +99,23 @@ def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[st
     ...
     bleuprint.exceptions.InputError: f.txt:2: not valid UTF-8 (byte 1 of the line is 0xff)
     """
-    if not data:
-        raise InputError(f"{name}: the file is empty")
-    lines = data.split(b"\n")
-    if lines[-1] == b"":
-        lines.pop()
-    segments = [_decode(line, name, number) for number, line in enumerate(lines, start=1)]
+    return _segments(_decoded(io.BytesIO(data), name, 1), name, as_given=as_given)
+
+
+def read_segments(path: str) -> list[str]:
+    """The segments of the file at ``path`` as sacreBLEU's command line reads them (``-``:
+    standard input); at least one."""
+    return _segments(read_lines(path, sacrebleu_names=True), display_name(path), as_given=False)
+
+
+def _segments(lines: Iterable[str], name: str, *, as_given: bool) -> list[str]:
     if as_given:
-        return [segment.removesuffix("\r") for segment in segments]
-    return [segment.rstrip() for segment in segments]
+        segments = [line.removesuffix("\r") for line in lines]
+    else:
+        segments = [line.rstrip() for line in lines]
+    if not segments:
+        raise InputError("the file is empty", path=name)
+    return segments
 
 
 def split_references(segments: Sequence[str], count: int, name: str) -> list[list[str]]:
@@ -92,7 +135,9 @@ def split_references(segments: Sequence[str], count: int, name: str) -> list[lis
         fields = line.split("\t", count - 1)
         if len(fields) != count:
             raise InputError(
-                f"{name}:{number}: expected {count} tab-separated references, found {len(fields)}"
+                f"expected {count} tab-separated references, found {len(fields)}",
+                path=name,
+                line=number,
             )
         rows.append([field.rstrip() for field in fields])
     return [list(stream) for stream in zip(*rows)]
@@ -109,53 +154,89 @@ def same_length(named: Sequence[tuple[str, Sequence[str]]]) -> None:
     first_name, first = named[0]
     for name, segments in named[1:]:
         if len(segments) != len(first):
-            raise InputError(
-                f"{first_name} has {_lines(len(first))} but {name} has {len(segments)}: "
-                "every file needs one line per segment"
-            )
+            raise lines_differ(first_name, len(first), name, len(segments))
 
 
-def _lines(count: int) -> str:
-    return f"{count} line" if count == 1 else f"{count} lines"
+def lines_differ(name: str, count: int, other: str, other_count: int) -> InputError:
+    """The error for two files that should be aligned line by line but are not."""
+    lines = f"{count} line" if count == 1 else f"{count} lines"
+    return InputError(
+        f"{name} has {lines} but {other} has {other_count}: every file needs one line per segment"
+    )
 
 
 def byte_order_mark_warning(path: str, segments: Sequence[str]) -> str | None:
     """A warning when the file starts with a byte-order mark, which stays part of its text."""
     if segments and segments[0].startswith(_BYTE_ORDER_MARK):
         return (
-            f"{_display_name(path)}:1 starts with a byte-order mark (U+FEFF); like sacreBLEU, "
+            f"{display_name(path)}:1 starts with a byte-order mark (U+FEFF); like sacreBLEU, "
             "bleuprint keeps it as part of the first segment's text"
         )
     return None
 
 
-def _display_name(path: str) -> str:
+def display_name(path: str) -> str:
+    """How errors name the file: ``<stdin>`` for standard input."""
     return "<stdin>" if path == STDIN else path
 
 
-def _read_bytes(path: str) -> bytes:
-    if path == STDIN:
-        return sys.stdin.buffer.read()
+@contextlib.contextmanager
+def open_binary(path: str, *, sacrebleu_names: bool = False) -> Iterator[BinaryIO]:
+    """The file at ``path`` open for reading bytes; a file that cannot be opened is an
+    :class:`~bleuprint.exceptions.InputError` naming it (see :func:`read_lines` for
+    ``sacrebleu_names``)."""
+    if sacrebleu_names and path == STDIN:
+        yield sys.stdin.buffer  # not closed: it is not ours
+        return
     try:
-        data = Path(path).read_bytes()
-        return gzip.decompress(data) if path.endswith(".gz") else data
-    except (gzip.BadGzipFile, EOFError, zlib.error):
-        raise InputError(f"{path}: not a valid gzip file") from None
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
+        handle: BinaryIO = Path(path).open("rb")  # noqa: SIM115 (closed below)
     except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise _unreadable(error, path) from None
+    with handle:
+        if sacrebleu_names and path.endswith(".gz"):
+            with gzip.GzipFile(fileobj=handle) as unpacked:
+                # A GzipFile reads bytes like any binary file; typeshed does not say it is one.
+                yield unpacked  # type: ignore[misc]
+        else:
+            yield handle
 
 
-def _decode(line: bytes, name: str, number: int) -> str:
-    try:
-        return line.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(
-            f"{name}:{number}: not valid UTF-8 "
-            f"(byte {error.start + 1} of the line is 0x{line[error.start]:02x})"
-        ) from None
+def _unreadable(error: OSError, name: str) -> InputError:
+    if isinstance(error, FileNotFoundError):
+        reason = "no such file"
+    elif isinstance(error, IsADirectoryError):
+        reason = "is a directory, not a file"
+    elif isinstance(error, PermissionError):
+        reason = "permission denied"
+    else:
+        reason = f"cannot read: {error.strerror or error}"
+    return InputError(reason, path=name)
+
+
+def _within(handle: BinaryIO, byte_range: tuple[int, int] | None) -> Iterable[bytes]:
+    """The raw lines of ``handle``, each with its ``\\n``, from the byte range only if given."""
+    if byte_range is None:
+        return handle
+    start, end = byte_range
+    handle.seek(start)
+    return _lines_until(handle, end - start)
+
+
+def _lines_until(handle: BinaryIO, size: int) -> Iterator[bytes]:
+    while size > 0 and (line := handle.readline(size)):
+        size -= len(line)
+        yield line
+
+
+def _decoded(raw_lines: Iterable[bytes], name: str, first_line: int) -> Iterator[str]:
+    for number, raw in enumerate(raw_lines, start=first_line):
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(
+                f"not valid UTF-8 (byte {error.start + 1} of the line is "
+                f"0x{line[error.start]:02x})",
+                path=name,
+                line=number,
+            ) from None

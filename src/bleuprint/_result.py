@@ -9,7 +9,6 @@ from fractions import Fraction
 
 import attrs
 
-from bleuprint import sacrebleu_compat
 from bleuprint._stats import BLEUStats
 from bleuprint._version import __version__
 from bleuprint.exceptions import ConfigurationError
@@ -115,17 +114,6 @@ class BLEUResult:
         if not self.stats.reference_length:
             return 0.0
         return self.stats.hypothesis_length / self.stats.reference_length
-
-    @property
-    def sacrebleu_signature(self) -> str:
-        """sacreBLEU's signature of this result, e.g.
-        ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``.
-
-        Only for configurations sacreBLEU can compute (see
-        :func:`bleuprint.sacrebleu_compat.signature`); others raise
-        :class:`~bleuprint.ConfigurationError`.
-        """
-        return sacrebleu_compat.signature(self)
 
     def __float__(self) -> float:
         return self.score

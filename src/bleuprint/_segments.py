@@ -105,7 +105,6 @@ class SegmentStats(Sequence[BLEUStats]):
             segments=1,
             reference_counts=frozenset({int(self.reference_counts[index])}),
             counting=self.counting,
-            segments_without_ngrams=(self.totals[index] == 0).astype(int).tolist(),
         )
 
     def take(self, indices: npt.ArrayLike) -> SegmentStats:
@@ -140,11 +139,6 @@ class SegmentStats(Sequence[BLEUStats]):
             segments=start.segments + len(self),
             reference_counts=start.reference_counts | set(self.reference_counts.tolist()),
             counting=self.counting,
-            segments_without_ngrams=[
-                before + int(column.sum())
-                for before, column in zip(start.segments_without_ngrams, self.totals.T == 0)
-            ],
-            final_segment=self[-1] if len(self) else start.last_segment,
         )
 
 

@@ -17,10 +17,6 @@ def _numbers(values: Iterable[float]) -> tuple[float, ...]:
     return tuple(values)
 
 
-def _counts(values: Iterable[int]) -> tuple[int, ...]:
-    return tuple(values)
-
-
 def _plain(value: Any) -> Any:
     """A field's value as JSON types: lists for tuples and sets, Python numbers for numpy's."""
     if isinstance(value, BLEUStats):
@@ -44,13 +40,8 @@ class BLEUStats:
     order ``n``; ``hypothesis_length`` and ``reference_length`` feed the brevity penalty;
     ``reference_counts`` is the set of reference counts seen per segment. ``counting`` is the
     signature of the counting configuration that made them: statistics add with ``+`` and
-    ``sum()`` only when it agrees.
-
-    Two fields serve definitions that read more than the sums (NLTK's): ``segments_without_ngrams``
-    counts, per order, the segments whose hypothesis has no n-gram of that order (NLTK counts
-    each such segment's denominator as 1), and :attr:`last_segment` gives the statistics of the
-    final segment added (NLTK's corpus-level smoothing methods 5 to 7 read only that one).
-    Neither takes part in equality.
+    ``sum()`` only when it agrees. These are what every definition shares; a definition that
+    reads more (NLTK's) sums into a subclass of its own (:class:`bleuprint.compat.nltk.NLTKStats`).
 
     >>> a = BLEUStats((3, 1), (4, 3), 4, 4, segments=1, reference_counts=frozenset({1}))
     >>> b = BLEUStats((2, 0), (2, 1), 2, 3, segments=1, reference_counts=frozenset({1}))
@@ -66,29 +57,12 @@ class BLEUStats:
     segments: int = 1
     reference_counts: frozenset[int] = frozenset()
     counting: str = ""
-    segments_without_ngrams: tuple[int, ...] = attrs.field(default=(), converter=_counts, eq=False)
-    final_segment: BLEUStats | None = attrs.field(default=None, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if len(self.matches) != len(self.totals):
             raise InputError(
                 f"matches has {len(self.matches)} orders but totals has {len(self.totals)}"
             )
-        if not self.segments_without_ngrams:
-            # Statistics built by hand: assume no segment lacks an order.
-            object.__setattr__(self, "segments_without_ngrams", (0,) * len(self.totals))
-        elif len(self.segments_without_ngrams) != len(self.totals):
-            raise InputError(
-                f"segments_without_ngrams has {len(self.segments_without_ngrams)} orders "
-                f"but totals has {len(self.totals)}"
-            )
-
-    @property
-    def last_segment(self) -> BLEUStats | None:
-        """The statistics of the final segment added (itself for one segment; None for none)."""
-        if self.final_segment is not None:
-            return self.final_segment
-        return self if self.segments == 1 else None
 
     @property
     def max_n(self) -> int:
@@ -103,18 +77,16 @@ class BLEUStats:
     def to_dict(self) -> dict[str, Any]:
         """The statistics as a dictionary of JSON types, to store or send between processes.
 
-        Every field is kept, those outside equality too, so that statistics read back score
-        the same under every definition.
+        Every field is kept (a subclass's too), so that statistics read back score the same.
 
         >>> stats = BLEUStats((3, 1), (4, 3), 4, 5, segments=1, reference_counts=frozenset({1}))
         >>> stats.to_dict()  # doctest: +NORMALIZE_WHITESPACE
         {'matches': [3, 1], 'totals': [4, 3], 'hypothesis_length': 4, 'reference_length': 5,
-         'segments': 1, 'reference_counts': [1], 'counting': '',
-         'segments_without_ngrams': [0, 0], 'final_segment': None}
+         'segments': 1, 'reference_counts': [1], 'counting': ''}
         >>> BLEUStats.from_dict(stats.to_dict()) == stats
         True
         """
-        return {field.name: _plain(getattr(self, field.name)) for field in attrs.fields(BLEUStats)}
+        return {field.name: _plain(getattr(self, field.name)) for field in attrs.fields(type(self))}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> BLEUStats:
@@ -132,8 +104,6 @@ class BLEUStats:
         values = dict(data)
         if "reference_counts" in values:
             values["reference_counts"] = frozenset(values["reference_counts"])
-        if values.get("final_segment") is not None:
-            values["final_segment"] = cls.from_dict(values["final_segment"])
         return cls(**values)
 
     def __add__(self, other: BLEUStats) -> BLEUStats:
@@ -153,10 +123,6 @@ class BLEUStats:
             segments=self.segments + other.segments,
             reference_counts=self.reference_counts | other.reference_counts,
             counting=self.counting,
-            segments_without_ngrams=tuple(
-                a + b for a, b in zip(self.segments_without_ngrams, other.segments_without_ngrams)
-            ),
-            final_segment=other.last_segment if other.segments else self.last_segment,
         )
 
     def __radd__(self, other: object) -> BLEUStats:

@@ -4,6 +4,8 @@ Statistics add, so a corpus can be counted chunk by chunk and the chunks' statis
 memory holds one chunk (per process) however long the corpus is. Each chunk's per-segment
 statistics are folded into the running total in corpus order, so the total is exactly what
 counting the whole corpus at once gives, floating-point reference lengths included.
+
+This module knows the engine only as a :class:`Counter`: what it calls, and nothing more.
 """
 
 from __future__ import annotations
@@ -13,16 +15,14 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from bleuprint import _io
+from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import Segment
-
-if TYPE_CHECKING:
-    from bleuprint._engine import BLEUScore
 
 DEFAULT_CHUNK_SIZE = 20_000
 """Segments per chunk: large enough for the array path, small enough for little memory."""
@@ -30,15 +30,48 @@ DEFAULT_CHUNK_SIZE = 20_000
 Chunk = tuple[list[Segment], list[Sequence[Segment]]]
 
 
+class Counter(Protocol):
+    """What streaming needs of an engine (:class:`~bleuprint.BLEUScore` is one); it must also
+    pickle, to be sent to worker processes."""
+
+    def count_segments(
+        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+    ) -> SegmentStats:
+        """The statistics of each segment; an error names the segment by its index here."""
+        ...
+
+    def total(self, segments: SegmentStats, start: BLEUStats | None = None) -> BLEUStats:
+        """``start`` plus the segments' statistics, added in order."""
+        ...
+
+    def empty_stats(self) -> BLEUStats:
+        """The statistics of no segment: the start of the running total."""
+        ...
+
+    def score(self, stats: BLEUStats) -> BLEUResult:
+        """The result of scoring the corpus statistics."""
+        ...
+
+
 def count_stream(
-    engine: BLEUScore,
+    engine: Counter,
     hypotheses: Iterable[Segment],
     references: Iterable[Sequence[Segment]],
     *,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     jobs: int = 1,
 ) -> BLEUStats:
-    """The summed statistics of two aligned iterables, read ``chunk_size`` segments at a time."""
+    """The summed statistics of a corpus of any length given as two aligned iterables
+    (generators, open files, ...), read and counted ``chunk_size`` segments at a time, in
+    ``jobs`` processes. Memory depends on the chunk size, not on the corpus length.
+
+    >>> from bleuprint import BLEUScore
+    >>> bleu = BLEUScore.canonical(max_n=2)
+    >>> stats = bleu.count_stream(iter(["the cat is here", "a dog"]),
+    ...                           iter([["the cat was here"], ["a dog"]]), chunk_size=1)
+    >>> stats.matches, stats.totals
+    ((5, 2), (6, 4))
+    """
     return count_pairs(engine, _zip_aligned(hypotheses, references), chunk_size, jobs)
 
 
@@ -56,7 +89,7 @@ def _zip_aligned(
 
 
 def count_pairs(
-    engine: BLEUScore,
+    engine: Counter,
     pairs: Iterator[tuple[Segment, Sequence[Segment]]],
     chunk_size: int,
     jobs: int,
@@ -70,7 +103,7 @@ def count_pairs(
         raise ConfigurationError(f"jobs must be a whole number of at least 1, got {jobs!r}")
     total = engine.empty_stats()
     for segments in _counted(engine, _chunks(pairs, chunk_size), jobs):
-        total = segments.total(total)
+        total = engine.total(segments, total)
     if not total.segments:
         raise InputError("the corpus is empty: there is nothing to score")
     return total
@@ -81,7 +114,7 @@ def _chunks(pairs: Iterator[tuple[Segment, Sequence[Segment]]], chunk_size: int)
         yield [hypothesis for hypothesis, _ in chunk], [refs for _, refs in chunk]
 
 
-def _counted(engine: BLEUScore, chunks: Iterator[Chunk], jobs: int) -> Iterator[SegmentStats]:
+def _counted(engine: Counter, chunks: Iterator[Chunk], jobs: int) -> Iterator[SegmentStats]:
     """Each chunk's per-segment statistics, in order."""
     if jobs == 1:
         offset = 0
@@ -102,44 +135,36 @@ def _counted(engine: BLEUScore, chunks: Iterator[Chunk], jobs: int) -> Iterator[
             yield pending.popleft().result()
 
 
-def _count_chunk(engine: BLEUScore, offset: int, chunk: Chunk) -> SegmentStats:
+def _count_chunk(engine: Counter, offset: int, chunk: Chunk) -> SegmentStats:
     """One chunk's statistics; an error names the segment by its index in the whole corpus."""
     hypotheses, references = chunk
     try:
         return engine.count_segments(hypotheses, references)
     except InputError as error:
-        message = str(error)
-        if message.startswith("segment "):
-            index, _, rest = message[len("segment ") :].partition(":")
-            if index.isdigit():
-                message = f"segment {offset + int(index)}:{rest}"
-        raise InputError(message) from None
+        if error.segment is None:
+            raise
+        raise error.located(segment=offset + error.segment) from None
 
 
 # -- files ------------------------------------------------------------------------------------
 
 
-def read_lines(path: str | os.PathLike[str]) -> Iterator[str]:
-    """The lines of a UTF-8 file, lazily: split on ``\\n`` only, without it; a byte-order mark
-    stays as U+FEFF; a final ``\\n`` ends the last line rather than starting an empty one."""
-    name = os.fspath(path)
-    try:
-        handle = Path(name).open("rb")  # noqa: SIM115 (a generator closes it below)
-    except OSError as error:
-        raise InputError(f"{name}: cannot open: {error.strerror or error}") from None
-    with handle:
-        for number, line in enumerate(handle, start=1):
-            try:
-                text = line.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputError(
-                    f"{name}:{number}: not valid UTF-8 (byte {error.start + 1} of the line)"
-                ) from None
-            yield text[:-1] if text.endswith("\n") else text
+def score_files(
+    engine: Counter,
+    hypothesis_file: str | os.PathLike[str],
+    reference_files: Sequence[str | os.PathLike[str]],
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    jobs: int = 1,
+) -> BLEUResult:
+    """Corpus BLEU of a hypothesis file against reference files (one segment per line,
+    UTF-8), streamed: see :func:`count_stream`. Lines are split on ``\\n`` only."""
+    stats = count_files(engine, hypothesis_file, reference_files, chunk_size=chunk_size, jobs=jobs)
+    return engine.score(stats)
 
 
 def count_files(
-    engine: BLEUScore,
+    engine: Counter,
     hypothesis_file: str | os.PathLike[str],
     reference_files: Sequence[str | os.PathLike[str]],
     *,
@@ -150,7 +175,7 @@ def count_files(
     if isinstance(reference_files, (str, os.PathLike)) or not reference_files:
         raise InputError("give the reference files as a list of one or more paths")
     files = [hypothesis_file, *reference_files]
-    rows = _aligned(files, [read_lines(path) for path in files])
+    rows = _aligned(files, [_io.read_lines(path) for path in files])
     return count_pairs(engine, ((row[0], row[1:]) for row in rows), chunk_size, jobs)
 
 
@@ -168,9 +193,8 @@ def _aligned(
             shorter = next(i for i, line in enumerate(row) if line is None)
             longer = next(i for i, line in enumerate(row) if line is not None)
             rest = sum(1 for _ in streams[longer])
-            raise InputError(
-                f"{os.fspath(files[longer])} has {counts + 1 + rest} lines but "
-                f"{os.fspath(files[shorter])} has {counts}"
+            raise _io.lines_differ(
+                os.fspath(files[longer]), counts + 1 + rest, os.fspath(files[shorter]), counts
             )
         counts += 1
         yield row  # type: ignore[misc]

@@ -27,12 +27,10 @@ from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import FloatArray, IntArray
 
 __all__ = [
-    "NMT",
     "Average",
     "Characters",
     "Closest",
     "Exponential",
-    "NLTKExponential",
     "Ratio",
     "Shortest",
     "Tokens",
@@ -214,41 +212,3 @@ class Ratio(Part, family="bp", name="ratio"):
         ratios = np.zeros(len(hypothesis_lengths))
         ratios[positive] = hypothesis_lengths[positive] / reference_lengths[positive]
         return np.minimum(ratios, 1.0) if self.capped else ratios
-
-
-@attrs.frozen
-class NMT(Part, family="bp", name="nmt"):
-    """The TensorFlow NMT ``compute_bleu`` penalty (Hugging Face evaluate's ``bleu``).
-
-    1 when the ratio ``c / r`` exceeds 1, else ``exp(1 - 1 / (c / r))``, computed in that
-    order. Where TF NMT divides by zero (a total hypothesis or reference length of 0; Hugging
-    Face evaluate raises ``ZeroDivisionError``), this raises :class:`~bleuprint.InputError`.
-
-    >>> round(NMT()(3, 6), 4)
-    0.3679
-    """
-
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        if hypothesis_length <= 0 or reference_length <= 0:
-            raise InputError(
-                f"the total hypothesis length is {hypothesis_length} and the total reference "
-                f"length {reference_length}: TF NMT's brevity penalty divides by both, so this "
-                "definition has no score here"
-            )
-        ratio = hypothesis_length / reference_length
-        return 1.0 if ratio > 1.0 else math.exp(1 - 1 / ratio)
-
-
-@attrs.frozen
-class NLTKExponential(Part, family="bp", name="nltk-exp"):
-    """NLTK's ``brevity_penalty`` (distancia's too): the exponential penalty, except that an
-    empty hypothesis gets 0 even against an empty reference.
-
-    >>> NLTKExponential()(0, 0), Exponential()(0, 0)
-    (0.0, 1.0)
-    """
-
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        if hypothesis_length <= 0:
-            return 0.0
-        return Exponential()(hypothesis_length, reference_length)

@@ -3,9 +3,28 @@
 Every error bleuprint raises on purpose derives from :class:`BLEUError`, so a caller can catch
 them all at once. Each also derives from the built-in exception a Python user would expect
 (``ValueError``), so existing ``except ValueError`` blocks keep working.
+
+An :class:`InputError` says where the problem is in fields, not only in its text: ``path`` (the
+file), ``line`` (1-based, in that file), ``segment`` (0-based index in the corpus) and
+``partition`` (0-based, of a Dask collection), each ``None`` where it does not apply. Its message
+is made from them, so every error names its place the same way; code that needs the place reads
+the fields rather than parsing the text:
+
+>>> error = InputError("not valid UTF-8 (byte 3 of the line is 0xff)", path="ref.txt", line=17)
+>>> str(error)
+'ref.txt:17: not valid UTF-8 (byte 3 of the line is 0xff)'
+>>> error.path, error.line, error.segment, error.reason
+('ref.txt', 17, None, 'not valid UTF-8 (byte 3 of the line is 0xff)')
+>>> str(InputError("no references", segment=3))
+'segment 3: no references'
 """
 
 from __future__ import annotations
+
+import functools
+from typing import Any
+
+__all__ = ["BLEUError", "ConfigurationError", "InputError", "StatisticsMismatchError"]
 
 
 class BLEUError(Exception):
@@ -22,8 +41,65 @@ class ConfigurationError(BLEUError, ValueError):
 class InputError(BLEUError, ValueError):
     """The text or statistics given to score are malformed.
 
-    The message names the segment (``segment 3``) or the place in a file (``ref.txt:17``).
+    ``reason`` says what is wrong; the optional, keyword-only ``path``, ``line`` (1-based),
+    ``segment`` (0-based) and ``partition`` (0-based) say where. The message puts them in front
+    of the reason: ``partition 1: ref.txt:17: segment 16: reason``, leaving out what is not set
+    (``ref.txt: reason`` for a file as a whole).
     """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        segment: int | None = None,
+        partition: int | None = None,
+    ) -> None:
+        self.reason = reason
+        self.path = path
+        self.line = line
+        self.segment = segment
+        self.partition = partition
+        super().__init__(self._message())
+
+    def _message(self) -> str:
+        places = []
+        if self.partition is not None:
+            places.append(f"partition {self.partition}")
+        if self.path is not None:
+            places.append(self.path if self.line is None else f"{self.path}:{self.line}")
+        elif self.line is not None:
+            places.append(f"line {self.line}")
+        if self.segment is not None:
+            places.append(f"segment {self.segment}")
+        return ": ".join([*places, self.reason])
+
+    def located(self, *, segment: int | None = None, partition: int | None = None) -> InputError:
+        """The same error with the places given set too, for a caller that knows more of
+        where it happened than the code that raised it.
+
+        >>> str(InputError("no references", segment=1).located(segment=41, partition=2))
+        'partition 2: segment 41: no references'
+        """
+        places = self._places()
+        if segment is not None:
+            places["segment"] = segment
+        if partition is not None:
+            places["partition"] = partition
+        return InputError(self.reason, **places)
+
+    def _places(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "segment": self.segment,
+            "partition": self.partition,
+        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Dask sends errors between processes: keep the places, which are keyword-only.
+        return functools.partial(type(self), **self._places()), (self.reason,)
 
 
 class StatisticsMismatchError(BLEUError, ValueError):

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 import attrs
@@ -21,7 +20,7 @@ import numpy as np
 from bleuprint._signature import Part
 from bleuprint.typing import IntArray, Ngram, NgramCounts
 
-__all__ = ["Clipped", "Distinct", "SpaceJoined"]
+__all__ = ["Clipped", "Distinct"]
 
 
 @attrs.frozen
@@ -81,30 +80,3 @@ class Distinct(Part, family="match", name="distinct"):
     def credit_array(self, hypothesis_counts: IntArray, reference_counts: IntArray) -> IntArray:
         """The credit of many distinct n-grams: 1 where both counts are positive, else 0."""
         return ((hypothesis_counts > 0) & (reference_counts > 0)).astype(np.int64)
-
-
-@attrs.frozen
-class SpaceJoined(Part, family="match", name="space-joined"):
-    """Quirk (fast-bleu): clipped matching of n-grams compared as their tokens joined by a
-    space, so ``("a", "b c")`` and ``("a b", "c")`` are the same bigram.
-
-    >>> from collections import Counter
-    >>> hypothesis, reference = Counter({("a", "b c"): 1}), Counter({("a b", "c"): 1})
-    >>> SpaceJoined()(hypothesis, [reference], 2), Clipped()(hypothesis, [reference], 2)
-    ([0, 1], [0, 0])
-    """
-
-    def __call__(
-        self, hypothesis: NgramCounts, references: Sequence[NgramCounts], max_n: int
-    ) -> list[int]:
-        return Clipped()(
-            _joined(hypothesis), [_joined(reference) for reference in references], max_n
-        )
-
-
-def _joined(counts: NgramCounts) -> Counter[Ngram]:
-    """The counts re-keyed by joined text; the key keeps its order as its length."""
-    joined: Counter[Ngram] = Counter()
-    for ngram, count in counts.items():
-        joined[(" ".join(ngram),) * len(ngram)] += count
-    return joined

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -17,6 +18,16 @@ from typing import Any
 import attrs
 
 from bleuprint._engine import BLEUScore
+from bleuprint.compat import (
+    bleuscore,
+    distancia,
+    fast_bleu,
+    hf_evaluate,
+    nltk,
+    sacrebleu,
+    torchmetrics,
+)
+from bleuprint.definitions import canonical, russian, unigram
 from bleuprint.exceptions import ConfigurationError
 
 __all__ = ["PRESETS", "Preset", "get"]
@@ -27,13 +38,15 @@ class Preset:
     """A named way to build a :class:`BLEUScore`, and how its scores are printed.
 
     ``decimals`` is the number of decimals the definition's own statement prints (``None``:
-    full precision).
+    full precision); ``options`` are the keywords of the definition's own (besides the
+    engine's parts, which every preset takes).
     """
 
     name: str
     factory: Callable[..., BLEUScore]
     summary: str
     decimals: int | None = None
+    options: tuple[str, ...] = ()
 
     def build(self, **overrides: Any) -> BLEUScore:
         """The configuration, with any keyword overrides the preset's constructor accepts."""
@@ -44,33 +57,34 @@ class Preset:
         return repr(score) if self.decimals is None else f"{score:.{self.decimals}f}"
 
 
-# Other implementations' definitions, quirks included (docs/definitions/compared.md).
-_PEER_PRESETS = (
-    Preset("nltk", BLEUScore.nltk, "NLTK 3.10.4 sentence_bleu / corpus_bleu"),
-    Preset("torchmetrics", BLEUScore.torchmetrics, "torchmetrics 1.9.0 BLEUScore"),
-    Preset("hf-evaluate", BLEUScore.hf_evaluate, "Hugging Face evaluate 0.4.6 bleu (TF NMT)"),
-    Preset("bleuscore", BLEUScore.bleuscore, "bleuscore 0.2.0 compute (TF NMT, 13a)"),
-    Preset("fast-bleu", BLEUScore.fast_bleu, "fast-bleu 0.0.90 BLEU (sentence level)"),
-    Preset("distancia", BLEUScore.distancia, "distancia 0.0.85 BLEUScore (sentence level)"),
+# Definitions first, then other implementations' (docs/definitions/compared.md).
+_MODULES = (
+    canonical,
+    unigram,
+    russian,
+    sacrebleu,
+    nltk,
+    torchmetrics,
+    hf_evaluate,
+    bleuscore,
+    fast_bleu,
+    distancia,
 )
 
 PRESETS: Mapping[str, Preset] = MappingProxyType(
     {
-        preset.name: preset
-        for preset in (
-            Preset("canonical", BLEUScore.canonical, "Papineni et al. (2002), BLEU-4"),
-            Preset("unigram", BLEUScore.unigram, "BP x clipped unigram precision", 4),
-            Preset("russian", BLEUScore.russian, "Russian contest: letter words, set overlap", 6),
-            Preset("sacrebleu", BLEUScore.sacrebleu, "sacreBLEU 2.6.0 corpus BLEU (13a, exp)"),
-            Preset(
-                "sacrebleu-sentence",
-                BLEUScore.sacrebleu_sentence,
-                "sacreBLEU 2.6.0 sentence BLEU (effective order)",
-            ),
-            *_PEER_PRESETS,
+        entry.name: Preset(
+            entry.name,
+            getattr(BLEUScore, entry.constructor),
+            entry.summary,
+            entry.decimals,
+            tuple(inspect.signature(entry.recipe).parameters),
         )
+        for module in _MODULES
+        for entry in module.PRESETS
     }
 )
+"""Every preset by name, built from the ``PRESETS`` entries of the definition modules."""
 
 
 def get(name: str) -> Preset:

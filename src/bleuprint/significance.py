@@ -106,7 +106,7 @@ class SegmentStatistics:
             [stats.hypothesis_length, stats.reference_length, *stats.matches, *stats.totals]
             for stats in segments
         ]
-        empty = [stats.segments_without_ngrams for stats in segments]
+        empty = [[int(total == 0) for total in stats.totals] for stats in segments]
         total = sum(segments[1:], segments[0])  # refuses to mix counting configurations
         return cls(
             np.array(rows, dtype=np.float64),
@@ -158,7 +158,10 @@ class SegmentStatistics:
         segments (default: as many as this table), the last of which has the columns
         ``final``."""
         n = self.max_n
-        return BLEUStats(
+        # Interim, until significance works on SegmentStats: NLTK's extra sums.
+        from bleuprint.compat.nltk import NLTKStats  # noqa: PLC0415
+
+        return NLTKStats(
             row[2 : 2 + n].tolist(),
             row[2 + n : 2 + 2 * n].tolist(),
             float(row[0]),
@@ -166,8 +169,8 @@ class SegmentStatistics:
             segments=len(self) if segments is None else segments,
             reference_counts=self.reference_counts,
             counting=self.counting,
-            segments_without_ngrams=[round(count) for count in row[2 + 2 * n :]],
-            final_segment=None if final is None else self.corpus(final, segments=1),
+            empty_orders=tuple(round(count) for count in row[2 + 2 * n :]),
+            last=None if final is None else self.corpus(final, segments=1),
         )
 
 

@@ -58,8 +58,6 @@ class Whitespace(Part, family="tok", name="whitespace"):
     :meth:`str.split`, so "no tokenization" is exactly a whitespace split.
     """
 
-    sacrebleu_name = "none"
-
     def __call__(self, text: str) -> list[str]:
         return text.split()
 
@@ -198,8 +196,6 @@ class Mteval13a(Part, family="tok", name="13a"):
     ['It', 'costs', '$', '1,000.50', '-', '20', '%', 'off', '!']
     """
 
-    sacrebleu_name = "13a"
-
     def __call__(self, text: str) -> list[str]:
         return _mteval_split(_mteval_prepare(text))
 
@@ -234,8 +230,6 @@ class International(Part, family="tok", name="intl"):
     ['in', '2020.']
     """
 
-    sacrebleu_name = "intl"
-
     def __call__(self, text: str) -> list[str]:
         text = text.rstrip()
         for pattern, replacement in _INTERNATIONAL_RULES:
@@ -256,8 +250,6 @@ class Chars(Part, family="tok", name="char"):
     >>> Chars()("a cé!")
     ['a', 'c', 'é', '!']
     """
-
-    sacrebleu_name = "char"
 
     def __call__(self, text: str) -> list[str]:
         return [character for character in text if not character.isspace()]
@@ -335,8 +327,6 @@ class Chinese(Part, family="tok", name="zh"):
     ['\U00020000\U00020001', 'a']
     """
 
-    sacrebleu_name = "zh"
-
     def __call__(self, text: str) -> list[str]:
         return _chinese_split(_ZH_AS_WRITTEN, text)
 
@@ -406,10 +396,9 @@ class _MecabWords:
         _mecab_tagger(self.name)
 
     @property
-    def sacrebleu_name(self) -> str:
-        """sacreBLEU names the tokenizer with MeCab's version, e.g. ``ja-mecab-0.996-IPA``."""
-        suffix = _MECAB[self.name][4]
-        return f"{self.name}-{_mecab_tagger(self.name).version()}-{suffix}"
+    def mecab_version(self) -> str:
+        """MeCab's version and the dictionary's name, e.g. ``0.996-IPA``."""
+        return f"{_mecab_tagger(self.name).version()}-{_MECAB[self.name][4]}"
 
     def __call__(self, text: str) -> list[str]:
         words: str = _mecab_tagger(self.name).parse(text.strip())
@@ -450,10 +439,6 @@ class Lowercase(Part, family="tok", name="lowercase"):
     """
 
     inner: Tokenizer
-
-    @property
-    def sacrebleu_name(self) -> str | None:
-        return getattr(self.inner, "sacrebleu_name", None)
 
     def __call__(self, text: str) -> list[str]:
         return self.inner(text.lower())

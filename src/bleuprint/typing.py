@@ -124,11 +124,36 @@ class Weights(Protocol):
     def __call__(self, stats: BLEUStats, precisions: Sequence[Precision], /) -> list[float]: ...
 
 
+# -- Optional protocols: what a part needs beyond its family's call ----------------------
+
+
+@runtime_checkable
+class OrderConstrained(Protocol):
+    """A part that works only with some n-gram orders (e.g. as many weights as orders). The
+    engine asks it when it is built, so a configuration that builds can score."""
+
+    def order_problem(self, max_n: int, /) -> str | None:
+        """Why the part cannot work with orders 1..max_n, or ``None`` if it can."""
+        ...
+
+
+@runtime_checkable
+class CorpusSmoother(Smoother, Protocol):
+    """A smoother that reads more of a corpus than the sums of its segments' statistics (as
+    NLTK's do): it says how a corpus is summed for it, and the engine's ``count`` and
+    ``total`` sum that way."""
+
+    def total(self, segments: SegmentStats, start: BLEUStats, /) -> BLEUStats:
+        """The corpus statistics of ``segments`` added to ``start``."""
+        ...
+
+
 # -- Optional array protocols: the fast path -------------------------------------------------
 #
 # A part that also fits one of these lets the engine count or score a whole batch of segments
-# on arrays (``bleuprint._arrays``). Every array method must give exactly what calling the part
-# once per segment gives; an engine with any part lacking its protocol takes the simple path.
+# on arrays (``bleuprint._counting``, ``bleuprint._scoring``). Every array method must give
+# exactly what calling the part once per segment gives; an engine with any part lacking its
+# protocol takes the simple path.
 
 IntArray: TypeAlias = "npt.NDArray[np.int64]"
 FloatArray: TypeAlias = "npt.NDArray[np.float64]"

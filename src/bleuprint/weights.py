@@ -11,8 +11,7 @@
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import takewhile
 from typing import TYPE_CHECKING, Any
 
@@ -21,13 +20,14 @@ import numpy as np
 
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
+from bleuprint._validators import float_tuple, weight_values
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import BoolArray, FloatArray, Precision
 
 if TYPE_CHECKING:
     from bleuprint._segments import SegmentStats
 
-__all__ = ["NLTK", "EffectiveOrder", "Explicit", "Uniform"]
+__all__ = ["EffectiveOrder", "Explicit", "Uniform"]
 
 
 @attrs.frozen
@@ -71,25 +71,7 @@ class EffectiveOrder(Part, family="weights", name="effective"):
         return weights
 
 
-# -- explicit weights, and NLTK's --------------------------------------------------------
-
-
-def _as_floats(values: Iterable[float]) -> tuple[float, ...]:
-    return tuple(float(value) for value in values)
-
-
-def _some_weight(
-    instance: object, attribute: attrs.Attribute[Any], values: tuple[float, ...]
-) -> None:
-    if not values or not all(math.isfinite(value) for value in values):
-        raise ConfigurationError(
-            f"{attribute.name} must be one or more finite numbers, one per order, got {values!r}"
-        )
-    if not any(values):
-        raise ConfigurationError(
-            f"{attribute.name} are all 0: no order would count (the score would be the "
-            "brevity penalty alone)"
-        )
+# -- explicit weights ------------------------------------------------------------------
 
 
 def _not_negative(
@@ -118,47 +100,8 @@ class Explicit(Part, family="weights", name="explicit"):
     """
 
     values: tuple[float, ...] = attrs.field(
-        converter=_as_floats, validator=[_some_weight, _not_negative]
+        converter=float_tuple, validator=[weight_values, _not_negative]
     )
 
     def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
         return _fit(self.values, len(precisions))
-
-
-_NLTK_DEFAULT = (0.25, 0.25, 0.25, 0.25)
-
-
-@attrs.frozen
-class NLTK(Part, family="weights", name="nltk"):
-    """NLTK 3.10.4's weights, quirks included (for :meth:`bleuprint.BLEUScore.nltk`).
-
-    - Weights are taken as given, negative ones too (then BLEU can exceed 1).
-    - An order whose smoothed precision is not positive (the smoother reports it undefined) is
-      left out of the geometric mean, without re-weighting the others.
-    - ``auto_reweigh=True`` replaces exactly the default ``(0.25, 0.25, 0.25, 0.25)``, and only
-      it, by ``1/L`` for each of the first ``L`` orders when the corpus hypothesis length ``L``
-      is below 4. (NLTK compares with a tuple, so weights it was given as a list never
-      re-weigh: give ``auto_reweigh=False`` for those.)
-
-    >>> from bleuprint._stats import BLEUStats
-    >>> stats = BLEUStats((2, 1, 0, 0), (2, 1, 0, 0), 2, 4)
-    >>> NLTK(auto_reweigh=True)(stats, [1.0, 1.0, 0.1, 0.1])
-    [0.5, 0.5, 0.0, 0.0]
-    >>> NLTK((1.0, -1.0))(stats, [0.5, None])
-    [1.0, 0.0]
-    """
-
-    values: tuple[float, ...] = attrs.field(
-        default=_NLTK_DEFAULT, converter=_as_floats, validator=_some_weight
-    )
-    auto_reweigh: bool = False
-
-    def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
-        values = self.values
-        length = int(stats.hypothesis_length)
-        if self.auto_reweigh and values == _NLTK_DEFAULT and 0 < length < 4:
-            values = (1 / length,) * length
-        fitted = [*values[: len(precisions)], *[0.0] * (len(precisions) - len(values))]
-        return [
-            0.0 if precision is None else weight for weight, precision in zip(fitted, precisions)
-        ]

@@ -1,7 +1,9 @@
-"""The fast path: the statistics and scores of every segment of a batch at once.
+"""Counting: segments in, statistics out, for the whole batch at once where the parts allow.
 
-The simple path (``BLEUScore._count_segment``) builds a :class:`collections.Counter` of tuples
-of strings per segment, which costs tens of microseconds of Python per segment. Here:
+:class:`Counting` holds an engine's counting parts. Its simple path counts one segment at a
+time with :class:`collections.Counter` objects (tens of microseconds of Python per segment).
+Where every counting part fits the array protocols of :mod:`bleuprint.typing`, a batch takes
+the fast path:
 
 1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids,
    kept in a :class:`TokenTable` (repeated lines and references shared by several systems
@@ -9,63 +11,127 @@ of strings per segment, which costs tens of microseconds of Python per segment. 
 2. A compiled loop (:func:`bleuprint._kernels.shared_ngram_counts`) finds, segment by segment
    and order by order, the hypothesis n-grams that a reference has too, with their counts.
    Nearly all are found once on each side; those are only counted, the others listed.
-3. The matcher's credit of those counts is summed per segment and order with numpy, and the
-   scoring parts compute every segment's score on arrays; the compiled
-   :func:`~bleuprint._kernels.weighted_geometric_means` does the last step with the very
-   rounding of the scalar code.
+3. The matcher's credit of those counts is summed per segment and order with numpy.
 
-The engine takes this path when all its counting parts fit the array protocols of
-:mod:`bleuprint.typing`, and scores with arrays when its scoring parts do. Every result equals
-the simple path's exactly; ``tests/test_arrays.py`` checks that on random corpora.
+Every statistic equals the simple path's exactly; ``tests/test_arrays.py`` checks that on random
+corpora.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, count
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import attrs
 import numpy as np
 
-from bleuprint._exact import weighted_geometric_mean
-from bleuprint._kernels import THREADS, shared_ngram_counts, weighted_geometric_means
-from bleuprint._segments import SegmentStats, SentenceScores
+from bleuprint import ngrams
+from bleuprint._kernels import THREADS, shared_ngram_counts
+from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
+from bleuprint.exceptions import InputError
 from bleuprint.typing import (
-    ArrayBrevityPenalty,
     ArrayLengthMeasure,
     ArrayMatcher,
     ArrayNgramExtractor,
     ArrayReferenceLength,
-    ArraySmoother,
-    ArrayWeights,
     BatchTokenizer,
-    BoolArray,
-    FloatArray,
     IntArray,
+    LengthMeasure,
+    Matcher,
+    NgramExtractor,
+    ReferenceLength,
     Segment,
     Tokenizer,
 )
-
-if TYPE_CHECKING:
-    from bleuprint._engine import BLEUScore
-    from bleuprint._result import Signature
 
 COUNTING_THREADS = THREADS
 """Threads counting chunks at once: numba's ``NUMBA_NUM_THREADS`` (by default, one per CPU)."""
 CHUNK_SEGMENTS = 8192
 """Segments counted together: enough to make the work per chunk in Python small, few enough
 that the chunks in flight take little memory."""
-SCORED_SEGMENTS = 1 << 15
-"""Segments scored together: few enough for numpy's temporary arrays to stay in cache."""
 CACHED_TEXTS = 1 << 16
 """Distinct texts whose tokens one call keeps (sacreBLEU's cache keeps as many)."""
-_PAIRWISE_BLOCK_ENTRIES = 1 << 24  # candidate pairs x n-grams credited at once
 
-CountSegment = Callable[[int, Segment, Sequence[Segment]], BLEUStats]
+
+@attrs.frozen
+class Counting:
+    """An engine's counting parts; ``signature`` names them (statistics carry it)."""
+
+    tokenizer: Tokenizer
+    ngrams: NgramExtractor
+    matching: Matcher
+    length: LengthMeasure
+    reference_length: ReferenceLength
+    signature: str
+
+    def count_segments(
+        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+    ) -> SegmentStats:
+        """The statistics of each segment, on arrays where every counting part supports them,
+        else one segment at a time."""
+        arrays = ArrayCounting.of(self)
+        if arrays is not None:
+            return _count_in_chunks(arrays, hypotheses, references)
+        segments = [
+            self.count_one(index, hypothesis, refs)
+            for index, (hypothesis, refs) in enumerate(zip(hypotheses, references))
+        ]
+        return SegmentStats.from_stats(segments, self.ngrams.max_n, self.signature)
+
+    def count_one(
+        self, index: int, hypothesis: Segment, references: Sequence[Segment]
+    ) -> BLEUStats:
+        """The statistics of segment number ``index`` (which error messages name)."""
+        hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise InputError(
+                f"references must be a list of references, got {type(references).__name__}",
+                segment=index,
+            )
+        if not references:
+            raise InputError("no references", segment=index)
+        tokenized_refs = [
+            self._tokenize(index, f"reference {k}", ref) for k, ref in enumerate(references)
+        ]
+        for k, (ref_text, _) in enumerate(tokenized_refs):
+            if (ref_text is None) != (hypothesis_text is None):
+                raise InputError(
+                    f"the hypothesis is {_kind(hypothesis_text)} but reference {k} is "
+                    f"{_kind(ref_text)}; give both as text or both as tokens",
+                    segment=index,
+                )
+        max_n = self.ngrams.max_n
+        hypothesis_ngrams = self.ngrams(hypothesis_tokens)
+        reference_ngrams = [self.ngrams(tokens) for _, tokens in tokenized_refs]
+        hypothesis_length = self.length(hypothesis_text, hypothesis_tokens)
+        reference_lengths = [self.length(text, tokens) for text, tokens in tokenized_refs]
+        return BLEUStats(
+            self.matching(hypothesis_ngrams, reference_ngrams, max_n),
+            ngrams.order_totals(hypothesis_ngrams, max_n),
+            hypothesis_length,
+            self.reference_length(hypothesis_length, reference_lengths),
+            segments=1,
+            reference_counts=frozenset({len(references)}),
+            counting=self.signature,
+        )
+
+    def _tokenize(self, index: int, role: str, segment: Segment) -> tuple[str | None, list[str]]:
+        if isinstance(segment, str):
+            return segment, self.tokenizer(segment)
+        if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
+            return None, list(segment)
+        raise InputError(
+            f"the {role} must be a string or a list of string tokens, got {type(segment).__name__}",
+            segment=index,
+        )
+
+
+def _kind(text: str | None) -> str:
+    return "tokens" if text is None else "text"
 
 
 @attrs.frozen
@@ -139,32 +205,36 @@ class InternedTexts:
 
 
 @attrs.frozen
-class CountingParts:
-    """An engine's counting parts, known to support arrays, with a cache of tokens."""
+class ArrayCounting:
+    """Counting parts known to support arrays, with a cache of tokens (for one call)."""
 
+    counting: Counting
     texts: InternedTexts
     ngrams: ArrayNgramExtractor
     matching: ArrayMatcher
     length: ArrayLengthMeasure
     reference_length: ArrayReferenceLength
-    signature: str
+
+    @property
+    def signature(self) -> str:
+        return self.counting.signature
 
     @classmethod
-    def of(cls, engine: BLEUScore) -> CountingParts | None:
+    def of(cls, counting: Counting) -> ArrayCounting | None:
         """The parts, or ``None`` where one of them has no array support."""
         if (
-            isinstance(engine.ngrams, ArrayNgramExtractor)
-            and isinstance(engine.matching, ArrayMatcher)
-            and isinstance(engine.length, ArrayLengthMeasure)
-            and isinstance(engine.reference_length, ArrayReferenceLength)
+            isinstance(counting.ngrams, ArrayNgramExtractor)
+            and isinstance(counting.matching, ArrayMatcher)
+            and isinstance(counting.length, ArrayLengthMeasure)
+            and isinstance(counting.reference_length, ArrayReferenceLength)
         ):
             return cls(
-                InternedTexts(engine.tokenizer),
-                engine.ngrams,
-                engine.matching,
-                engine.length,
-                engine.reference_length,
-                engine.counting_signature,
+                counting,
+                InternedTexts(counting.tokenizer),
+                counting.ngrams,
+                counting.matching,
+                counting.length,
+                counting.reference_length,
             )
         return None
 
@@ -180,41 +250,20 @@ class CountingParts:
         return self.length.lengths_array(texts, token_counts)
 
 
-@attrs.frozen
-class ScoringParts:
-    """An engine's scoring parts, known to support arrays."""
-
-    smoothing: ArraySmoother
-    weights: ArrayWeights
-    brevity_penalty: ArrayBrevityPenalty
-
-    @classmethod
-    def of(cls, engine: BLEUScore) -> ScoringParts | None:
-        """The parts, or ``None`` where one of them has no array support."""
-        if (
-            isinstance(engine.smoothing, ArraySmoother)
-            and isinstance(engine.weights, ArrayWeights)
-            and isinstance(engine.brevity_penalty, ArrayBrevityPenalty)
-        ):
-            return cls(engine.smoothing, engine.weights, engine.brevity_penalty)
-        return None
+# -- counting on arrays -----------------------------------------------------------------------
 
 
-# -- counting ---------------------------------------------------------------------------------
-
-
-def count_segments(
-    parts: CountingParts,
+def _count_in_chunks(
+    parts: ArrayCounting,
     hypotheses: Sequence[Segment],
     references: Sequence[Sequence[Segment]],
-    count_one: CountSegment,
 ) -> SegmentStats:
     """Every segment's statistics, a chunk at a time.
 
     Worker threads count the n-grams of chunks (compiled code, which releases the GIL; as many
     threads as ``COUNTING_THREADS``) while this thread tokenizes and interns the next chunks. A
     chunk holding anything but plain text (or plain token lists) throughout is counted here by
-    ``count_one``, the simple path, which also raises the right error for bad input.
+    ``Counting.count_one``, the simple path, which also raises the right error for bad input.
     """
     counted: list[SegmentStats] = []
     pending: deque[Future[SegmentStats]] = deque()
@@ -224,7 +273,7 @@ def count_segments(
             chunk_references = references[start : start + CHUNK_SEGMENTS]
             kind = plain_kind(chunk_hypotheses, chunk_references)
             if kind is None:
-                future = _one_by_one(parts, count_one, start, chunk_hypotheses, chunk_references)
+                future = _one_by_one(parts.counting, start, chunk_hypotheses, chunk_references)
             else:
                 chunk = InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind)
                 future = counting.submit(chunk.statistics)
@@ -236,8 +285,7 @@ def count_segments(
 
 
 def _one_by_one(
-    parts: CountingParts,
-    count_one: CountSegment,
+    counting: Counting,
     start: int,
     hypotheses: Sequence[Segment],
     references: Sequence[Sequence[Segment]],
@@ -245,11 +293,11 @@ def _one_by_one(
     """A chunk counted here by the simple path (its first segment being number ``start``), as
     a finished future, to take its place among the chunks counted on threads."""
     stats = [
-        count_one(start + offset, hypothesis, refs)
+        counting.count_one(start + offset, hypothesis, refs)
         for offset, (hypothesis, refs) in enumerate(zip(hypotheses, references, strict=True))
     ]
     counted: Future[SegmentStats] = Future()
-    counted.set_result(SegmentStats.from_stats(stats, parts.ngrams.max_n, parts.signature))
+    counted.set_result(SegmentStats.from_stats(stats, counting.ngrams.max_n, counting.signature))
     return counted
 
 
@@ -282,7 +330,7 @@ def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> Iterable[list[str]]:
 class InternedChunk:
     """A chunk of segments tokenized and interned, with their lengths, waiting to be counted."""
 
-    parts: CountingParts
+    parts: ArrayCounting
     table: TokenTable
     hypothesis_texts: IntArray
     reference_texts: IntArray
@@ -293,7 +341,7 @@ class InternedChunk:
     @classmethod
     def of(
         cls,
-        parts: CountingParts,
+        parts: ArrayCounting,
         hypotheses: Sequence[Segment],
         references: Sequence[Sequence[Segment]],
         kind: str,
@@ -362,136 +410,3 @@ def intern(
     tokens = chain.from_iterable(map(measured, streams))
     ids = np.fromiter(map(vocabulary.__getitem__, tokens), np.int64)  # lookups in C
     return ids, np.array(lengths, np.int64)
-
-
-def _dense(values: IntArray) -> IntArray:
-    """Equal values to equal labels 0, 1, 2, ... (in sorted order of the values)."""
-    labels: IntArray = np.unique(values, return_inverse=True)[1]
-    return labels.reshape(-1)
-
-
-# -- scoring ----------------------------------------------------------------------------------
-
-
-def score_segments(
-    parts: ScoringParts, stats: SegmentStats, signature_of: Callable[[BLEUStats], Signature]
-) -> SentenceScores:
-    """Every segment's result, as the engine's ``score`` gives it for each segment."""
-    starts = range(0, len(stats), SCORED_SEGMENTS) or range(1)
-    columns = zip(*(_score_rows(parts, stats[start : start + SCORED_SEGMENTS]) for start in starts))
-    scores, precisions, penalties = map(np.concatenate, columns)
-    return SentenceScores(scores, precisions, penalties, stats, signature_of)
-
-
-def _score_rows(
-    parts: ScoringParts, stats: SegmentStats
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    precisions, defined = parts.smoothing.precisions_array(stats)
-    order_weights = parts.weights.weights_array(stats, precisions, defined)
-    penalties = parts.brevity_penalty.penalty_array(
-        stats.hypothesis_lengths.astype(np.float64), stats.reference_lengths.astype(np.float64)
-    )
-    precisions = np.where(defined, precisions, 0.0)
-    means = _weighted_geometric_means(precisions, defined, order_weights)
-    return penalties * means, precisions, penalties
-
-
-def _weighted_geometric_means(
-    precisions: FloatArray, defined: BoolArray, order_weights: FloatArray
-) -> FloatArray:
-    """Row by row, what the simple path's ``weighted_geometric_mean`` computes, with the same
-    floating-point operations; rows the kernel leaves to it (infinities, errors) it computes."""
-    means = weighted_geometric_means(precisions, defined, order_weights)
-    for row in np.flatnonzero(np.isnan(means)).tolist():
-        row_precisions = zip(precisions[row].tolist(), defined[row].tolist(), strict=True)
-        means[row] = weighted_geometric_mean(
-            [precision if known else None for precision, known in row_precisions],
-            order_weights[row].tolist(),
-        )
-    return means
-
-
-# -- pairwise ---------------------------------------------------------------------------------
-
-
-def pairwise_scores(engine: BLEUScore, groups: Sequence[Sequence[Segment]]) -> list[FloatArray]:
-    """For each group, the matrix of every candidate's score (rows) against every other as its
-    single reference (columns)."""
-    parts = CountingParts.of(engine)
-    matrices = []
-    for group in groups:
-        candidates, size = list(group), len(group)
-        if size == 0:
-            matrices.append(np.zeros((0, 0)))
-            continue
-        if parts is not None and plain_kind(candidates, [[one] for one in candidates]):
-            stats = _pairwise_stats(parts, candidates)
-        else:
-            hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
-            references = [[reference] for _ in candidates for reference in candidates]
-            stats = engine.count_segments(hypotheses, references)
-        matrices.append(engine.score_segments(stats).scores.reshape(size, size))
-    return matrices
-
-
-def _pairwise_stats(parts: CountingParts, candidates: list[Segment]) -> SegmentStats:
-    """The statistics of every candidate against every candidate, row after row."""
-    size = len(candidates)
-    kind = "text" if all(type(candidate) is str for candidate in candidates) else "tokens"
-    table, texts = parts.token_table(candidates, kind)
-    token_ids, token_counts = table.laid_end_to_end(texts)
-    matches = [
-        _pairwise_credit(counts, parts.matching.credit_array)
-        for counts in _ngram_count_matrices(token_ids, token_counts, parts.ngrams.max_n)
-    ]
-    lengths = parts.lengths(candidates, kind, token_counts)
-    hypothesis_lengths = np.repeat(lengths, size)
-    single = np.ones(size * size, np.int64)
-    return SegmentStats(
-        np.stack(matches, axis=-1).reshape(size * size, parts.ngrams.max_n),
-        parts.ngrams.order_totals_array(np.repeat(token_counts, size)),
-        hypothesis_lengths,
-        parts.reference_length.reference_length_array(
-            hypothesis_lengths, np.tile(lengths, size), single
-        ),
-        single,
-        parts.signature,
-    )
-
-
-def _ngram_count_matrices(token_ids: IntArray, lengths: IntArray, max_n: int) -> Iterator[IntArray]:
-    """For each order, how often each distinct n-gram (columns) occurs in each stream (rows)."""
-    streams = len(lengths)
-    token_end = np.repeat(np.cumsum(lengths), lengths)
-    token_stream = np.repeat(np.arange(streams), lengths)
-    unigram_labels = _dense(token_ids)
-    unigram_count = int(unigram_labels.max(initial=-1)) + 1
-    starts, labels = np.arange(len(token_ids)), unigram_labels
-    for order in range(1, max_n + 1):
-        label_count = int(labels.max(initial=-1)) + 1
-        cells = token_stream[starts] * label_count + labels
-        yield np.bincount(cells, minlength=streams * label_count).reshape(streams, label_count)
-        # The (n+1)-gram at p is the n-gram at p and the token at p + n.
-        longer = starts + order + 1 <= token_end[starts]
-        starts = starts[longer]
-        labels = _dense(labels[longer] * unigram_count + unigram_labels[starts + order])
-
-
-def _pairwise_credit(
-    counts: IntArray, credit: Callable[[IntArray, IntArray], IntArray]
-) -> IntArray:
-    """``result[i, j]``: the credit of stream i's n-grams against stream j as reference."""
-    size = len(counts)
-    # Only n-grams of two or more streams count off the diagonal.
-    result = np.zeros((size, size), np.int64)
-    by_ngram = counts.T[(counts > 0).sum(axis=0) >= 2]
-    if by_ngram.size and by_ngram.max() < 256:
-        by_ngram = by_ngram.astype(np.uint8)
-    # Credits of 8 bits add exactly in 16 bits, 257 n-grams at a time; blocks bound memory.
-    block = max(1, min(257, _PAIRWISE_BLOCK_ENTRIES // (size * size)))
-    for start in range(0, len(by_ngram), block):
-        rows = by_ngram[start : start + block]
-        credited = np.asarray(credit(rows[:, :, None], rows[:, None, :]))
-        result += credited.sum(axis=0, dtype=np.uint16 if credited.itemsize == 1 else np.int64)
-    np.fill_diagonal(result, np.asarray(credit(counts, counts)).sum(axis=1))
-    return result

@@ -1,0 +1,98 @@
+"""torchmetrics 1.9.0's ``BLEUScore`` and ``bleu_score``; with ``tokenize`` and ``lowercase``,
+its ``SacreBLEUScore`` and ``sacre_bleu_score``.
+
+Whitespace tokens (or sacreBLEU's tokenizer, lowercased after tokenizing); the closest reference
+length with ties going to the first listed; ``smooth=True`` adds one to the counts of orders 2
+and up. Quirk (:class:`RequireAllMatched`): the score is 0 whenever an order has no match,
+before any smoothing and whatever its weight. ``weights`` must have ``n_gram`` entries (default
+uniform).
+
+>>> from bleuprint import BLEUScore
+>>> bleu = BLEUScore.torchmetrics()
+>>> round(bleu.compute("the cat sat on a mat", ["the cat sat on the mat"]), 6)
+0.537285
+>>> BLEUScore.torchmetrics(smooth=True).compute("the cat sat", ["the cat sat on the mat"])
+0.0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from bleuprint import brevity, ngrams, smoothing, tokenizers
+
+# ``parts`` takes torchmetrics' ``weights`` argument, which would shadow the module.
+from bleuprint import weights as weight_parts
+from bleuprint._preset_entry import PresetEntry
+from bleuprint._signature import Part
+from bleuprint._stats import BLEUStats
+from bleuprint.compat import sacrebleu
+from bleuprint.exceptions import ConfigurationError
+from bleuprint.typing import Precision, Smoother, Tokenizer
+
+__all__ = ["PRESET", "PRESETS", "RequireAllMatched", "parts"]
+
+
+def parts(
+    n_gram: int = 4,
+    smooth: bool = False,
+    weights: Sequence[float] | None = None,
+    tokenize: str | None = None,
+    lowercase: bool = False,
+) -> dict[str, Any]:
+    """The parts that compute torchmetrics' BLEU with these arguments (its names and defaults)."""
+    if weights is not None and len(weights) != n_gram:
+        raise ConfigurationError(
+            f"torchmetrics needs one weight per order: {len(weights)} weights for n_gram={n_gram}"
+        )
+    inner = smoothing.AddOne() if smooth else smoothing.NoSmoothing()
+    return {
+        "tokenizer": _tokenizer(tokenize, lowercase),
+        "ngrams": ngrams.Contiguous(n_gram),
+        "reference_length": brevity.Closest(ties="first"),
+        "smoothing": RequireAllMatched(inner),
+        "weights": weight_parts.Uniform() if weights is None else weight_parts.Explicit(weights),
+    }
+
+
+def _tokenizer(tokenize: str | None, lowercase: bool) -> Tokenizer:
+    """Whitespace for ``BLEUScore``; sacreBLEU's tokenizer for ``SacreBLEUScore``, which
+    lowercases the tokens after tokenizing."""
+    if tokenize is None:
+        tokenizer: Tokenizer = tokenizers.Whitespace()
+    elif tokenize in sacrebleu.TOKENIZERS:
+        tokenizer = sacrebleu.TOKENIZERS[tokenize]()
+    else:
+        raise ConfigurationError(
+            f"tokenize must be one of {', '.join(sacrebleu.TOKENIZERS)}, got "
+            f"{tokenize!r} (bleuprint does not ship the flores sentencepiece models)"
+        )
+    return tokenizers.LowercaseAfter(tokenizer) if lowercase else tokenizer
+
+
+@attrs.frozen
+class RequireAllMatched(Part, family="smooth", name="all-matched"):
+    """Quirk (torchmetrics): every precision is 0 unless every order has at least one match;
+    only then does the ``inner`` smoother run. So smoothing never rescues a hypothesis with
+    an unmatched order, and neither does a weight of 0 for that order.
+
+    >>> from bleuprint import smoothing
+    >>> from bleuprint._stats import BLEUStats
+    >>> RequireAllMatched(smoothing.AddOne())(BLEUStats((3, 1, 0), (4, 3, 2), 4, 4))
+    [0.0, 0.0, 0.0]
+    """
+
+    inner: Smoother = attrs.field(factory=smoothing.NoSmoothing)
+
+    def __call__(self, stats: BLEUStats) -> list[Precision]:
+        if min(stats.matches) == 0:
+            return [0.0] * stats.max_n
+        return self.inner(stats)
+
+
+PRESET = PresetEntry("torchmetrics", "torchmetrics 1.9.0 BLEUScore", parts)
+PRESETS = (PRESET,)
+"""The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -1,0 +1,65 @@
+"""BLEU on Dask: corpus and sentence scores of data that lives on a cluster.
+
+Statistics add, so a corpus score on Dask needs no algorithm of its own: every partition is
+counted with the engine's :meth:`~bleuprint.BLEUScore.count`, the partitions' statistics are
+summed with ``+`` in a tree, and the sum is scored once. The result is the one the same engine
+gives on the same data in one process. Everything here is lazy, like the rest of Dask:
+functions return Dask collections or :class:`~dask.delayed.Delayed` values, which run on
+whatever scheduler is active when they are computed (a ``dask.distributed`` client, or Dask's
+local schedulers).
+
+>>> import dask.bag
+>>> from bleuprint import BLEUScore
+>>> from bleuprint import dask as bleu_dask
+>>> pairs = dask.bag.from_sequence(
+...     [("the cat is on the mat", ["the cat is on the mat"]), ("a dog", ["a dog"])],
+...     npartitions=2,
+... )
+>>> score = bleu_dask.corpus_score(BLEUScore.canonical(max_n=2), pairs)
+>>> score.compute(scheduler="sync").score
+1.0
+
+Install the optional dependencies with ``pip install 'bleuprint[dask]'``.
+
+The package has three modules: :mod:`bleuprint.dask.core` (the graphs: counting partitions,
+the tree of sums, sentence scores), :mod:`bleuprint.dask.files` (text files split into
+partitions that the workers read) and :mod:`bleuprint.dask.cluster` (connecting to a
+scheduler, starting a local cluster).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+# Checked here, once, for every module of the package.
+try:
+    for _module in ("dask.bag", "dask.dataframe", "distributed", "pandas"):
+        importlib.import_module(_module)
+except ImportError as error:
+    raise ImportError(
+        f"bleuprint.dask needs Dask's distributed scheduler and pandas (cannot import "
+        f"{error.name}); install them with: pip install 'bleuprint[dask]'"
+    ) from error
+
+from bleuprint.dask.cluster import adaptive_malloc, connect
+from bleuprint.dask.core import (
+    SPLIT_EVERY,
+    Collection,
+    corpus_score,
+    corpus_stats,
+    sentence_scores,
+)
+from bleuprint.dask.files import LINES_PER_PARTITION, corpus_score_files, read_corpus
+
+__all__ = [
+    "LINES_PER_PARTITION",
+    "SPLIT_EVERY",
+    "Collection",
+    "adaptive_malloc",
+    "connect",
+    "corpus_score",
+    "corpus_score_files",
+    "corpus_stats",
+    "read_corpus",
+    "sentence_scores",
+]

@@ -1,0 +1,146 @@
+"""Aligned text files as a Dask bag whose partitions the workers read themselves.
+
+:func:`read_corpus` only finds where every partition starts (one fast pass over each file,
+counting newlines); each task then reads its byte range of every file with the project's one
+line reader (:func:`bleuprint._io.read_lines`), so a problem names the file and the line in the
+whole file (``hyp.txt:120001: not valid UTF-8 ...``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import ClassVar
+
+import attrs
+import dask.bag
+import distributed
+import numpy as np
+from dask.delayed import delayed
+
+from bleuprint import _io
+from bleuprint._engine import BLEUScore
+from bleuprint._result import BLEUResult
+from bleuprint.dask.cluster import connect
+from bleuprint.dask.core import corpus_score
+from bleuprint.exceptions import ConfigurationError
+
+__all__ = ["LINES_PER_PARTITION", "corpus_score_files", "read_corpus"]
+
+LINES_PER_PARTITION = 100_000
+"""The default partition size, in lines, of :func:`read_corpus`."""
+
+
+def read_corpus(
+    hypothesis_path: str | os.PathLike[str],
+    reference_paths: Sequence[str | os.PathLike[str]],
+    *,
+    lines_per_partition: int = LINES_PER_PARTITION,
+    rstrip: bool = False,
+) -> dask.bag.Bag:
+    """A bag of ``(hypothesis, references)`` pairs read from aligned text files.
+
+    Line ``i`` of every reference file is a reference of line ``i`` of the hypothesis file.
+    Files are read as :meth:`bleuprint.BLEUScore.corpus_score_files` reads them: UTF-8, lines
+    end at ``\\n`` only and are passed on unchanged. With ``rstrip=True`` each line loses its
+    trailing whitespace, as sacreBLEU's command line and ``bleuprint score`` read files (so a
+    CRLF file reads as an LF file).
+
+    This function only finds where every partition starts (one fast pass over each file);
+    the workers then read their own lines, so on a cluster the paths must be readable by
+    every worker (a shared file system).
+    """
+    if lines_per_partition < 1:
+        raise ConfigurationError(f"lines_per_partition must be positive, got {lines_per_partition}")
+    if not reference_paths:
+        raise ConfigurationError("give at least one reference file")
+    paths = [os.path.abspath(path) for path in (hypothesis_path, *reference_paths)]
+    layouts = [_Layout.scan(path, lines_per_partition) for path in paths]
+    for layout in layouts[1:]:
+        if layout.lines != layouts[0].lines:
+            raise _io.lines_differ(layout.path, layout.lines, layouts[0].path, layouts[0].lines)
+    read = delayed(_read_pairs, pure=True)
+    parts = [
+        read(
+            [(layout.path, *layout.byte_range(number)) for layout in layouts],
+            first_line=1 + number * lines_per_partition,
+            rstrip=rstrip,
+        )
+        for number in range(len(layouts[0].starts))
+    ]
+    return dask.bag.from_delayed(parts)
+
+
+@attrs.frozen
+class _Layout:
+    """Where the partitions of one text file start (byte offsets), its size and its number
+    of lines, found without decoding it."""
+
+    BLOCK: ClassVar[int] = 1 << 24
+
+    path: str
+    starts: list[int]
+    size: int
+    lines: int
+
+    @classmethod
+    def scan(cls, path: str, every: int) -> _Layout:
+        starts, newlines, offset, last = [0], 0, 0, b"\n"
+        with _io.open_binary(path) as handle:
+            while block := handle.read(cls.BLOCK):
+                ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
+                # The line after newline number k (counting from 1) starts a partition
+                # when k is a multiple of every.
+                first = (every - 1 - newlines) % every
+                starts.extend((offset + ends[first::every] + 1).tolist())
+                newlines, offset, last = newlines + len(ends), offset + len(block), block[-1:]
+        if starts[-1] == offset and len(starts) > 1:
+            starts.pop()  # the file ends exactly at a partition boundary
+        return cls(path, starts, offset, newlines + (last != b"\n"))
+
+    def byte_range(self, number: int) -> tuple[int, int]:
+        end = self.starts[number + 1] if number + 1 < len(self.starts) else self.size
+        return self.starts[number], end
+
+
+def _read_pairs(
+    ranges: Sequence[tuple[str, int, int]], first_line: int, rstrip: bool
+) -> list[tuple[str, list[str]]]:
+    hypotheses, *references = (
+        _read_range(path, (start, end), first_line, rstrip) for path, start, end in ranges
+    )
+    rows = zip(hypotheses, *references, strict=True)
+    return [(hypothesis, list(refs)) for hypothesis, *refs in rows]
+
+
+def _read_range(path: str, byte_range: tuple[int, int], first_line: int, rstrip: bool) -> list[str]:
+    lines = _io.read_lines(path, byte_range=byte_range, first_line=first_line)
+    return [line.rstrip() for line in lines] if rstrip else list(lines)
+
+
+def corpus_score_files(
+    engine: BLEUScore,
+    hypothesis_path: str | os.PathLike[str],
+    reference_paths: Sequence[str | os.PathLike[str]],
+    *,
+    scheduler: str | distributed.Client = "local",
+    lines_per_partition: int = LINES_PER_PARTITION,
+    rstrip: bool = False,
+    retries: int = 1,
+) -> BLEUResult:
+    """Corpus BLEU of aligned text files, computed on a Dask cluster and waited for: the
+    result of :meth:`bleuprint.BLEUScore.corpus_score_files` on the same files.
+
+    ``scheduler`` is a connected :class:`distributed.Client`, or what
+    :func:`~bleuprint.dask.connect` takes: ``"local"`` or a scheduler's address. A task that
+    raises is tried again ``retries`` times. The files are read as :func:`read_corpus` reads
+    them (``rstrip`` included).
+    """
+    pairs = read_corpus(
+        hypothesis_path, reference_paths, lines_per_partition=lines_per_partition, rstrip=rstrip
+    )
+    lazy = corpus_score(engine, pairs)
+    if isinstance(scheduler, distributed.Client):
+        return scheduler.compute(lazy, retries=retries).result()
+    with connect(scheduler) as client:
+        return client.compute(lazy, retries=retries).result()
