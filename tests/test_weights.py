@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleuprint import BLEUStats, ConfigurationError, weights
+from bleuprint import BLEUStats, ConfigurationError, InputError, weights
 from bleuprint.typing import ArrayWeights, Precision, Weights
 
 PRECISION = st.one_of(st.none(), st.floats(min_value=0, max_value=1))
@@ -69,3 +69,8 @@ def test_uniform_and_effective_weights_are_non_negative_and_sum_to_one_or_zero(
     assert math.fsum(uniform) == pytest.approx(1.0)
     # effective weights sum to 1 when the first order is defined, else to 0
     assert math.fsum(effective) == pytest.approx(1.0 if precisions[0] is not None else 0.0)
+
+
+def test_more_explicit_weights_than_orders() -> None:
+    with pytest.raises(InputError, match="3 weights given but only 2 orders"):
+        weights.Explicit((1, 1, 1))(BLEUStats((1, 1), (1, 1), 2, 2), [1.0, 1.0])
