@@ -35,7 +35,7 @@ from bleuprint import ngrams
 from bleuprint._kernels import THREADS, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
-from bleuprint.exceptions import InputError
+from bleuprint.exceptions import InputError, ReferenceLayoutWarning
 from bleuprint.typing import (
     ArrayLengthMeasure,
     ArrayMatcher,
@@ -179,11 +179,15 @@ def _check_layout(hypotheses: Sequence[Segment], references: Sequence[object]) -
             f"{size} hypotheses but {len(references)} reference lists: give one list of "
             f"references per hypothesis (references[i] holds those of hypothesis i){hint}"
         )
-    if streams and size > 1:
+    # Only texts are ambiguous: references per segment given as tokens are lists of lists.
+    texts = streams and all(
+        isinstance(text, str) for stream in (hypotheses, *references) for text in stream
+    )
+    if texts and size > 1:
         warnings.warn(
             f"references holds {size} lists of {size} references for {size} hypotheses: "
             f"bleuprint reads references[i] as the references of hypothesis i; {convert}",
-            UserWarning,
+            ReferenceLayoutWarning,
             stacklevel=_caller_level(),
         )
 

@@ -24,7 +24,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-__all__ = ["BLEUError", "ConfigurationError", "InputError", "StatisticsMismatchError"]
+__all__ = [
+    "BLEUError",
+    "ConfigurationError",
+    "InputError",
+    "ReferenceLayoutWarning",
+    "StatisticsMismatchError",
+]
 
 
 class BLEUError(Exception):
@@ -104,3 +110,9 @@ class InputError(BLEUError, ValueError):
 
 class StatisticsMismatchError(BLEUError, ValueError):
     """Statistics from different counting configurations were combined."""
+
+
+class ReferenceLayoutWarning(UserWarning):
+    """References that fit both bleuprint's layout (one list per hypothesis) and sacreBLEU's
+    (one stream per reference set): as many lists as hypotheses, each as long as the corpus.
+    bleuprint reads them its own way; silence this with :mod:`warnings` once that is meant."""
