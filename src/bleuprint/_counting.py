@@ -181,7 +181,9 @@ def _check_layout(hypotheses: Sequence[Segment], references: Sequence[object]) -
         )
     # Only texts are ambiguous: references per segment given as tokens are lists of lists.
     texts = streams and all(
-        isinstance(text, str) for stream in (hypotheses, *references) for text in stream
+        isinstance(text, str)
+        for stream in (hypotheses, *cast("list[Sequence[object]]", references))
+        for text in stream
     )
     if texts and size > 1:
         warnings.warn(

@@ -31,7 +31,7 @@ import sys
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from bleuprint.exceptions import InputError
 
@@ -46,6 +46,7 @@ __all__ = [
     "same_length",
     "split_references",
     "split_segments",
+    "standard_input",
 ]
 
 STDIN = "-"
@@ -180,13 +181,22 @@ def display_name(path: str) -> str:
     return "<stdin>" if path == STDIN else path
 
 
+def standard_input() -> BinaryIO:
+    """Standard input's bytes; an :class:`~bleuprint.exceptions.InputError` if it is closed
+    (``<&-``), where Python leaves ``sys.stdin`` as ``None``."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise InputError("standard input is closed: give the text on standard input or name a file")
+    return cast(BinaryIO, stream)
+
+
 @contextlib.contextmanager
 def open_binary(path: str, *, sacrebleu_names: bool = False) -> Iterator[BinaryIO]:
     """The file at ``path`` open for reading bytes; a file that cannot be opened is an
     :class:`~bleuprint.exceptions.InputError` naming it (see :func:`read_lines` for
     ``sacrebleu_names``)."""
     if sacrebleu_names and path == STDIN:
-        yield sys.stdin.buffer  # not closed: it is not ours
+        yield standard_input()  # not closed: it is not ours
         return
     try:
         handle: BinaryIO = Path(path).open("rb")  # noqa: SIM115 (closed below)

@@ -28,7 +28,7 @@ def _check_count(name: str, value: object, *, whole: bool = True) -> None:
         raise InputError(f"{name} must be a number, got {value!r}")
     if not math.isfinite(value) or value < 0:
         raise InputError(f"{name} must be finite and non-negative, got {value!r}")
-    if whole and value != int(value):
+    if whole and value != math.floor(value):
         raise InputError(f"{name} must be a whole count, got {value!r}")
 
 

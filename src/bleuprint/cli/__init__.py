@@ -1,50 +1,127 @@
 """The ``bleuprint`` command line.
 
-Every expected failure (bad input, bad configuration) ends as one line on standard error and
-exit status 2, with nothing on standard output. Each command is a module of this package with
-``add_command`` (its options) and ``run`` (its output, as text); :mod:`~bleuprint.cli.parser`
-puts them together.
+:func:`main` is the one error boundary: every failure ends as one line on standard error, with
+nothing (or, for a failure while writing, at most what was taken before it) on standard output,
+and an exit status that says which kind it was:
+
+- 0: done;
+- 1: the run failed for a reason outside its input (the output could not be written whole, a
+  closed standard output, memory ran out, a Dask cluster failed or timed out), or for an
+  unexpected reason, which the line asks to report as a bug; a reader that went away (``| head``)
+  ends quietly with 1 too;
+- 2: a usage, input or configuration error (a bad option, a malformed file, an output target that
+  cannot be written, a job too large for the options given), found before output is written;
+- 130: interrupted (Ctrl-C).
+
+Each command is a module of this package with ``add_command`` (its options) and ``run`` (its
+output, as text); :mod:`~bleuprint.cli.parser` puts them together, :mod:`~bleuprint.cli.output`
+writes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Sequence
 
+from bleuprint.cli.output import OutputError, write_stdout
 from bleuprint.cli.parser import EXIT_USAGE, Command, build_parser
 from bleuprint.exceptions import BLEUError
 
 __all__ = ["main"]
 
+EXIT_FAILURE = 1
 EXIT_BROKEN_PIPE = 1
+EXIT_INTERRUPTED = 130
+_REPORT = "this is a bug in bleuprint; please report it with the command line that caused it"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
-    arguments = build_parser().parse_args(argv)
-    command: Command = arguments.command
+    if sys.stderr is None:  # closed (2>&-): keep print() from falling back to standard output
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - open for the rest of the process
     try:
-        output = command(arguments)
-    except BLEUError as error:
-        print(f"bleuprint: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    try:
-        _write(output)
+        status = _run(argv)
+    except KeyboardInterrupt:
+        _say("interrupted")
+        status = EXIT_INTERRUPTED
     except BrokenPipeError:
-        # The reader went away (``bleuprint ... | head``): stop quietly, and keep Python from
-        # complaining again when it flushes standard output at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
+        # The reader went away (``bleuprint ... | head``): stop quietly.
+        status = EXIT_BROKEN_PIPE
+    except BLEUError as error:
+        _say(f"error: {error}")
+        status = EXIT_USAGE
+    except RecursionError:
+        _say("error: the input is nested too deeply to read")
+        status = EXIT_USAGE
+    except MemoryError as error:
+        _say(f"error: out of memory ({error or 'no detail'}); score fewer segments at once")
+        status = EXIT_FAILURE
+    except OSError as error:
+        _say(f"error: {_os_error(error)}")
+        status = EXIT_FAILURE
+    except Exception as error:  # the boundary: one line, never a traceback
+        status = _unexpected(error)
+    return _settled(status)
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    try:
+        arguments = build_parser().parse_args(argv)
+    except SystemExit as done:  # --help, --version, a usage error: argparse has printed
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
+    if sys.stdout is None:  # closed (>&-): refuse before any work
+        raise OutputError("standard output is closed; nothing could be written")
+    command: Command = arguments.command
+    write_stdout(command(arguments))
     return 0
 
 
-def _write(output: str) -> None:
-    """Write to standard output in UTF-8 whatever the locale, as sacreBLEU does."""
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:  # a text-only stand-in, such as a test's capture
-        sys.stdout.write(output)
-        return
-    sys.stdout.flush()
-    buffer.write(output.encode("utf-8"))
-    buffer.flush()
+def _settled(status: int) -> int:
+    """``status``, once standard output is flushed; if it cannot be, standard output is pointed
+    at the null device so that Python's own flush at exit has nothing left to complain about."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        status = status or EXIT_BROKEN_PIPE
+    except OSError as error:
+        if not status:
+            _say(f"error: cannot write standard output: {error.strerror or error}")
+            status = EXIT_FAILURE
+    else:
+        return status
+    try:
+        descriptor = sys.stdout.fileno()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), descriptor)
+    except (AttributeError, OSError, ValueError):
+        pass
+    return status
+
+
+def _os_error(error: OSError) -> str:
+    """One line for an error of the system: what failed, and where."""
+    if isinstance(error, OutputError):
+        return str(error)
+    reason = error.strerror or str(error) or type(error).__name__
+    if isinstance(error, TimeoutError):
+        return f"timed out: {reason}"
+    return f"{error.filename}: {reason}" if error.filename else reason
+
+
+def _unexpected(error: Exception) -> int:
+    module = type(error).__module__.split(".")[0]
+    if module in {"distributed", "dask", "tornado"}:
+        _say(f"error: the Dask cluster failed: {type(error).__name__}: {error}")
+    else:
+        _say(f"internal error: {type(error).__name__}: {error} ({_REPORT})")
+    return EXIT_FAILURE
+
+
+def _say(line: str) -> None:
+    """One line on standard error: line breaks in names or messages are shown escaped."""
+    text = line.replace("\r", "\\r").replace("\n", "\\n")
+    # If standard error is gone too, the exit status is all that is left.
+    with contextlib.suppress(OSError, ValueError):
+        print(f"bleuprint: {text}", file=sys.stderr, flush=True)

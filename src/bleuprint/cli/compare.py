@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bleuprint.cli import render_scores
+from bleuprint.cli import output, render_scores
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
 from bleuprint.cli.corpus import read_corpus
 from bleuprint.cli.options import SubCommands, add_input_options, add_output_options
@@ -41,6 +41,7 @@ def run(arguments: argparse.Namespace) -> str:
         from bleuprint.cli import plot  # noqa: PLC0415 - matplotlib only when asked for
 
         plot.check_available()
+        output.check_target(arguments.plot, plot.FORMATS)
     scores = score_systems(engine, read_corpus(arguments), test, quiet=arguments.quiet)
     if arguments.plot:
         plot.draw(

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from bleuprint import presets
-from bleuprint._io import split_segments
+from bleuprint._io import split_segments, standard_input
 from bleuprint.cli.options import SubCommands
 from bleuprint.exceptions import InputError
 
@@ -25,7 +24,7 @@ def add_command(commands: SubCommands) -> None:
 
 def run(arguments: argparse.Namespace) -> str:
     preset = presets.get(arguments.preset)
-    data = sys.stdin.buffer.read()
+    data = standard_input().read()
     # The lines as given: the russian definition measures them in characters.
     lines = split_segments(data, "<stdin>", as_given=True) if data else []
     if len(lines) < 2:

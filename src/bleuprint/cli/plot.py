@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
+from pathlib import Path
 
+from bleuprint.cli import output
 from bleuprint.cli.significance import SIGNIFICANT
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.significance import SignificanceResult
 
 _INSTALL = "pip install 'bleuprint[plot]'"
+FORMATS = ("png", "pdf", "svg")
+"""The file formats a plot can be drawn into, by extension (checked before any work)."""
 
 
 def check_available() -> None:
@@ -47,7 +51,8 @@ def draw(
     axes.set_title(title, fontsize="small")
     figure.tight_layout()
     try:
-        figure.savefig(path)
+        with output.replaced_atomically(path) as temporary:
+            figure.savefig(temporary, format=Path(path).suffix[1:].lower())
     except OSError as error:
         reason = error.strerror or error
         raise ConfigurationError(f"{path}: cannot write the plot: {reason}") from None
