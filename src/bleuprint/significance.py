@@ -16,9 +16,11 @@ resamples, 10,000 randomization trials, and the p-value ``(count + 1) / (n + 1)`
 seed gives sacreBLEU's p-values, means and confidence intervals. (Means and intervals can differ
 from sacreBLEU's in the sixth significant digit: under numpy 2, sacreBLEU computes the precisions
 of resampled corpora in single precision. And where sacreBLEU takes a seed of 0 in paired tests
-to mean "no seed", here 0 is a seed like any other.) As in sacreBLEU, the draws are made in one
-call each, so they take ``resamples x segments`` integers or ``trials x segments`` booleans of
-memory; resampled corpora are summed a block at a time.
+to mean "no seed", here 0 is a seed like any other.) sacreBLEU draws all resamples in one call,
+which takes ``resamples x segments`` integers of memory (37 GiB for 100,000 resamples of 50,000
+segments); here they are drawn, summed and scored a block of rows at a time, a block holding
+about four million draws, so memory does not grow with the number of resamples. Blocks are whole
+multiples of 32 rows, which makes numpy's generator give exactly the numbers of one call.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.canonical(max_n=2)
@@ -71,9 +73,13 @@ Progress: TypeAlias = Callable[[int], object]
 Matrix: TypeAlias = npt.NDArray[np.float64]
 Indices: TypeAlias = npt.NDArray[np.intp]
 
-# Resampled corpora are summed this many at a time, which bounds the memory of the
-# (corpora x segments) draw-count matrices on large test sets.
-_BLOCK = 256
+# Resampled corpora are drawn and summed about this many draws at a time, which bounds the
+# memory of the (corpora x segments) index and draw-count matrices whatever the resamples.
+_BLOCK_DRAWS = 1 << 22
+# Rows of a block: a multiple of 32, so that drawing block after block leaves numpy's generator
+# (which draws booleans 32 to a word) exactly where one call for every row would.
+_ROWS = 32
+_MOST_ROWS = 256
 
 
 @attrs.frozen
@@ -105,8 +111,8 @@ def bootstrap_confidence(
     _check_segments(system)
     _check_count("resamples", resamples)
     rng = np.random.default_rng(seed)
-    indices = _bootstrap_indices(rng, len(system), resamples)
-    mean, ci = _mean_and_ci(score.corpora(system, _blocks(indices), progress))
+    (scores,) = score.corpora([system], _bootstrap_blocks(rng, len(system), resamples), progress)
+    mean, ci = _mean_and_ci(scores)
     return SignificanceResult(score.corpus(system), mean=mean, ci=ci)
 
 
@@ -129,9 +135,8 @@ def paired_bootstrap(
     _check_paired(baseline, system)
     _check_count("resamples", resamples)
     rng = np.random.default_rng(seed)
-    indices = _bootstrap_indices(rng, len(system), resamples)
-    baseline_scores = score.corpora(baseline, _blocks(indices), progress)
-    system_scores = score.corpora(system, _blocks(indices), progress)
+    blocks = _bootstrap_blocks(rng, len(system), resamples)
+    baseline_scores, system_scores = score.corpora([baseline, system], blocks, progress)
     differences = np.abs(system_scores - baseline_scores)
     system_score = score.corpus(system)
     observed = abs(score.corpus(baseline) - system_score)
@@ -162,20 +167,19 @@ def paired_approximate_randomization(
     _check_paired(baseline, system)
     _check_count("trials", trials)
     rng = np.random.default_rng(seed)
-    swaps = rng.integers(2, size=(trials, len(system)), dtype=bool)
     system_score = score.corpus(system)
     observed = abs(score.corpus(baseline) - system_score)
     # Both outputs in one pool of rows: the baseline's segment i is row i, the system's n + i.
     pool = SegmentStats.concatenate([baseline, system])
     own, other = np.arange(len(system)), np.arange(len(system)) + len(system)
-    # Pseudo-system A takes the baseline's segment where the trial's coin says so and the
-    # system's elsewhere; B takes the rest.
-    first = score.corpora(pool, _swapped(swaps, own, other), progress)
-    second = score.corpora(pool, _swapped(swaps, other, own), progress)
+    first, second = score.corpora(
+        [pool, pool], _swapped(rng, trials, own, other), progress, paired=False
+    )
     result = SignificanceResult(system_score, _p_value(np.abs(first - second), observed))
     if confidence_resamples > 0:
-        indices = _bootstrap_indices(rng, len(system), confidence_resamples)
-        mean, ci = _mean_and_ci(score.corpora(system, _blocks(indices), progress))
+        blocks = _bootstrap_blocks(rng, len(system), confidence_resamples)
+        (scores,) = score.corpora([system], blocks, progress)
+        mean, ci = _mean_and_ci(scores)
         result = attrs.evolve(result, mean=mean, ci=ci)
     return result
 
@@ -263,21 +267,31 @@ class _Scoring:
         return self.one(self.total(segments))
 
     def corpora(
-        self, pool: SegmentStats, blocks: Iterator[Indices], progress: Progress | None
-    ) -> Matrix:
-        """The score of each corpus: row ``k`` of a block lists the rows of ``pool`` that
-        make up corpus ``k``, in order."""
-        columns = _columns(pool) if self.engine is not None else None
-        scores = []
+        self,
+        pools: Sequence[SegmentStats],
+        blocks: Iterator[Indices | tuple[Indices, ...]],
+        progress: Progress | None,
+        *,
+        paired: bool = True,
+    ) -> list[Matrix]:
+        """The score of each corpus, for each pool: row ``k`` of a block lists the rows of the
+        pool that make up corpus ``k``, in order. With ``paired``, a block serves every pool;
+        otherwise a block is a tuple of one array per pool."""
+        columns = [_columns(pool) if self.engine is not None else None for pool in pools]
+        scores: list[list[Matrix]] = [[] for _ in pools]
         for block in blocks:
-            if self.engine is not None and columns is not None:
-                sums = _draw_counts(block, len(pool)) @ columns
-                scores.append(self.engine.score_segments(_as_rows(pool, sums)).scores)
-            else:
-                scores.append(np.array([self.corpus(pool.take(rows)) for rows in block]))
-            if progress is not None:
-                progress(len(block))
-        return np.concatenate(scores)
+            for number, pool in enumerate(pools):
+                rows = block if paired else block[number]
+                scores[number].append(self._scored(pool, columns[number], np.asarray(rows)))
+                if progress is not None:
+                    progress(len(rows))
+        return [np.concatenate(pool_scores) for pool_scores in scores]
+
+    def _scored(self, pool: SegmentStats, columns: Matrix | None, block: Indices) -> Matrix:
+        if self.engine is not None and columns is not None:
+            sums = _draw_counts(block, len(pool)) @ columns
+            return self.engine.score_segments(_as_rows(pool, sums)).scores
+        return np.array([self.corpus(pool.take(rows)) for rows in block])
 
 
 def _columns(segments: SegmentStats) -> Matrix:
@@ -310,15 +324,31 @@ def _as_rows(pool: SegmentStats, sums: Matrix) -> SegmentStats:
     )
 
 
-def _blocks(indices: Indices) -> Iterator[Indices]:
-    for start in range(0, len(indices), _BLOCK):
-        yield indices[start : start + _BLOCK]
+def _block_rows(segments: int) -> int:
+    """Rows of a block of ``segments`` draws each: about ``_BLOCK_DRAWS`` draws, in whole
+    multiples of ``_ROWS``."""
+    rows = _BLOCK_DRAWS // max(segments, 1) // _ROWS * _ROWS
+    return max(_ROWS, min(_MOST_ROWS, rows))
 
 
-def _swapped(swaps: npt.NDArray[np.bool_], where: Indices, elsewhere: Indices) -> Iterator[Indices]:
-    """The rows of each trial's pseudo-system: ``where`` where the coin says swap."""
-    for start in range(0, len(swaps), _BLOCK):
-        yield np.where(swaps[start : start + _BLOCK], where, elsewhere)
+def _bootstrap_blocks(rng: np.random.Generator, segments: int, resamples: int) -> Iterator[Indices]:
+    """The resamples' segment indices, a block of rows at a time: the same draws as sacreBLEU's
+    one call for all of them."""
+    step = _block_rows(segments)
+    for start in range(0, resamples, step):
+        indices: Indices = rng.choice(segments, size=(min(step, resamples - start), segments))
+        yield indices
+
+
+def _swapped(
+    rng: np.random.Generator, trials: int, own: Indices, other: Indices
+) -> Iterator[tuple[Indices, Indices]]:
+    """For each block of trials, the rows of the two pseudo-systems: pseudo-system A takes the
+    baseline's segment where the trial's coin says so and the system's elsewhere, B the rest."""
+    step = _block_rows(len(own))
+    for start in range(0, trials, step):
+        swaps = rng.integers(2, size=(min(step, trials - start), len(own)), dtype=bool)
+        yield np.where(swaps, own, other), np.where(swaps, other, own)
 
 
 def _check_count(name: str, value: int) -> None:
@@ -340,12 +370,6 @@ def _check_paired(baseline: SegmentStats, system: SegmentStats) -> None:
         )
     if baseline.counting != system.counting or baseline.max_n != system.max_n:
         raise InputError("the baseline and the system were counted with different configurations")
-
-
-def _bootstrap_indices(rng: np.random.Generator, segments: int, resamples: int) -> Indices:
-    # One call for all resamples: the same draws as sacreBLEU's.
-    indices: Indices = rng.choice(segments, size=(resamples, segments))
-    return indices
 
 
 def _mean_and_ci(scores: Matrix) -> tuple[float, float]:

@@ -1,0 +1,274 @@
+"""The command line's error boundary under faults (issue 16): full disks, closed streams,
+interrupts, output targets that cannot be written, and the unexpected.
+
+Every case is run through a real process where the fault is one of the process's environment
+(closed descriptors, ``/dev/full``, a tiny tmpfs, a signal), and asserts the promises of
+:mod:`bleuprint.cli`: the exit status, one line on standard error, no traceback, nothing
+(complete or absent) in the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bleuprint import cli
+from bleuprint.cli import output
+from bleuprint.exceptions import ConfigurationError
+from tests.cli_helpers import CANONICAL, run, write_examples
+
+PYTHON = [sys.executable, "-m", "bleuprint.cli"]
+SCORE = ["score", "-q", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt"]
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    return write_examples(tmp_path)
+
+
+def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` run by sh, where ``{bleuprint}`` stands for the command line."""
+    line = command.format(bleuprint=" ".join(PYTHON))
+    return subprocess.run(["sh", "-c", line], cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def _one_line(stderr: str, *, contains: str) -> None:
+    assert stderr.count("\n") == 1 and stderr.startswith("bleuprint: "), stderr
+    assert contains in stderr and "Traceback" not in stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize("command", [" ".join(SCORE), "pair < pair.txt"])
+def test_a_full_device_is_one_line_and_status_1(files: Path, command: str) -> None:
+    (files / "pair.txt").write_text("a b\na b\n", encoding="utf-8")
+    completed = _shell(f"{{bleuprint}} {command} > /dev/full", files)
+    assert completed.returncode == 1
+    _one_line(completed.stderr, contains="cannot write standard output: No space left")
+
+
+@pytest.mark.parametrize("command", [" ".join(SCORE), "pair < pair.txt"])
+def test_a_closed_standard_output_is_refused(files: Path, command: str) -> None:
+    (files / "pair.txt").write_text("a b\na b\n", encoding="utf-8")
+    completed = _shell(f"{{bleuprint}} {command} >&-", files)
+    assert completed.returncode == 1
+    _one_line(completed.stderr, contains="standard output is closed")
+
+
+@pytest.mark.parametrize("command", ["score -r ref.txt", "pair"])
+def test_a_closed_standard_input_is_an_input_error(files: Path, command: str) -> None:
+    completed = _shell(f"{{bleuprint}} {command} <&-", files)
+    assert completed.returncode == 2 and completed.stdout == ""
+    _one_line(completed.stderr, contains="standard input is closed")
+
+
+def test_a_closed_standard_error_leaves_standard_output_clean(files: Path) -> None:
+    # print(file=None) writes to standard output: the error must not land there.
+    completed = _shell("{bleuprint} score -r ref.txt -i missing.txt 2>&-", files)
+    assert completed.returncode == 2 and completed.stdout == ""
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs (needs the right to mount; skipped elsewhere)."""
+    mount = shutil.which("mount")
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    if os.geteuid() != 0 or mount is None:
+        pytest.skip("mounting a tmpfs needs root")
+    mounted = subprocess.run(
+        [mount, "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(folder)],
+        capture_output=True,
+        check=False,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs: {mounted.stderr.decode(errors='replace')}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def test_a_full_disk_is_not_silent_data_loss(files: Path, tiny_disk: Path) -> None:
+    # 3,000 segments of sentence scores as JSON are far more than 64 KiB.
+    line = "the cat sat on the mat and looked at the dog\n"
+    (files / "big.txt").write_text(line * 3000, encoding="utf-8")
+    target = tiny_disk / "scores.jsonl"
+    completed = _shell(f"{{bleuprint}} score -q -sl -r big.txt -i big.txt > {target}", files)
+    assert completed.returncode == 1
+    _one_line(completed.stderr, contains="No space left on device")
+
+
+def test_a_plot_on_a_full_disk_leaves_no_file(files: Path, tiny_disk: Path) -> None:
+    pytest.importorskip("matplotlib")
+    (tiny_disk / "filler").write_bytes(b"x" * 60_000)  # leave too little for a PDF
+    completed = run(
+        "compare", "-q", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "better.txt",
+        "--paired-bs-n", "10", "--plot", str(tiny_disk / "p.pdf"), cwd=files,
+    )  # fmt: skip
+    assert completed.returncode == 2, completed.stderr
+    _one_line(completed.stderr, contains="cannot write the plot")
+    assert sorted(path.name for path in tiny_disk.iterdir()) == ["filler"]
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("adir", "no format extension"),
+        ("adir.png", "is a directory"),
+        ("/dev/full", "no format extension"),
+        ("/dev/null.png", "not writable"),
+        ("p.gif", "unknown format 'gif'"),
+        ("missing/p.png", "the folder missing does not exist"),
+    ],
+)
+def test_plot_targets_are_refused_before_any_work(files: Path, target: str, message: str) -> None:
+    pytest.importorskip("matplotlib")
+    (files / "adir").mkdir()
+    (files / "adir.png").mkdir()
+    before = sorted(files.iterdir())
+    started = time.monotonic()
+    # 10 million resamples would take minutes: the refusal comes first.
+    completed = run(
+        "compare", "-q", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "better.txt",
+        "--paired-bs-n", "10000000", "--plot", target, cwd=files,
+    )  # fmt: skip
+    assert completed.returncode == 2 and completed.stdout == ""
+    _one_line(completed.stderr, contains=message)
+    assert time.monotonic() - started < 60
+    assert sorted(files.iterdir()) == before
+
+
+def test_a_plot_is_complete_and_keeps_its_name(files: Path) -> None:
+    pytest.importorskip("matplotlib")
+    completed = run(
+        "compare", "-q", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "better.txt",
+        "--paired-bs-n", "10", "--plot", "p.png", cwd=files,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stderr
+    assert (files / "p.png").read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert not [path for path in files.iterdir() if path.name.startswith(".p.png")]
+
+
+def test_sigint_during_compare_is_one_line_and_130(files: Path) -> None:
+    line = "the cat sat on the mat and looked at the dog\n"
+    for name in ("r.txt", "a.txt", "b.txt"):
+        (files / name).write_text(line * 2000, encoding="utf-8")
+    process = subprocess.Popen(
+        [*PYTHON, "compare", "-q", "-r", "r.txt", "-i", "a.txt", "b.txt",
+         "--paired-bs-n", "100000000"],
+        cwd=files, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(4)  # imports done, the test running
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert stdout == "" and stderr == "bleuprint: interrupted\n"
+
+
+class _Failing:
+    """A stand-in for standard output whose descriptor is a pipe that fails as told."""
+
+    def __init__(self, descriptor: int) -> None:
+        self.descriptor = descriptor
+
+    def fileno(self) -> int:
+        return self.descriptor
+
+    def flush(self) -> None:
+        pass
+
+
+def test_short_writes_are_completed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A writer that takes 3 bytes at a time: every byte still arrives, in order.
+    taken: list[bytes] = []
+
+    def short(descriptor: int, data: memoryview) -> int:
+        taken.append(bytes(data[:3]))
+        return len(taken[-1])
+
+    monkeypatch.setattr(sys, "stdout", _Failing(99))
+    monkeypatch.setattr(os, "write", short)
+    output.write_stdout("μ ± 95%\n")
+    assert b"".join(taken) == "μ ± 95%\n".encode()
+
+
+def test_a_write_that_fails_midway_is_an_output_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = iter([4])
+
+    def failing(descriptor: int, data: memoryview) -> int:
+        written = next(calls, None)
+        if written is None:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return written
+
+    monkeypatch.setattr(sys, "stdout", _Failing(99))
+    monkeypatch.setattr(os, "write", failing)
+    with pytest.raises(output.OutputError, match="No space left on device"):
+        output.write_stdout("0.5 0.25\n")
+
+
+def test_replaced_atomically_leaves_nothing_on_failure(tmp_path: Path) -> None:
+    target = tmp_path / "p.png"
+    target.write_bytes(b"old")
+    with pytest.raises(RuntimeError), output.replaced_atomically(str(target)) as temporary:
+        Path(temporary).write_bytes(b"half")
+        raise RuntimeError("drawing failed")
+    assert target.read_bytes() == b"old"
+    assert [path.name for path in tmp_path.iterdir()] == ["p.png"]
+
+
+def test_check_target_names_the_format() -> None:
+    assert output.check_target("a/../x.PDF", ("png", "pdf")) == "pdf"
+    with pytest.raises(ConfigurationError, match="'a\\\\nb.png': the folder"):
+        output.check_target("a\nb.png/c.png", ("png",))
+
+
+def _main_with(monkeypatch: pytest.MonkeyPatch, error: BaseException) -> int:
+    def command(arguments: argparse.Namespace) -> str:
+        raise error
+
+    real = cli.build_parser
+
+    def parser() -> argparse.ArgumentParser:
+        built = real()
+        built.set_defaults(command=command)
+        return built
+
+    monkeypatch.setattr(cli, "build_parser", parser)
+    return cli.main(["presets"])
+
+
+@pytest.mark.parametrize(
+    ("error", "status", "message"),
+    [
+        (RuntimeError("boom\nsecond line"), 1, "internal error: RuntimeError: boom\\nsecond line"),
+        (MemoryError("Unable to allocate 37.3 GiB"), 1, "out of memory (Unable to allocate"),
+        (KeyboardInterrupt(), 130, "bleuprint: interrupted"),
+        (TimeoutError("no answer in 10 s"), 1, "timed out: no answer in 10 s"),
+        (RecursionError(), 2, "nested too deeply"),
+        (ConnectionRefusedError(111, "Connection refused"), 1, "error: Connection refused"),
+    ],
+)
+def test_every_failure_is_one_line_with_its_status(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    error: BaseException,
+    status: int,
+    message: str,
+) -> None:
+    assert _main_with(monkeypatch, error) == status
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    _one_line(captured.err, contains=message)
+    if status == 1 and isinstance(error, RuntimeError):
+        assert "please report it" in captured.err
