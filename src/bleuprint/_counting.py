@@ -179,19 +179,39 @@ def _check_layout(hypotheses: Sequence[Segment], references: Sequence[object]) -
             f"{size} hypotheses but {len(references)} reference lists: give one list of "
             f"references per hypothesis (references[i] holds those of hypothesis i){hint}"
         )
-    # Only texts are ambiguous: references per segment given as tokens are lists of lists.
+    # Only texts are ambiguous (references per segment given as tokens are lists of lists),
+    # and only when sacreBLEU's reading fits the hypotheses better.
     texts = streams and all(
         isinstance(text, str)
         for stream in (hypotheses, *cast("list[Sequence[object]]", references))
         for text in stream
     )
-    if texts and size > 1:
+    if texts and size > 1 and _streams_fit_better(hypotheses, references):
         warnings.warn(
-            f"references holds {size} lists of {size} references for {size} hypotheses: "
-            f"bleuprint reads references[i] as the references of hypothesis i; {convert}",
+            f"references holds {size} lists of {size} references for {size} hypotheses, and "
+            "they share more words with the hypotheses read as sacreBLEU's streams: bleuprint "
+            f"reads references[i] as the references of hypothesis i; {convert}",
             ReferenceLayoutWarning,
             stacklevel=_caller_level(),
         )
+
+
+_LAYOUT_SAMPLE = 50  # segments compared: the check stays cheap on a large corpus
+
+
+def _streams_fit_better(hypotheses: Sequence[Segment], references: Sequence[object]) -> bool:
+    """Whether the words of the first hypotheses are found more in ``references[k][i]``
+    (sacreBLEU's streams) than in ``references[i][k]`` (bleuprint's layout): the references
+    of one segment translate the same sentence, so the right reading shares more words."""
+    table = cast("Sequence[Sequence[str]]", references)
+    sample = min(len(hypotheses), _LAYOUT_SAMPLE)
+    ours = theirs = 0
+    for index in range(sample):
+        words = set(str(hypotheses[index]).split())
+        for other in range(sample):
+            ours += len(words.intersection(table[index][other].split()))
+            theirs += len(words.intersection(table[other][index].split()))
+    return theirs > ours
 
 
 _PACKAGE = str(Path(__file__).resolve().parent)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from bleuprint.cli import output
@@ -53,8 +53,20 @@ def draw(
     try:
         with output.replaced_atomically(path) as temporary:
             figure.savefig(temporary, format=Path(path).suffix[1:].lower())
-    except OSError as error:
-        reason = error.strerror or error
-        raise ConfigurationError(f"{path}: cannot write the plot: {reason}") from None
+    except Exception as error:
+        # A backend that meets a full disk may fail again while cleaning up; the cause is the
+        # OSError underneath.
+        cause = next((e for e in _chain(error) if isinstance(e, OSError)), None)
+        if cause is None:
+            raise
+        reason = cause.strerror or cause
+        raise output.OutputError(f"{path}: cannot write the plot: {reason}") from None
     finally:
         pyplot.close(figure)
+
+
+def _chain(error: BaseException) -> Iterator[BaseException]:
+    seen: BaseException | None = error
+    while seen is not None:
+        yield seen
+        seen = seen.__cause__ or seen.__context__
