@@ -29,6 +29,10 @@ from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
 from bleuprint.compat import bleuscore, distancia, fast_bleu, hf_evaluate, nltk, sacrebleu
+from bleuprint.compat import coco as coco_
+from bleuprint.compat import moses, mteval
+from bleuprint.compat import tensor2tensor as tensor2tensor_
+from bleuprint.compat import torcheval as torcheval_
 from bleuprint.compat import torchmetrics as torchmetrics_
 from bleuprint.definitions import canonical as canonical_
 from bleuprint.definitions import russian as russian_
@@ -179,6 +183,42 @@ class BLEUScore:
     def distancia(cls, *args: Any, **options: Any) -> BLEUScore:
         """distancia's ``BLEUScore`` (:mod:`bleuprint.compat.distancia`)."""
         return cls._preset(distancia.PRESET, args, options)
+
+    @classmethod
+    def moses_multi_bleu(cls, *args: Any, **options: Any) -> BLEUScore:
+        """Moses' ``multi-bleu.perl`` (:mod:`bleuprint.compat.moses`): ``lc``."""
+        return cls._preset(moses.PRESET, args, options)
+
+    @classmethod
+    def moses_multi_bleu_detok(cls, *args: Any, **options: Any) -> BLEUScore:
+        """Moses' ``multi-bleu-detok.perl`` (:mod:`bleuprint.compat.moses`): ``lc``."""
+        return cls._preset(moses.DETOK_PRESET, args, options)
+
+    @classmethod
+    def mteval_v13a(cls, *args: Any, **options: Any) -> BLEUScore:
+        """NIST's ``mteval-v13a.pl`` (:mod:`bleuprint.compat.mteval`): ``c``."""
+        return cls._preset(mteval.V13A_PRESET, args, options)
+
+    @classmethod
+    def mteval_v14(cls, *args: Any, **options: Any) -> BLEUScore:
+        """NIST's ``mteval-v14.pl`` (:mod:`bleuprint.compat.mteval`): ``c``,
+        ``international_tokenization``."""
+        return cls._preset(mteval.V14_PRESET, args, options)
+
+    @classmethod
+    def coco(cls, *args: Any, **options: Any) -> BLEUScore:
+        """coco-caption's ``Bleu`` (:mod:`bleuprint.compat.coco`): ``n``, ``tokenizer``."""
+        return cls._preset(coco_.PRESET, args, options)
+
+    @classmethod
+    def torcheval(cls, *args: Any, **options: Any) -> BLEUScore:
+        """torcheval's ``BLEUScore`` (:mod:`bleuprint.compat.torcheval`): ``n_gram``."""
+        return cls._preset(torcheval_.PRESET, args, options)
+
+    @classmethod
+    def tensor2tensor(cls, *args: Any, **options: Any) -> BLEUScore:
+        """tensor2tensor's ``bleu_hook`` (:mod:`bleuprint.compat.tensor2tensor`)."""
+        return cls._preset(tensor2tensor_.PRESET, args, options)
 
     @classmethod
     def _preset(

@@ -20,11 +20,16 @@ import attrs
 from bleuprint._engine import BLEUScore
 from bleuprint.compat import (
     bleuscore,
+    coco,
     distancia,
     fast_bleu,
     hf_evaluate,
+    moses,
+    mteval,
     nltk,
     sacrebleu,
+    tensor2tensor,
+    torcheval,
     torchmetrics,
 )
 from bleuprint.definitions import canonical, russian, unigram
@@ -69,6 +74,11 @@ _MODULES = (
     bleuscore,
     fast_bleu,
     distancia,
+    moses,
+    mteval,
+    coco,
+    torcheval,
+    tensor2tensor,
 )
 
 PRESETS: Mapping[str, Preset] = MappingProxyType(
