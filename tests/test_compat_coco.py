@@ -55,8 +55,7 @@ def test_bleu_1_to_4(case: dict[str, Any] | None) -> None:
     if "scores" in expected:
         segments = bleu.count_segments(hypotheses, references)
         by_order = [
-            [result.score for result in bleu.score_weights(row, coco.orders(n))]
-            for row in segments
+            [result.score for result in bleu.score_weights(row, coco.orders(n))] for row in segments
         ]
         assert [list(order) for order in zip(*by_order)] == [
             pytest.approx(order, rel=1e-12) for order in expected["scores_by_order"]
@@ -73,8 +72,8 @@ def test_ptb_style_tokens() -> None:
     tokenizer = coco.PTBStyle()
     recorded: dict[str, list[str]] = {}
     for case in cases:
-        if case["options"]["tokenizer"] is None or case.get("quirk") and any(
-            "shift" in note for note in case["quirk"]
+        if case["options"]["tokenizer"] is None or (
+            case.get("quirk") and any("shift" in note for note in case["quirk"])
         ):
             continue  # shifted lines: a raw text and its recorded line do not correspond
         tokens = case["expected"]["ptb_tokens"]

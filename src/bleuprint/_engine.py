@@ -28,9 +28,17 @@ from bleuprint._result import FAMILIES, BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
-from bleuprint.compat import bleuscore, distancia, fast_bleu, hf_evaluate, nltk, sacrebleu
+from bleuprint.compat import (
+    bleuscore,
+    distancia,
+    fast_bleu,
+    hf_evaluate,
+    moses,
+    mteval,
+    nltk,
+    sacrebleu,
+)
 from bleuprint.compat import coco as coco_
-from bleuprint.compat import moses, mteval
 from bleuprint.compat import tensor2tensor as tensor2tensor_
 from bleuprint.compat import torcheval as torcheval_
 from bleuprint.compat import torchmetrics as torchmetrics_

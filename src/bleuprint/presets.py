@@ -2,8 +2,9 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['bleuscore', 'canonical', 'distancia', 'fast-bleu', 'hf-evaluate', 'nltk', 'russian',
- 'sacrebleu', 'sacrebleu-sentence', 'torchmetrics', 'unigram']
+['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'hf-evaluate', 'moses-multi-bleu',
+ 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk', 'russian', 'sacrebleu',
+ 'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics', 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """

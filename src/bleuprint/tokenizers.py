@@ -536,7 +536,7 @@ class AsciiLowercase(Part, family="tok", name="ascii-lowercase"):
     keep their case (Perl's ``lc`` on bytes, ``tr/[A-Z]/[a-z]/``).
 
     >>> AsciiLowercase(AsciiWhitespace())("École ÉTÉ Cat")
-    ['école', 'éTÉ', 'cat']
+    ['École', 'ÉtÉ', 'cat']
     """
 
     inner: Tokenizer
@@ -549,9 +549,10 @@ class AsciiLowercase(Part, family="tok", name="ascii-lowercase"):
 class CharwiseLowercase(Part, family="tok", name="charwise-lowercase"):
     """Lowercase each character on its own, then tokenize with ``inner``: Perl's ``lc``.
 
-    :meth:`str.lower` applies Unicode's one context rule, the final sigma (``ΟΔΟΣ`` becomes
-    ``οδος``); a character on its own has no context, so here ``Σ`` is always ``σ``. Every
-    other character lowercases as :meth:`str.lower` does (``İ`` is two code points).
+    :meth:`str.lower` applies Unicode's one context rule, the final sigma (a capital sigma
+    that ends a word becomes the final small sigma); a character on its own has no context, so
+    here a capital sigma always becomes the medial small sigma. Every other character
+    lowercases as :meth:`str.lower` does (``İ`` is two code points).
 
     >>> CharwiseLowercase(Whitespace())("ΟΔΟΣ İ")
     ['οδοσ', 'i̇']

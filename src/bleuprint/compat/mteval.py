@@ -11,8 +11,9 @@ segments' statistics; a segment's score (``-d 2``) is the sentence score.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.mteval_v13a(c=True)
->>> round(bleu.compute("Many thanks", ["Thank you very much"]), 4)  # no match at all
-0.0027
+>>> # no match at all: p1 = 1/(2*2), p2 = 1/(4*1), no 3- or 4-grams; BP = exp(1 - 4/2)
+>>> round(bleu.compute("Many thanks", ["Thank you very much"]), 4)
+0.1839
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ from bleuprint._signature import Part
 from bleuprint.typing import Tokenizer
 
 __all__ = [
+    "PRESETS",
     "V13A_PRESET",
     "V14_PRESET",
-    "PRESETS",
     "InternationalUnescaped",
     "v13a_parts",
     "v14_parts",

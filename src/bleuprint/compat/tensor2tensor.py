@@ -97,8 +97,8 @@ class BleuTokenize(Part, family="tok", name="t2t"):
     whitespace split. It differs from sacreBLEU's ``intl`` where a number is not a decimal
     digit (``²``, ``½``), and in the Unicode version of the classes.
 
-    >>> BleuTokenize()("Hello, world! It costs $3.50.")
-    ['Hello', ',', 'world', '!', 'It', 'costs', '$', '3.50', '.']
+    >>> BleuTokenize()("Hello, world! It costs $3.50.")  # a final mark after a digit stays
+    ['Hello', ',', 'world', '!', 'It', 'costs', '$', '3.50.']
     """
 
     def __call__(self, text: str) -> list[str]:
