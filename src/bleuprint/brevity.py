@@ -216,7 +216,7 @@ class Ratio(Part, family="bp", name="ratio"):
 
 
 @attrs.frozen
-class NoPenalty(Part, family="bp", name="none"):
+class NoPenalty(Part, family="bp", name="no-penalty"):
     """No brevity penalty: the factor is always 1 (tensor2tensor's ``use_bp=False``).
 
     >>> NoPenalty()(3, 6)

@@ -72,7 +72,7 @@ def orders(n: int) -> tuple[weight_parts.Explicit, ...]:
 
 
 @attrs.frozen
-class CocoConstants(Part, family="smooth", name="coco"):
+class CocoConstants(Part, family="smooth", name="coco-constants"):
     """Quirk (coco-caption): every precision is ``(matches + 1e-15) / (totals + 1e-9)``, so
     no precision is 0 or undefined.
 
@@ -88,7 +88,7 @@ class CocoConstants(Part, family="smooth", name="coco"):
 
 
 @attrs.frozen
-class CocoPenalty(Part, family="bp", name="coco"):
+class CocoPenalty(Part, family="bp", name="coco-ratio"):
     """Quirk (coco-caption): ``exp(1 - 1 / ratio)`` where the ratio
     ``(c + 1e-15) / (r + 1e-9)`` is below 1, else 1; an empty hypothesis gets 0.
 

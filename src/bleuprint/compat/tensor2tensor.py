@@ -91,7 +91,7 @@ def _bleu_tokenize_rules() -> tuple[tuple[re.Pattern[str], str], ...]:
 
 
 @attrs.frozen
-class BleuTokenize(Part, family="tok", name="t2t"):
+class BleuTokenize(Part, family="tok", name="t2t-tokenize"):
     """Quirk (tensor2tensor's ``bleu_tokenize``): punctuation split off unless it stands
     between digits, and every symbol split off, on Python's Unicode categories; then a
     whitespace split. It differs from sacreBLEU's ``intl`` where a number is not a decimal
