@@ -19,6 +19,7 @@ corpora.
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from collections import defaultdict, deque
@@ -81,6 +82,7 @@ class Counting:
         _check_layout(hypotheses, references)
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")
+        _check_memory(len(hypotheses), self.ngrams.max_n)
         arrays = ArrayCounting.of(self)
         if arrays is not None:
             return _count_in_chunks(arrays, hypotheses, references)
@@ -194,6 +196,34 @@ def _check_layout(hypotheses: Sequence[Segment], references: Sequence[object]) -
             ReferenceLayoutWarning,
             stacklevel=_caller_level(),
         )
+
+
+_STATISTICS_SHARE = 4  # the statistics may take at most this fraction (1/4) of the memory
+
+
+def _check_memory(segments: int, max_n: int) -> None:
+    """Refuse, before counting, statistics larger than a quarter of the machine's memory
+    (matches and totals take 16 bytes per segment and order), naming the options that help."""
+    need = segments * max_n * 16
+    allowed = _physical_memory() // _STATISTICS_SHARE
+    if need > allowed:
+        raise InputError(
+            f"counting {segments:,} segments at max_n={max_n:,} needs about {_size(need)} for "
+            f"the statistics alone (segments x orders x 16 bytes), more than a quarter of this "
+            f"machine's memory ({_size(allowed)}): lower max_n (an order longer than every "
+            "segment counts nothing), or count fewer segments at a time and add the statistics"
+        )
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # no sysconf (Windows): assume 16 GiB
+        return 16 << 30
+
+
+def _size(size: float) -> str:
+    return f"{size / (1 << 30):,.1f} GiB"
 
 
 _LAYOUT_SAMPLE = 50  # segments compared: the check stays cheap on a large corpus

@@ -12,7 +12,8 @@ from bleuprint._counting import ArrayCounting, Counting, as_corpus, plain_kind
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint.typing import FloatArray, IntArray, Segment
 
-_PAIRWISE_BLOCK_ENTRIES = 1 << 24  # candidate pairs x n-grams credited at once
+_PAIRWISE_BLOCK_ENTRIES = 1 << 22  # pairs (or matrix cells) credited or scored at once
+_FEW_STREAMS = 64  # an n-gram held by at most this many candidates is credited pair by pair
 
 
 class Scorer(Protocol):
@@ -49,42 +50,62 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
             matrices.append(np.zeros((0, 0)))
             continue
         if parts is not None and plain_kind(candidates, [[one] for one in candidates]):
-            stats = _pairwise_stats(parts, candidates)
-        else:
-            hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
-            references = [[reference] for _ in candidates for reference in candidates]
-            stats = engine.count_segments(hypotheses, references)
+            matrices.append(_pairwise_matrix(engine, parts, candidates))
+            continue
+        hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
+        references = [[reference] for _ in candidates for reference in candidates]
+        stats = engine.count_segments(hypotheses, references)
         matrices.append(engine.score_segments(stats).scores.reshape(size, size))
     return matrices
 
 
-def _pairwise_stats(parts: ArrayCounting, candidates: list[Segment]) -> SegmentStats:
-    """The statistics of every candidate against every candidate, row after row."""
+def _pairwise_matrix(engine: Scorer, parts: ArrayCounting, candidates: list[Segment]) -> FloatArray:
+    """The scores of every candidate against every candidate. The matches of each order are
+    square matrices (``size x size``, 32 bits); the statistics of the pairs are made and scored
+    a block of rows at a time, so memory stays a few of those matrices, not one row of
+    statistics per pair."""
     size = len(candidates)
     kind = "text" if all(type(candidate) is str for candidate in candidates) else "tokens"
     table, texts = parts.token_table(candidates, kind)
     token_ids, token_counts = table.laid_end_to_end(texts)
     matches = [
-        _pairwise_credit(counts, parts.matching.credit_array)
-        for counts in _ngram_count_matrices(token_ids, token_counts, parts.ngrams.max_n)
+        _pairwise_credit(occurrences, size, parts.matching.credit_array)
+        for occurrences in _ngram_occurrences(token_ids, token_counts, parts.ngrams.max_n)
     ]
     lengths = parts.lengths(candidates, kind, token_counts)
-    hypothesis_lengths = np.repeat(lengths, size)
-    single = np.ones(size * size, np.int64)
-    return SegmentStats(
-        np.stack(matches, axis=-1).reshape(size * size, parts.ngrams.max_n),
-        parts.ngrams.order_totals_array(np.repeat(token_counts, size)),
-        hypothesis_lengths,
-        parts.reference_length.reference_length_array(
-            hypothesis_lengths, np.tile(lengths, size), single
-        ),
-        single,
-        parts.signature,
-    )
+    totals = parts.ngrams.order_totals_array(token_counts)
+    scores = np.empty((size, size))
+    step = max(1, _PAIRWISE_BLOCK_ENTRIES // size)
+    for start in range(0, size, step):
+        rows = slice(start, min(size, start + step))
+        count = rows.stop - rows.start
+        hypothesis_lengths = np.repeat(lengths[rows], size)
+        single = np.ones(count * size, np.int64)
+        stats = SegmentStats(
+            np.stack([order[rows] for order in matches], axis=-1)
+            .reshape(count * size, len(matches))
+            .astype(np.int64),
+            np.repeat(totals[rows], size, axis=0),
+            hypothesis_lengths,
+            parts.reference_length.reference_length_array(
+                hypothesis_lengths, np.tile(lengths, count), single
+            ),
+            single,
+            parts.signature,
+        )
+        scores[rows] = engine.score_segments(stats).scores.reshape(count, size)
+    return scores
 
 
-def _ngram_count_matrices(token_ids: IntArray, lengths: IntArray, max_n: int) -> Iterator[IntArray]:
-    """For each order, how often each distinct n-gram (columns) occurs in each stream (rows)."""
+# The occurrences of one order's n-grams: the stream, the n-gram's label and its count there,
+# one entry per (stream, n-gram), sorted by n-gram.
+Occurrences = tuple[IntArray, IntArray, IntArray]
+
+
+def _ngram_occurrences(token_ids: IntArray, lengths: IntArray, max_n: int) -> Iterator[Occurrences]:
+    """For each order, each distinct n-gram of each stream with its count: a sparse matrix
+    (a dense one of streams x distinct n-grams would take gigabytes for thousands of
+    candidates)."""
     streams = len(lengths)
     token_end = np.repeat(np.cumsum(lengths), lengths)
     token_stream = np.repeat(np.arange(streams), lengths)
@@ -92,9 +113,8 @@ def _ngram_count_matrices(token_ids: IntArray, lengths: IntArray, max_n: int) ->
     unigram_count = int(unigram_labels.max(initial=-1)) + 1
     starts, labels = np.arange(len(token_ids)), unigram_labels
     for order in range(1, max_n + 1):
-        label_count = int(labels.max(initial=-1)) + 1
-        cells = token_stream[starts] * label_count + labels
-        yield np.bincount(cells, minlength=streams * label_count).reshape(streams, label_count)
+        cells, counts = np.unique(labels * streams + token_stream[starts], return_counts=True)
+        yield cells % streams, cells // streams, counts
         # The (n+1)-gram at p is the n-gram at p and the token at p + n.
         longer = starts + order + 1 <= token_end[starts]
         starts = starts[longer]
@@ -102,23 +122,91 @@ def _ngram_count_matrices(token_ids: IntArray, lengths: IntArray, max_n: int) ->
 
 
 def _pairwise_credit(
-    counts: IntArray, credit: Callable[[IntArray, IntArray], IntArray]
+    occurrences: Occurrences, size: int, credit: Callable[[IntArray, IntArray], IntArray]
 ) -> IntArray:
-    """``result[i, j]``: the credit of stream i's n-grams against stream j as reference."""
-    size = len(counts)
-    # Only n-grams of two or more streams count off the diagonal.
-    result = np.zeros((size, size), np.int64)
-    by_ngram = counts.T[(counts > 0).sum(axis=0) >= 2]
-    if by_ngram.size and by_ngram.max() < 256:
-        by_ngram = by_ngram.astype(np.uint8)
-    # Credits of 8 bits add exactly in 16 bits, 257 n-grams at a time; blocks bound memory.
-    block = max(1, min(257, _PAIRWISE_BLOCK_ENTRIES // (size * size)))
-    for start in range(0, len(by_ngram), block):
-        rows = by_ngram[start : start + block]
-        credited = np.asarray(credit(rows[:, :, None], rows[:, None, :]))
-        result += credited.sum(axis=0, dtype=np.uint16 if credited.itemsize == 1 else np.int64)
-    np.fill_diagonal(result, np.asarray(credit(counts, counts)).sum(axis=1))
-    return result
+    """``result[i, j]``: the credit of stream i's n-grams against stream j as reference.
+
+    Only n-grams of two or more streams count off the diagonal. Those of few streams are
+    credited pair by pair (their pairs are few); those of many, where pairs would be millions,
+    as matrix products of which streams hold them how often, which BLAS does fast. A credit of
+    ``min(a, b)`` (clipping) is the sum over t of ``[a >= t][b >= t]``: one product per count."""
+    stream, label, count = occurrences
+    result = np.zeros((size, size), np.float64)
+    spread = np.bincount(label)[label]  # how many streams hold each entry's n-gram
+    shared = spread >= 2
+    few = shared & (spread <= _dense_threshold(size))
+    _credit_pairs(result, stream[few], label[few], count[few], credit)
+    many = shared & ~few
+    if many.any():
+        _credit_products(result, stream[many], _dense(label[many]), count[many], credit)
+    totals = np.bincount(stream, weights=np.asarray(credit(count, count)), minlength=size)
+    np.fill_diagonal(result, totals)
+    rounded: IntArray = np.rint(result).astype(np.int32)
+    return rounded
+
+
+def _dense_threshold(size: int) -> int:
+    """Streams an n-gram is held by above which its pairs are credited by matrix products."""
+    return max(_FEW_STREAMS, size // 16)
+
+
+def _credit_pairs(
+    result: FloatArray,
+    stream: IntArray,
+    label: IntArray,
+    count: IntArray,
+    credit: Callable[[IntArray, IntArray], IntArray],
+) -> None:
+    """Add the credit of every pair of entries of the same n-gram, a bounded number of pairs
+    at a time (entries are sorted by n-gram)."""
+    if not len(label):
+        return
+    first = np.r_[0, np.flatnonzero(np.diff(label)) + 1]
+    sizes = np.diff(np.r_[first, len(label)])
+    width = np.repeat(sizes, sizes)  # for each entry, the entries of its n-gram
+    group_start = np.repeat(first, sizes)
+    pairs = width.cumsum()
+    begin = 0
+    while begin < len(label):
+        # Entries [begin, end) make at most about _PAIRWISE_BLOCK_ENTRIES pairs.
+        limit = (pairs[begin - 1] if begin else 0) + _PAIRWISE_BLOCK_ENTRIES
+        end = max(begin + 1, int(np.searchsorted(pairs, limit, side="right")))
+        left = np.repeat(np.arange(begin, end), width[begin:end])
+        offsets = np.arange(len(left)) - np.repeat(
+            np.cumsum(width[begin:end]) - width[begin:end], width[begin:end]
+        )
+        right = group_start[left] + offsets
+        weights = np.asarray(credit(count[left], count[right]), np.float64)
+        cells = stream[left] * len(result) + stream[right]
+        result += np.bincount(cells, weights=weights, minlength=result.size).reshape(result.shape)
+        begin = end
+
+
+def _credit_products(
+    result: FloatArray,
+    stream: IntArray,
+    column: IntArray,
+    count: IntArray,
+    credit: Callable[[IntArray, IntArray], IntArray],
+) -> None:
+    """Add the credit of the n-grams of many streams as products of indicator matrices."""
+    size, columns = len(result), int(column.max()) + 1
+    most = int(count.max())
+    values = np.arange(1, most + 1)
+    grid = np.asarray(credit(values[:, None], values[None, :]), np.float64)
+    clipped = bool((grid == np.minimum(values[:, None], values[None, :])).all())
+    step = max(1, _PAIRWISE_BLOCK_ENTRIES // size)
+    for start in range(0, columns, step):
+        inside = (column >= start) & (column < start + step)
+        counts = np.zeros((size, min(step, columns - start)), np.float32)
+        counts[stream[inside], column[inside] - start] = count[inside]
+        if clipped:
+            for threshold in values:
+                held = (counts >= threshold).astype(np.float32)
+                result += held @ held.T
+            continue
+        for u, v in zip(*np.nonzero(grid)):
+            result += grid[u, v] * ((counts == u + 1).astype(np.float32) @ (counts == v + 1).T)
 
 
 def _dense(values: IntArray) -> IntArray:
