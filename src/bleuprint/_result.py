@@ -59,6 +59,8 @@ class Signature:
     @classmethod
     def parse(cls, text: str) -> Signature:
         """Read the text form back. Unknown keys and a missing part are errors."""
+        if not isinstance(text, str):
+            raise ConfigurationError(f"a signature is a string, got {type(text).__name__}")
         fields: dict[str, str] = {}
         for item in text.strip().split("|"):
             key, colon, value = item.partition(":")
