@@ -42,6 +42,19 @@ def add_command(commands: SubCommands) -> None:
         "worker processes on this machine; corpus scores of files, the same output "
         "(needs the dask extra: pip install 'bleuprint[dask]')",
     )
+    parser.add_argument(
+        "--dask-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --dask: how long connecting to the cluster, and any silence of the cluster "
+        "afterwards, may last before the run fails (default: 30)",
+    )
+    parser.add_argument(
+        "--dask-logs",
+        action="store_true",
+        help="with --dask local: show the workers' logs on standard error",
+    )
     parser.set_defaults(command=run)
 
 
@@ -87,7 +100,10 @@ def _score_on_dask(
         from bleuprint import dask as bleu_dask  # noqa: PLC0415 - Dask only when asked for
     except ImportError as error:
         raise ConfigurationError(str(error)) from None
-    with bleu_dask.connect(arguments.dask) as client:
+    timeout = (
+        bleu_dask.DEFAULT_TIMEOUT if arguments.dask_timeout is None else arguments.dask_timeout
+    )
+    with bleu_dask.connect(arguments.dask, timeout=timeout, logs=arguments.dask_logs) as client:
         # Lines lose their trailing whitespace, as the other commands read files (_io).
         results = [
             bleu_dask.corpus_score_files(

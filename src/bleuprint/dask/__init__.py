@@ -41,17 +41,19 @@ except ImportError as error:
         f"{error.name}); install them with: pip install 'bleuprint[dask]'"
     ) from error
 
-from bleuprint.dask.cluster import adaptive_malloc, connect
+from bleuprint.dask.cluster import DEFAULT_TIMEOUT, adaptive_malloc, connect
 from bleuprint.dask.core import (
     SPLIT_EVERY,
     Collection,
     corpus_score,
     corpus_stats,
+    from_pandas,
     sentence_scores,
 )
 from bleuprint.dask.files import LINES_PER_PARTITION, corpus_score_files, read_corpus
 
 __all__ = [
+    "DEFAULT_TIMEOUT",
     "LINES_PER_PARTITION",
     "SPLIT_EVERY",
     "Collection",
@@ -60,6 +62,7 @@ __all__ = [
     "corpus_score",
     "corpus_score_files",
     "corpus_stats",
+    "from_pandas",
     "read_corpus",
     "sentence_scores",
 ]

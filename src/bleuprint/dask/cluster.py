@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
+import logging
 import os
 from collections.abc import Iterator
 
 import dask
 import distributed
 from distributed.comm.addressing import resolve_address
+from distributed.comm.core import connect as open_comm
 
 from bleuprint.exceptions import ConfigurationError
 
-__all__ = ["adaptive_malloc", "connect"]
+__all__ = ["DEFAULT_TIMEOUT", "adaptive_malloc", "connect"]
+
+DEFAULT_TIMEOUT = 30.0
+"""Seconds a connection to the cluster may take to open, and may then stay silent, before it
+fails (Dask's ``distributed.comm.timeouts.connect`` and ``.tcp``): a scheduler that accepts
+connections and never answers fails after this long rather than hanging."""
 
 
 @contextlib.contextmanager
-def connect(scheduler: str) -> Iterator[distributed.Client]:
+def connect(
+    scheduler: str, *, timeout: float = DEFAULT_TIMEOUT, logs: bool = False
+) -> Iterator[distributed.Client]:
     """A client of the scheduler at ``scheduler`` (``tcp://host:8786``), or of a new cluster
     on this machine for ``"local"``; closed (and the local cluster shut down) on leaving the
     ``with`` block. Scoring several systems in one block shares the cluster between them.
@@ -24,30 +35,72 @@ def connect(scheduler: str) -> Iterator[distributed.Client]:
     The local cluster has one single-threaded worker process per core: counting is Python
     code that holds the interpreter lock, so threads would take turns rather than share out
     the work. Its workers keep glibc's adaptive memory allocation (see
-    :func:`adaptive_malloc`).
+    :func:`adaptive_malloc`), and their logs stay off the terminal unless ``logs`` is true
+    (a failing task is reported by the error it raises, not by a page of worker logs).
+
+    ``timeout`` (seconds) bounds opening a connection and how long an open one may stay
+    silent (see :data:`DEFAULT_TIMEOUT`).
     """
-    if scheduler != "local":
-        try:
-            # Checked first: a Client that fails to start stalls the interpreter's exit.
-            resolve_address(scheduler)
-            client = distributed.Client(scheduler, set_as_default=False)
-        except (OSError, ValueError) as error:  # not an address, unknown host, unreachable
-            raise ConfigurationError(
-                f"cannot connect to the Dask scheduler {scheduler!r}: {error}"
-            ) from None
-        with client:
+    if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+        raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    seconds = f"{timeout}s"
+    # distributed needs 11 s at least for its keep-alive probes of an open connection.
+    comm = {
+        "distributed.comm.timeouts.connect": seconds,
+        "distributed.comm.timeouts.tcp": f"{max(timeout, _LEAST_TCP_TIMEOUT)}s",
+    }
+    with dask.config.set(comm):
+        if scheduler != "local":
+            try:
+                # Checked first: a Client that fails to start stalls the interpreter's exit
+                # and complains there.
+                resolve_address(scheduler)
+                _probe(scheduler, timeout)
+                client = distributed.Client(scheduler, set_as_default=False, timeout=seconds)
+            except (OSError, ValueError) as error:  # not an address, unknown host, unreachable
+                raise ConfigurationError(
+                    f"cannot connect to the Dask scheduler {scheduler!r}: {error}"
+                ) from None
+            with client:
+                yield client
+            return
+        with adaptive_malloc():
+            cluster = distributed.LocalCluster(
+                n_workers=os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.WARNING if logs else logging.CRITICAL,
+            )
+        with cluster, distributed.Client(cluster, set_as_default=False) as client:
             yield client
-        return
-    with adaptive_malloc():
-        cluster = distributed.LocalCluster(
-            n_workers=os.cpu_count() or 1,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address=None,
-        )
-    with cluster, distributed.Client(cluster, set_as_default=False) as client:
-        yield client
+
+
+_LEAST_TCP_TIMEOUT = 11
+
+
+def _probe(scheduler: str, timeout: float) -> None:
+    """Open a connection to ``scheduler`` and exchange Dask's handshake, within ``timeout``
+    seconds, in a thread of its own (the caller may be running an event loop): an OSError if a
+    listener there does not speak Dask, or stays silent."""
+
+    async def handshake() -> None:
+        comm = await open_comm(scheduler, timeout=timeout)
+        await comm.close()
+
+    def run() -> None:
+        asyncio.run(asyncio.wait_for(handshake(), timeout))
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        try:
+            pool.submit(run).result()
+        except asyncio.TimeoutError:
+            raise TimeoutError(f"no Dask handshake within {timeout:g} s") from None
+        except OSError:
+            raise
+        except Exception as error:  # garbage read as a message: a huge length, bad bytes
+            raise OSError(f"it does not speak Dask's protocol ({type(error).__name__})") from None
 
 
 _TRIM_THRESHOLD = "MALLOC_TRIM_THRESHOLD_"

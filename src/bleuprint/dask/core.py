@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeAlias
 
 import attrs
+import dask
 import dask.bag
 import dask.dataframe
 import pandas as pd
@@ -25,7 +26,14 @@ from bleuprint._result import BLEUResult
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
 
-__all__ = ["SPLIT_EVERY", "Collection", "corpus_score", "corpus_stats", "sentence_scores"]
+__all__ = [
+    "SPLIT_EVERY",
+    "Collection",
+    "corpus_score",
+    "corpus_stats",
+    "from_pandas",
+    "sentence_scores",
+]
 
 Collection: TypeAlias = "dask.bag.Bag | dask.dataframe.DataFrame"
 """A Dask bag of ``(hypothesis, references)`` pairs, or a Dask DataFrame with a hypothesis
@@ -251,7 +259,37 @@ def _partition_reader(
             f"the DataFrame has no column {', '.join(map(repr, absent))}; "
             f"its columns are {', '.join(map(repr, data.columns))}"
         )
+    for name in [hypothesis, *names]:
+        _check_text_dtype(name, data[name].dtype)
     return _FrameReader(hypothesis, tuple(names))
+
+
+def _check_text_dtype(column: str, dtype: Any) -> None:
+    """Refuse, before any task runs, a column whose type cannot hold text (numbers, booleans,
+    dates): Dask would not convert them, but scoring their printed form is never meant."""
+    if not (pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)):
+        raise InputError(f"column {column!r} holds {dtype} values, not text")
+
+
+def from_pandas(
+    frame: pd.DataFrame, columns: Sequence[str], *, npartitions: int
+) -> dask.dataframe.DataFrame:
+    """A Dask DataFrame of ``frame`` for scoring, with every cell of ``columns`` checked to be
+    a string first: Dask's own ``from_pandas`` converts object columns to strings by default,
+    so a cell holding the float 3.5 would be scored as the text "3.5".
+
+    >>> import pandas
+    >>> from_pandas(pandas.DataFrame({"hypothesis": ["a b", 3.5]}), ["hypothesis"], npartitions=1)
+    Traceback (most recent call last):
+    ...
+    bleuprint.exceptions.InputError: column 'hypothesis', row 1: the text is a float
+    """
+    for column in columns:
+        if column not in frame.columns:
+            raise ConfigurationError(f"the DataFrame has no column {column!r}")
+        _FrameReader._texts(frame, column, None)
+    with dask.config.set({"dataframe.convert-string": False}):
+        return dask.dataframe.from_pandas(frame, npartitions=npartitions)
 
 
 @contextlib.contextmanager
