@@ -210,6 +210,8 @@ class _Reader:
             )
         try:
             return part(**dict(zip(names, params)))
+        except ConfigurationError:
+            raise  # the part's own check names its class, field and value
         except (TypeError, ValueError) as error:
             raise ConfigurationError(
                 f"{family} part {name!r} cannot take {params!r}: {error}"
