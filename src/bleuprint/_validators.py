@@ -1,9 +1,9 @@
 """The checks parts make when they are built: one attrs validator (or converter) per kind.
 
 Each refuses a value with a :class:`~bleuprint.ConfigurationError` that names the class and the
-field, says what the field must be, and shows what it got, e.g. ``NLTKMethod1: epsilon must be
-a finite number of at least 0, got -3``. A check that refuses a value some peer accepts says
-why (the score would be NaN, infinite or outside the definition's range).
+field, says what the field must be, and shows what it got, e.g. ``AddK: k must be a finite
+number of at least 0, got nan``. A range refusing a value some peer accepts says why (the score
+could leave the definition's range).
 """
 
 from __future__ import annotations
@@ -61,12 +61,6 @@ def positive_whole(instance: object, attribute: attrs.Attribute[Any], value: obj
 
 
 # -- real numbers ----------------------------------------------------------------------------
-
-
-def finite(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    """An int or float that is neither infinite nor NaN."""
-    if not _is_finite_number(value):
-        _refuse(instance, attribute.name, "a finite number", value)
 
 
 def non_negative(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:

@@ -101,7 +101,8 @@ class NoSmoothing(Part, family="smooth", name="none"):
 @attrs.frozen
 class Floor(Part, family="smooth", name="floor"):
     """An order with n-grams but no match counts ``value`` matches (sacreBLEU's ``floor``,
-    Chen and Cherry's method 1).
+    Chen and Cherry's method 1). ``value`` is from 0 to 1: sacreBLEU takes more, and then
+    scores above 100.
 
     >>> from bleuprint._stats import BLEUStats
     >>> Floor()(BLEUStats((3, 0, 0, 0), (4, 3, 2, 1), 4, 4))
