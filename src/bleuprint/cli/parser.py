@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import NoReturn
 
 from bleuprint._version import __version__
-from bleuprint.cli import compare, demo, explain, pair, presets, score
+from bleuprint.cli import compare, demo, explain, pair, presets, sacrebleu, score
 
 EXIT_USAGE = 2
 
@@ -27,6 +27,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser = OneLineErrors(prog="bleuprint", description="BLEU in every definition in circulation.")
     parser.add_argument("--version", action="version", version=f"bleuprint {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND", parser_class=OneLineErrors)
-    for module in (pair, demo, presets, score, compare, explain):
+    for module in (pair, demo, presets, score, compare, explain, sacrebleu):
         module.add_command(commands)
     return parser
