@@ -131,12 +131,16 @@ def run(arguments: argparse.Namespace) -> str:
             bar.update(len(system))
             _warn_if_tokenized(system, arguments)
     rows = [arithmetic.rows(segments) for segments in counted]
-    signature = _Signature.parse(sacrebleu_definition.signature(engine.score(engine.total(counted[0]))))
+    signature = _Signature.parse(
+        sacrebleu_definition.signature(engine.score(engine.total(counted[0])))
+    )
     width = arguments.width
     if arguments.sentence_level:
         shown = signature.format(arguments.short)
         return "".join(
-            _line(arithmetic.score([int(value) for value in row]), width, arguments.score_only, shown)
+            _line(
+                arithmetic.score([int(value) for value in row]), width, arguments.score_only, shown
+            )
             + "\n"
             for row in rows[0]
         )
@@ -168,8 +172,7 @@ def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
             )
     if arguments.bleu_tokenize in _SENTENCEPIECE:
         raise ConfigurationError(
-            f"-tok {arguments.bleu_tokenize}: bleuprint has no SentencePiece tokenizers; "
-            f"{instead}"
+            f"-tok {arguments.bleu_tokenize}: bleuprint has no SentencePiece tokenizers; {instead}"
         )
 
 
@@ -179,9 +182,7 @@ def _read_references(arguments: argparse.Namespace) -> list[list[str]]:
             "--num-refs splits one file of tab-separated references: give one reference file"
         )
     if not arguments.refs:
-        raise ConfigurationError(
-            "give the reference files before -i (sacrebleu REF... -i SYS...)"
-        )
+        raise ConfigurationError("give the reference files before -i (sacrebleu REF... -i SYS...)")
     streams = []
     for path in arguments.refs:
         lines = _read(path, arguments)
@@ -192,9 +193,7 @@ def _read_references(arguments: argparse.Namespace) -> list[list[str]]:
     return streams
 
 
-def _read_systems(
-    arguments: argparse.Namespace, paired: bool
-) -> tuple[list[str], list[list[str]]]:
+def _read_systems(arguments: argparse.Namespace, paired: bool) -> tuple[list[str], list[list[str]]]:
     if arguments.input is None:
         return _read_standard_input(arguments, paired)
     names: list[str] = []
@@ -227,8 +226,7 @@ def _read_standard_input(
         fields = line.rstrip().split("\t")
         if len(fields) != len(systems):
             raise InputError(
-                f"line {number} has {len(fields)} tab-separated systems, line 1 has "
-                f"{len(systems)}",
+                f"line {number} has {len(fields)} tab-separated systems, line 1 has {len(systems)}",
                 path="<stdin>",
             )
         for system, field in zip(systems, fields):
@@ -395,7 +393,7 @@ def _single(
     return json.dumps(fields, indent=1, ensure_ascii=False) + "\n"
 
 
-def _several(
+def _several(  # noqa: PLR0917 - one caller, the arguments of one output
     arithmetic: Arithmetic,
     names: Sequence[str],
     rows: Sequence[Rows],
@@ -423,10 +421,10 @@ def _several(
     )
     signature = signature.with_test(**{test: samples, "seed": str(seed).lower()})
     if output_format == "json":
-        objects = [
+        tested = [
             {"system": name, "BLEU": result.as_json()} for name, result in zip(names, results)
         ]
-        return json.dumps(objects, indent=4) + "\n"
+        return json.dumps(tested, indent=4) + "\n"
     separator = "\n" if output_format == "text" else " "
     cells = []
     for result in results:
@@ -440,7 +438,9 @@ def _several(
     header = "BLEU (μ ± 95% CI)" if any(r.mean is not None for r in results) else "BLEU"
     baseline = names[0] if names[0].startswith("Baseline:") else ""
     table = _table(["System", header], names, cells, output_format)
-    return table + _paired_explanation(test, given, baseline) + _signatures(signature, arguments.short)
+    return (
+        table + _paired_explanation(test, given, baseline) + _signatures(signature, arguments.short)
+    )
 
 
 def _table(
@@ -487,8 +487,7 @@ def _paired_explanation(test: str, samples: int, baseline: str) -> str:
         "",
         ' - NOTE: Significance does not tell whether a system is "better" than the baseline '
         "but rather",
-        '   emphasizes the "difference" of the systems in terms of the replicability of the '
-        "delta.",
+        '   emphasizes the "difference" of the systems in terms of the replicability of the delta.',
         "",
         "",
     ]

@@ -84,7 +84,8 @@ class Arithmetic:
             np.asarray(segments.matches).reshape(len(segments), -1),
             np.asarray(segments.totals).reshape(len(segments), -1),
         ]
-        return np.rint(np.hstack(columns)).astype(np.int64)
+        rows: Rows = np.rint(np.hstack(columns)).astype(np.int64)
+        return rows
 
     def corpus(self, rows: Rows) -> Score:
         """The corpus score, summed in Python integers as sacreBLEU sums its lists."""
@@ -163,7 +164,9 @@ class Arithmetic:
             indices = _bootstrap_indices(
                 np.random.default_rng(baseline_seed), len(baseline), samples
             )
-            first = TestResult(baseline_score, None, *_estimate_ci(self.resampled(baseline, indices)))
+            first = TestResult(
+                baseline_score, None, *_estimate_ci(self.resampled(baseline, indices))
+            )
         results = [first]
         for system in systems[1:]:
             system_score = self.corpus(system).score

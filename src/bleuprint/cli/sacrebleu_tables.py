@@ -79,13 +79,12 @@ def latex(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     widths = _widths(headers, rows)
 
     def line(cells: Sequence[str]) -> str:
-        padded = (_aligned(cell, width, column) for column, (cell, width) in enumerate(zip(cells, widths)))
+        padded = (
+            _aligned(cell, width, column) for column, (cell, width) in enumerate(zip(cells, widths))
+        )
         escaped = ("".join(_LATEX_ESCAPES.get(char, char) for char in cell) for cell in padded)
         return " " + " & ".join(escaped) + " \\\\"
 
     spec = "r" + "c" * (len(headers) - 1)
-    body = [line(row) for row in rows]
-    return "\n".join(
-        [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", line(headers), "\\midrule", *body]
-        + ["\\bottomrule", "\\end{tabular}"]
-    )
+    head = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule", line(headers), "\\midrule"]
+    return "\n".join([*head, *(line(row) for row in rows), "\\bottomrule", "\\end{tabular}"])
