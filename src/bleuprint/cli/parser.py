@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from bleuprint._version import __version__
 from bleuprint.cli import compare, demo, explain, pair, presets, sacrebleu, score
@@ -16,7 +16,12 @@ Command = Callable[[argparse.Namespace], str]
 
 
 class OneLineErrors(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line, like every other error."""
+    """An argument parser whose usage errors are one line, like every other error, and which
+    takes no abbreviated options (so sacreBLEU's ``-s`` never silently means another option)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
