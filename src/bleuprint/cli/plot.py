@@ -11,7 +11,7 @@ from bleuprint.cli.significance import SIGNIFICANT
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.significance import SignificanceResult
 
-_INSTALL = "pip install 'bleuprint[plot]'"
+_INSTALL = "pip install '.[plot]' (from the repository)"
 FORMATS = ("png", "pdf", "svg")
 """The file formats a plot can be drawn into, by extension (checked before any work)."""
 
