@@ -39,7 +39,7 @@ def connect(
     (a failing task is reported by the error it raises, not by a page of worker logs).
 
     ``timeout`` (seconds) bounds opening a connection and how long an open one may stay
-    silent (see :data:`DEFAULT_TIMEOUT`).
+    silent (default ``DEFAULT_TIMEOUT``).
     """
     if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
         raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}")
