@@ -115,4 +115,5 @@ class StatisticsMismatchError(BLEUError, ValueError):
 class ReferenceLayoutWarning(UserWarning):
     """References that fit both bleuprint's layout (one list per hypothesis) and sacreBLEU's
     (one stream per reference set): as many lists as hypotheses, each as long as the corpus.
-    bleuprint reads them its own way; silence this with the ``warnings`` module once that is meant."""
+    bleuprint reads them its own way; once that is meant, silence this with the ``warnings``
+    module."""
