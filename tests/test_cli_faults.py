@@ -49,7 +49,9 @@ def _one_line(stderr: str, *, contains: str) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
-@pytest.mark.parametrize("command", [" ".join(SCORE), "pair < pair.txt"])
+@pytest.mark.parametrize(
+    "command", [" ".join(SCORE), "pair < pair.txt", "sacrebleu ref.txt -i hyp.txt"]
+)
 def test_a_full_device_is_one_line_and_status_1(files: Path, command: str) -> None:
     (files / "pair.txt").write_text("a b\na b\n", encoding="utf-8")
     completed = _shell(f"{{bleuprint}} {command} > /dev/full", files)
@@ -65,7 +67,7 @@ def test_a_closed_standard_output_is_refused(files: Path, command: str) -> None:
     _one_line(completed.stderr, contains="standard output is closed")
 
 
-@pytest.mark.parametrize("command", ["score -r ref.txt", "pair"])
+@pytest.mark.parametrize("command", ["score -r ref.txt", "pair", "sacrebleu ref.txt"])
 def test_a_closed_standard_input_is_an_input_error(files: Path, command: str) -> None:
     completed = _shell(f"{{bleuprint}} {command} <&-", files)
     assert completed.returncode == 2 and completed.stdout == ""

@@ -25,7 +25,13 @@ from typing import Any
 import attrs
 
 from bleuprint._engine import BLEUScore
-from bleuprint._io import byte_order_mark_warning, open_binary, read_segments, split_references
+from bleuprint._io import (
+    byte_order_mark_warning,
+    open_binary,
+    read_segments,
+    split_references,
+    standard_input,
+)
 from bleuprint.cli import sacrebleu_tables
 from bleuprint.cli.options import SubCommands
 from bleuprint.cli.progress import progress_bar
@@ -217,6 +223,8 @@ def _read_standard_input(
 ) -> tuple[list[str], list[list[str]]]:
     """Tab-separated systems, one per column; the first line says how many. Lines end as
     sacreBLEU's text stream ends them (at ``\\n``, ``\\r\\n`` or ``\\r``)."""
+    if sys.stdin is None:  # closed (<&-)
+        standard_input()  # raises the input error
     buffer = getattr(sys.stdin, "buffer", None)
     stream = io.TextIOWrapper(buffer, encoding=arguments.encoding) if buffer else sys.stdin
     # sacreBLEU strips the first line as a whole and every later field on its own.
