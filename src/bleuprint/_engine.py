@@ -138,6 +138,14 @@ def _parts_named_in(signatures: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+def _check_statistics(stats: object, max_n: int) -> None:
+    """Refuse what is not statistics, or statistics of another number of orders."""
+    if not isinstance(stats, (BLEUStats, SegmentStats)):
+        raise InputError(f"expected statistics (BLEUStats), got {type(stats).__name__}")
+    if stats.max_n != max_n:
+        raise InputError(f"statistics have {stats.max_n} orders; this engine scores {max_n}")
+
+
 @attrs.frozen(kw_only=True)
 class BLEUScore:
     """BLEU as one configuration of parts.
@@ -366,12 +374,7 @@ class BLEUScore:
         return [attrs.evolve(self, weights=part)._weigh(stats, precisions) for part in weight_sets]
 
     def _check_orders(self, stats: BLEUStats | SegmentStats) -> None:
-        if not isinstance(stats, (BLEUStats, SegmentStats)):
-            raise InputError(f"expected statistics (BLEUStats), got {type(stats).__name__}")
-        if stats.max_n != self.max_n:
-            raise InputError(
-                f"statistics have {stats.max_n} orders; this engine scores {self.max_n}"
-            )
+        _check_statistics(stats, self.max_n)
 
     def _weigh(self, stats: BLEUStats, precisions: Sequence[Precision]) -> BLEUResult:
         order_weights = self.weights(stats, precisions)
