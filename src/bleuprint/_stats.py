@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -18,6 +19,9 @@ def _numbers(values: Iterable[float]) -> tuple[float, ...]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise InputError(f"expected a sequence of counts, one per order, got {values!r}")
     return tuple(values)
+
+
+_INT = {int}
 
 
 def _check_count(name: str, value: object, *, whole: bool = True) -> None:
@@ -78,6 +82,27 @@ class BLEUStats:
             raise InputError(
                 f"matches has {len(self.matches)} orders but totals has {len(self.totals)}"
             )
+        if not self._plainly_valid():
+            self._check_each_field()
+
+    def _plainly_valid(self) -> bool:
+        """The common case, checked at once: whole Python ints as counting makes them (a
+        reference length may be a float), matches within totals."""
+        counts = (*self.matches, *self.totals, self.hypothesis_length, self.segments)
+        length = self.reference_length
+        references = self.reference_counts
+        return (
+            set(map(type, counts)) == _INT
+            and min(counts) >= 0
+            and all(map(operator.le, self.matches, self.totals))
+            and type(length) in (int, float)
+            and 0 <= length < math.inf
+            and type(references) is frozenset
+            and (not references or (set(map(type, references)) == _INT and min(references) >= 0))
+        )
+
+    def _check_each_field(self) -> None:
+        """Every field on its own, to name the first that no counting produces."""
         for order, (matched, total) in enumerate(zip(self.matches, self.totals), start=1):
             _check_count(f"matches of order {order}", matched)
             _check_count(f"totals of order {order}", total)
