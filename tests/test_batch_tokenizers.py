@@ -135,7 +135,7 @@ def test_13a_period_rule_without_regex_is_the_regex_everywhere() -> None:
     # Every text of up to 6 characters from the ones the rule looks at: exactly the same
     # string as the line-bounded regular expression gives.
     rule = re.compile(r"([^0-9\n])([.,])")
-    marks = re.compile(r"[.,]")
+    marks = re.compile(r"[.,]+")  # the rule visits each run of marks once
     for length in range(7):
         for characters in itertools.product("a1., \n", repeat=length):
             text = "".join(characters)

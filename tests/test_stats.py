@@ -16,9 +16,11 @@ COUNT = st.integers(min_value=0, max_value=50)
 
 @st.composite
 def statistics(draw: st.DrawFn, counting: str = "tok:x") -> BLEUStats:
+    totals = draw(st.tuples(*[COUNT] * MAX_N))
+    # Matches within totals, as counting makes them (statistics are checked when built).
     return BLEUStats(
-        draw(st.tuples(*[COUNT] * MAX_N)),
-        draw(st.tuples(*[COUNT] * MAX_N)),
+        tuple(draw(st.integers(min_value=0, max_value=total)) for total in totals),
+        totals,
         draw(COUNT),
         # quarters add exactly, so the laws hold to the bit (other reals add up to rounding)
         draw(st.one_of(COUNT, st.integers(min_value=0, max_value=200).map(lambda q: q / 4))),
