@@ -117,9 +117,13 @@ def _named(preset: PresetEntry) -> classmethod[BLEUScore, ..., BLEUScore]:
         return cls(**{**recipe(*args, **own), **parts})
 
     build.__name__ = build.__qualname__ = preset.constructor
+    # The recipe's name in its module, where it is documented (a partial has none of its own).
+    function = recipe.func if isinstance(recipe, functools.partial) else recipe
+    module = inspect.getmodule(function)
+    name = next(key for key, value in vars(module).items() if value is recipe)
     build.__doc__ = (
-        f"{preset.summary}: the parts of :func:`{recipe.__module__}.parts`, whose arguments "
-        "it takes, and any of the engine's parts by name."
+        f"{preset.summary}: the parts of :func:`{function.__module__}.{name}`, whose "
+        "arguments it takes, and any of the engine's parts by name."
     )
     # What help() shows: the recipe's options (after ``cls``, which binding removes).
     owner = inspect.Parameter("cls", inspect.Parameter.POSITIONAL_ONLY)

@@ -130,7 +130,7 @@ class NLTKStats(BLEUStats):
 
     @classmethod
     def from_dict(cls, data: Any) -> NLTKStats:
-        """Read back what :meth:`to_dict` wrote (``last`` included)."""
+        """Read back what :meth:`~bleuprint.BLEUStats.to_dict` wrote (``last`` included)."""
         values = dict(data)
         values["empty_orders"] = tuple(values.get("empty_orders", ()))
         if values.get("last") is not None:
