@@ -10,7 +10,7 @@ Needs the ``bench`` extra: ``pip install -e '.[bench]'``. Quick run::
 
     python tests/benchmarks/bench.py --sizes 10000 --pairwise 10x10 --stream-size 0
 
-See ``docs/howto/performance.md``.
+See ``docs/performance/one-machine.md``.
 """
 
 from __future__ import annotations
