@@ -99,27 +99,6 @@ def test_compare_text_table(vector_systems: tuple[Path, dict[str, Any]]) -> None
     assert "Paired bootstrap resampling, 100 resamples, seed 12345" in output
 
 
-def test_compare_plot(vector_systems: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
-    folder, _ = vector_systems
-    target = tmp_path / "chart.png"
-    succeed(
-        "compare",
-        *CANONICAL,
-        "-r",
-        "ref.txt",
-        "-i",
-        "baseline.txt",
-        "sysB.txt",
-        "--paired-bs-n",
-        "20",
-        "--plot",
-        str(target),
-        cwd=folder,
-    )
-    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-
-
 def test_plot_without_matplotlib_is_a_clear_error(tmp_path: Path) -> None:
     files = write_examples(tmp_path)
     hide_matplotlib = (
