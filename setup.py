@@ -35,9 +35,11 @@ class OptionalBuildExt(build_ext):
             self._not_built(error)
 
     def _not_built(self, error: Exception) -> None:
-        message = str(error).strip().splitlines()[-1:] or [type(error).__name__]
+        reason = (str(error).strip().splitlines() or [type(error).__name__])[-1]
+        if len(reason) > 80:  # a failed command quotes every argument
+            reason = reason[:77] + "..."
         print(
-            f"WARNING: bleuprint's compiled kernel was not built ({message[0]}); "
+            f"WARNING: bleuprint's compiled kernel was not built ({reason}); "
             "bleuprint will run on its plain-Python kernel (slower, same numbers)",
             file=sys.stderr,
         )
@@ -49,6 +51,7 @@ setup(
             "bleuprint._kernels._compiled",
             ["src/bleuprint/_kernels/_compiled.c"],
             libraries=[] if sys.platform == "win32" else ["m"],
+            optional=True,  # (an editable install then skips copying what was not built)
         )
     ],
     cmdclass={"build_ext": OptionalBuildExt},

@@ -3,6 +3,7 @@ must reproduce (Counters, the scalar arithmetic, math.fsum) and against each oth
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import subprocess
@@ -196,7 +197,7 @@ def test_the_compiled_kernel_counts_without_the_gil() -> None:
     worker.join()
     start, end = span
     inside = [start, *(sample for sample in samples if start < sample < end), end]
-    longest_gap = max(b - a for a, b in zip(inside, inside[1:]))
+    longest_gap = max(b - a for a, b in itertools.pairwise(inside))
     assert end - start > 0.02, "too short a call to tell"
     assert longest_gap < (end - start) / 2
 
@@ -206,7 +207,7 @@ def test_chunks_are_counted_by_the_chosen_kernel() -> None:
 
     assert _counting.shared_ngram_counts is _kernels.shared_ngram_counts
     pure = os.environ.get("BLEUPRINT_PURE_PYTHON") == "1" or COMPILED is None
-    assert _kernels.KERNEL == ("python" if pure else "compiled")
+    assert ("python" if pure else "compiled") == _kernels.KERNEL
 
 
 # -- scoring ----------------------------------------------------------------------------------
@@ -240,7 +241,9 @@ WEIGHTS = st.floats(-1e3, 1e3, allow_nan=False) | st.sampled_from([0.0, 0.25, -2
 Rows = list[tuple[list[float], list[bool], list[float]]]
 
 
-def rows_of(precisions: st.SearchStrategy[float], weights: st.SearchStrategy[float]) -> st.SearchStrategy[Rows]:
+def rows_of(
+    precisions: st.SearchStrategy[float], weights: st.SearchStrategy[float]
+) -> st.SearchStrategy[Rows]:
     return st.integers(1, 5).flatmap(
         lambda orders: st.lists(
             st.tuples(

@@ -20,9 +20,10 @@ import numpy.typing as npt
 from bleuprint.typing import FloatArray, IntArray
 
 Ngram = tuple[int, ...]
+ARRAYS = ("token_ids", "text_starts", "hypothesis_texts", "reference_texts", "reference_offsets")
 
 
-def shared_ngram_counts(
+def shared_ngram_counts(  # noqa: PLR0917 (positional, as the compiled kernel's)
     token_ids: npt.ArrayLike,
     text_starts: npt.ArrayLike,
     hypothesis_texts: npt.ArrayLike,
@@ -33,13 +34,16 @@ def shared_ngram_counts(
 ) -> tuple[IntArray, IntArray]:
     """The n-grams of each segment's hypothesis that occur in one of its references (see
     :func:`bleuprint._kernels.shared_ngram_counts`)."""
-    tokens, starts, hypotheses, references, offsets = (
-        np.ascontiguousarray(array, np.int64)
-        for array in (token_ids, text_starts, hypothesis_texts, reference_texts, reference_offsets)
+    given = zip(
+        ARRAYS, (token_ids, text_starts, hypothesis_texts, reference_texts, reference_offsets)
     )
-    _check_tables(tokens, starts, hypotheses, references, offsets, vocabulary_size, max_n)
-    token_list, start_list = tokens.tolist(), starts.tolist()
-    offset_list, reference_list = offsets.tolist(), references.tolist()
+    arrays = {name: np.ascontiguousarray(array, np.int64) for name, array in given}
+    _check_tables(arrays, vocabulary_size, max_n)
+    token_list: list[int] = arrays["token_ids"].tolist()
+    start_list: list[int] = arrays["text_starts"].tolist()
+    offset_list: list[int] = arrays["reference_offsets"].tolist()
+    reference_list: list[int] = arrays["reference_texts"].tolist()
+    hypotheses = arrays["hypothesis_texts"]
 
     def text(number: int) -> list[int]:
         return token_list[start_list[number] : start_list[number + 1]]
@@ -75,23 +79,12 @@ def _ngrams(tokens: list[int], n: int) -> Iterator[Ngram]:
     return zip(*(tokens[k:] for k in range(n)))
 
 
-def _check_tables(
-    token_ids: IntArray,
-    text_starts: IntArray,
-    hypothesis_texts: IntArray,
-    reference_texts: IntArray,
-    reference_offsets: IntArray,
-    vocabulary_size: int,
-    max_n: int,
-) -> None:
-    """The compiled kernel's checks of its arguments, with its messages."""
-    arrays = {
-        "token_ids": token_ids,
-        "text_starts": text_starts,
-        "hypothesis_texts": hypothesis_texts,
-        "reference_texts": reference_texts,
-        "reference_offsets": reference_offsets,
-    }
+def _check_tables(arrays: dict[str, IntArray], vocabulary_size: int, max_n: int) -> None:
+    """The compiled kernel's checks of its arguments (named as in ``ARRAYS``), with its
+    messages."""
+    token_ids, text_starts = arrays["token_ids"], arrays["text_starts"]
+    hypothesis_texts, reference_texts = arrays["hypothesis_texts"], arrays["reference_texts"]
+    reference_offsets = arrays["reference_offsets"]
     for name, array in arrays.items():
         if array.ndim != 1:
             raise ValueError(f"{name} must be a 1-dimensional array, got {array.ndim} dimensions")
