@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import pickle
 import warnings
 from collections import Counter
@@ -12,7 +13,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bleuprint
-from bleuprint import BLEUScore, BLEUStats, brevity, matching, ngrams, presets, tokenizers
+from bleuprint import (
+    BLEUScore,
+    BLEUStats,
+    ConfigurationError,
+    brevity,
+    matching,
+    ngrams,
+    presets,
+    tokenizers,
+    weights,
+)
 
 WORDS = st.sampled_from(["the", "cat", "a", "mat", "on", "sat", "dog", "The", "."])
 SENTENCE = st.lists(WORDS, max_size=12)
@@ -249,3 +260,20 @@ class TestPresetTable:
         assert presets.get("unigram").format_score(0.36787944) == "0.3679"
         assert presets.get("russian").format_score(0.2) == "0.200000"
         assert presets.get("canonical").format_score(0.5) == "0.5"
+
+
+def test_the_engine_class_stays_small() -> None:
+    # Issue 11: definitions, serialization details, streaming and pairwise scoring live in
+    # their own modules; the class keeps its fields, counting, scoring and signature.
+    lines, _ = inspect.getsourcelines(BLEUScore)
+    assert len(lines) < 250
+
+
+def test_parts_that_do_not_fit_each_other_fail_when_built() -> None:
+    with pytest.raises(ConfigurationError, match=r"weights explicit\[.*contiguous\[2\]"):
+        BLEUScore(ngrams=ngrams.Contiguous(2), weights=weights.Explicit((0.5, 0.3, 0.2)))
+
+
+def test_a_preset_refuses_an_unknown_option_by_name() -> None:
+    with pytest.raises(ConfigurationError, match="canonical preset does not take foo"):
+        BLEUScore.canonical(foo=1)

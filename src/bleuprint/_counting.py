@@ -74,6 +74,15 @@ class Counting:
     ) -> SegmentStats:
         """The statistics of each segment, on arrays where every counting part supports them,
         else one segment at a time."""
+        if isinstance(hypotheses, str) or isinstance(references, str):
+            raise InputError("hypotheses and references must be lists of segments, not a string")
+        if len(hypotheses) != len(references):
+            raise InputError(
+                f"{len(hypotheses)} hypotheses but {len(references)} reference lists: "
+                "give one list of references per hypothesis"
+            )
+        if not hypotheses:
+            raise InputError("the corpus is empty: there is nothing to score")
         arrays = ArrayCounting.of(self)
         if arrays is not None:
             return _count_in_chunks(arrays, hypotheses, references)

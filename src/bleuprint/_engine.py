@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -28,16 +27,22 @@ from bleuprint._result import FAMILIES, BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
-from bleuprint.compat import bleuscore, distancia, fast_bleu, hf_evaluate, nltk, sacrebleu
-from bleuprint.compat import torchmetrics as torchmetrics_
-from bleuprint.definitions import canonical as canonical_
-from bleuprint.definitions import russian as russian_
-from bleuprint.definitions import unigram as unigram_
+
+# The definitions, under names that the named constructors do not shadow.
+from bleuprint.compat import bleuscore as bleuscore_definition
+from bleuprint.compat import distancia as distancia_definition
+from bleuprint.compat import fast_bleu as fast_bleu_definition
+from bleuprint.compat import hf_evaluate as hf_evaluate_definition
+from bleuprint.compat import nltk as nltk_definition
+from bleuprint.compat import sacrebleu as sacrebleu_definition
+from bleuprint.compat import torchmetrics as torchmetrics_definition
+from bleuprint.definitions import canonical as canonical_definition
+from bleuprint.definitions import russian as russian_definition
+from bleuprint.definitions import unigram as unigram_definition
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import (
     BrevityPenalty,
     CorpusSmoother,
-    FloatArray,
     LengthMeasure,
     Matcher,
     NgramExtractor,
@@ -82,6 +87,58 @@ def _fits(protocol: type) -> Any:
     return check
 
 
+def _named(preset: PresetEntry) -> classmethod[BLEUScore, ..., BLEUScore]:
+    """The named constructor of a preset: ``BLEUScore.<name>(...)`` takes the options of the
+    definition's recipe and, by name, any of the engine's parts."""
+    recipe = preset.recipe
+    takes = inspect.signature(recipe)
+
+    def build(cls: type[BLEUScore], *args: Any, **options: Any) -> BLEUScore:
+        # The recipe's own options win where a name is also a field's (NLTK's ``weights``).
+        fields = attrs.fields_dict(cls)
+        unknown = sorted(options.keys() - takes.parameters.keys() - fields.keys())
+        if unknown:
+            raise ConfigurationError(
+                f"the {preset.name} preset does not take {', '.join(unknown)}; it takes "
+                f"{', '.join(takes.parameters) or 'no options'} and the engine's parts "
+                f"{', '.join(fields)}"
+            )
+        own = {key: value for key, value in options.items() if key in takes.parameters}
+        try:
+            takes.bind(*args, **own)
+        except TypeError as error:
+            raise ConfigurationError(f"the {preset.name} preset: {error}") from None
+        parts = {key: value for key, value in options.items() if key not in takes.parameters}
+        return cls(**{**recipe(*args, **own), **parts})
+
+    build.__name__ = build.__qualname__ = preset.constructor
+    build.__doc__ = (
+        f"{preset.summary}: the parts of :func:`{recipe.__module__}.parts`, whose arguments "
+        "it takes, and any of the engine's parts by name."
+    )
+    # What help() shows: the recipe's options (after ``cls``, which binding removes).
+    owner = inspect.Parameter("cls", inspect.Parameter.POSITIONAL_ONLY)
+    build.__signature__ = takes.replace(  # type: ignore[attr-defined]
+        parameters=[owner, *takes.parameters.values()], return_annotation="BLEUScore"
+    )
+    return classmethod(build)
+
+
+def _parts_named_in(signatures: Mapping[str, str]) -> dict[str, Any]:
+    """The engine's fields built from one part signature per family: every family must be
+    named, and only those, so a stored configuration cannot pick up a default that changed."""
+    missing = [family for family in _FIELD_OF_FAMILY if family not in signatures]
+    unknown = sorted(set(signatures) - set(_FIELD_OF_FAMILY))
+    if missing or unknown:
+        raise ConfigurationError(
+            f"configuration dictionary lacks the parts {missing or 'none'} "
+            f"and has unknown keys {unknown or 'none'}"
+        )
+    return {
+        field: parse_part(family, signatures[family]) for family, field in _FIELD_OF_FAMILY.items()
+    }
+
+
 @attrs.frozen(kw_only=True)
 class BLEUScore:
     """BLEU as one configuration of parts.
@@ -124,84 +181,17 @@ class BLEUScore:
 
     # -- named constructors: each definition's recipe lives in its own module -----------------
 
-    @classmethod
-    def canonical(cls, *args: Any, **options: Any) -> BLEUScore:
-        """Canonical BLEU (:mod:`bleuprint.definitions.canonical`): ``max_n=4``."""
-        return cls._preset(canonical_.PRESET, args, options)
-
-    @classmethod
-    def unigram(cls, *args: Any, **options: Any) -> BLEUScore:
-        """The unigram exercise (:mod:`bleuprint.definitions.unigram`)."""
-        return cls._preset(unigram_.PRESET, args, options)
-
-    @classmethod
-    def russian(cls, *args: Any, **options: Any) -> BLEUScore:
-        """The Russian contest BLEU (:mod:`bleuprint.definitions.russian`): ``length``,
-        ``capped``."""
-        return cls._preset(russian_.PRESET, args, options)
-
-    @classmethod
-    def sacrebleu(cls, *args: Any, **options: Any) -> BLEUScore:
-        """sacreBLEU's corpus BLEU (:mod:`bleuprint.compat.sacrebleu`), with its options."""
-        return cls._preset(sacrebleu.CORPUS_PRESET, args, options)
-
-    @classmethod
-    def sacrebleu_sentence(cls, *args: Any, **options: Any) -> BLEUScore:
-        """``sacrebleu.sentence_bleu`` (:mod:`bleuprint.compat.sacrebleu`)."""
-        return cls._preset(sacrebleu.SENTENCE_PRESET, args, options)
-
-    @classmethod
-    def nltk(cls, *args: Any, **options: Any) -> BLEUScore:
-        """NLTK's ``sentence_bleu`` / ``corpus_bleu`` (:mod:`bleuprint.compat.nltk`)."""
-        return cls._preset(nltk.PRESET, args, options)
-
-    @classmethod
-    def torchmetrics(cls, *args: Any, **options: Any) -> BLEUScore:
-        """torchmetrics' BLEU (:mod:`bleuprint.compat.torchmetrics`)."""
-        return cls._preset(torchmetrics_.PRESET, args, options)
-
-    @classmethod
-    def hf_evaluate(cls, *args: Any, **options: Any) -> BLEUScore:
-        """Hugging Face evaluate's ``bleu`` (:mod:`bleuprint.compat.hf_evaluate`)."""
-        return cls._preset(hf_evaluate.PRESET, args, options)
-
-    @classmethod
-    def bleuscore(cls, *args: Any, **options: Any) -> BLEUScore:
-        """bleuscore's ``compute`` (:mod:`bleuprint.compat.bleuscore`)."""
-        return cls._preset(bleuscore.PRESET, args, options)
-
-    @classmethod
-    def fast_bleu(cls, *args: Any, **options: Any) -> BLEUScore:
-        """fast-bleu's ``BLEU`` (:mod:`bleuprint.compat.fast_bleu`)."""
-        return cls._preset(fast_bleu.PRESET, args, options)
-
-    @classmethod
-    def distancia(cls, *args: Any, **options: Any) -> BLEUScore:
-        """distancia's ``BLEUScore`` (:mod:`bleuprint.compat.distancia`)."""
-        return cls._preset(distancia.PRESET, args, options)
-
-    @classmethod
-    def _preset(
-        cls, preset: PresetEntry, args: tuple[Any, ...], options: dict[str, Any]
-    ) -> BLEUScore:
-        """The recipe's parts for its own options (which win where a name is also a field's,
-        as NLTK's ``weights``), overridden by any engine field given by name."""
-        name, recipe = preset.name, preset.recipe
-        taken = inspect.signature(recipe).parameters
-        fields = attrs.fields_dict(cls)
-        unknown = sorted(options.keys() - taken.keys() - fields.keys())
-        if unknown:
-            raise ConfigurationError(
-                f"the {name} preset does not take {', '.join(unknown)}; it takes "
-                f"{', '.join(taken) or 'no options'} and the engine's parts {', '.join(fields)}"
-            )
-        own = {name: value for name, value in options.items() if name in taken}
-        try:
-            inspect.signature(recipe).bind(*args, **own)
-        except TypeError as error:
-            raise ConfigurationError(f"the {name} preset: {error}") from None
-        parts = {name: value for name, value in options.items() if name not in taken}
-        return cls(**{**recipe(*args, **own), **parts})
+    canonical = _named(canonical_definition.PRESET)
+    unigram = _named(unigram_definition.PRESET)
+    russian = _named(russian_definition.PRESET)
+    sacrebleu = _named(sacrebleu_definition.CORPUS_PRESET)
+    sacrebleu_sentence = _named(sacrebleu_definition.SENTENCE_PRESET)
+    nltk = _named(nltk_definition.PRESET)
+    torchmetrics = _named(torchmetrics_definition.PRESET)
+    hf_evaluate = _named(hf_evaluate_definition.PRESET)
+    bleuscore = _named(bleuscore_definition.PRESET)
+    fast_bleu = _named(fast_bleu_definition.PRESET)
+    distancia = _named(distancia_definition.PRESET)
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:
@@ -216,24 +206,8 @@ class BLEUScore:
 
     @classmethod
     def from_dict(cls, parts: Mapping[str, str]) -> BLEUScore:
-        """Rebuild the configuration that :meth:`to_dict` describes.
-
-        Every family must be named, and only those, so a stored configuration cannot
-        silently pick up a default that changed.
-        """
-        missing = [family for family in _FIELD_OF_FAMILY if family not in parts]
-        unknown = sorted(set(parts) - set(_FIELD_OF_FAMILY))
-        if missing or unknown:
-            raise ConfigurationError(
-                f"configuration dictionary lacks the parts {missing or 'none'} "
-                f"and has unknown keys {unknown or 'none'}"
-            )
-        return cls(
-            **{
-                field: parse_part(family, parts[family])
-                for family, field in _FIELD_OF_FAMILY.items()
-            }
-        )
+        """Rebuild the configuration that :meth:`to_dict` describes (every family named)."""
+        return cls(**_parts_named_in(parts))
 
     def to_dict(self) -> dict[str, str]:
         """The configuration as a dictionary of part signatures, one per family.
@@ -339,64 +313,12 @@ class BLEUScore:
     ) -> SegmentStats:
         """The statistics of each segment of a corpus, on arrays when every counting part
         supports them (see :mod:`bleuprint.typing`), else one segment at a time."""
-        if isinstance(hypotheses, str) or isinstance(references, str):
-            raise InputError("hypotheses and references must be lists of segments, not a string")
-        if len(hypotheses) != len(references):
-            raise InputError(
-                f"{len(hypotheses)} hypotheses but {len(references)} reference lists: "
-                "give one list of references per hypothesis"
-            )
-        if not hypotheses:
-            raise InputError("the corpus is empty: there is nothing to score")
         return self.counting.count_segments(hypotheses, references)
 
-    def count_stream(
-        self,
-        hypotheses: Iterable[Segment],
-        references: Iterable[Sequence[Segment]],
-        *,
-        chunk_size: int = _streaming.DEFAULT_CHUNK_SIZE,
-        jobs: int = 1,
-    ) -> BLEUStats:
-        """The summed statistics of a corpus of any length given as two aligned iterables
-        (generators, open files, ...), read and counted ``chunk_size`` segments at a time, in
-        ``jobs`` processes. Memory depends on the chunk size, not on the corpus length.
-
-        >>> bleu = BLEUScore.canonical(max_n=2)
-        >>> stats = bleu.count_stream(iter(["the cat is here", "a dog"]),
-        ...                           iter([["the cat was here"], ["a dog"]]), chunk_size=1)
-        >>> stats.matches, stats.totals
-        ((5, 2), (6, 4))
-        """
-        return _streaming.count_stream(
-            self, hypotheses, references, chunk_size=chunk_size, jobs=jobs
-        )
-
-    def corpus_score_files(
-        self,
-        hypothesis_file: str | os.PathLike[str],
-        reference_files: Sequence[str | os.PathLike[str]],
-        *,
-        chunk_size: int = _streaming.DEFAULT_CHUNK_SIZE,
-        jobs: int = 1,
-    ) -> BLEUResult:
-        """Corpus BLEU of a hypothesis file against reference files (one segment per line,
-        UTF-8), streamed: see :meth:`count_stream`. Lines are split on ``\\n`` only."""
-        stats = _streaming.count_files(
-            self, hypothesis_file, reference_files, chunk_size=chunk_size, jobs=jobs
-        )
-        return self.score(stats)
-
-    def pairwise_scores(self, groups: Sequence[Sequence[Segment]]) -> list[FloatArray]:
-        """For each group of candidates, the square matrix of sentence scores of every
-        candidate (row) against every other as its only reference (column), in one call: for
-        minimum-Bayes-risk decoding and self-BLEU.
-
-        >>> matrix, = BLEUScore.canonical(max_n=1).pairwise_scores([["a b", "a c", "a b c"]])
-        >>> matrix.round(4).tolist()  # "a b" against "a b c": all words match, BP = exp(-1/2)
-        [[1.0, 0.5, 0.6065], [0.5, 1.0, 0.6065], [0.6667, 0.6667, 1.0]]
-        """
-        return _pairwise.pairwise_scores(self, groups)
+    # Defined where the work is done; each takes the engine as its first argument.
+    count_stream = _streaming.count_stream
+    corpus_score_files = _streaming.score_files
+    pairwise_scores = _pairwise.pairwise_scores
 
     # -- scoring ---------------------------------------------------------------------------
 
@@ -406,10 +328,7 @@ class BLEUScore:
 
     def score_segments(self, segments: SegmentStats) -> SentenceScores:
         """Score each segment's statistics, on arrays when every scoring part supports them."""
-        if segments.max_n != self.max_n:
-            raise InputError(
-                f"statistics have {segments.max_n} orders; this engine scores {self.max_n}"
-            )
+        self._check_orders(segments)
         if self._array_scoring is not None:
             return _scoring.score_segments(self._array_scoring, segments, self.signature)
         results = [self.score(stats) for stats in segments]
@@ -437,7 +356,7 @@ class BLEUScore:
         precisions = self.smoothing(stats)
         return [attrs.evolve(self, weights=part)._weigh(stats, precisions) for part in weight_sets]
 
-    def _check_orders(self, stats: BLEUStats) -> None:
+    def _check_orders(self, stats: BLEUStats | SegmentStats) -> None:
         if stats.max_n != self.max_n:
             raise InputError(
                 f"statistics have {stats.max_n} orders; this engine scores {self.max_n}"

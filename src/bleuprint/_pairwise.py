@@ -29,8 +29,15 @@ class Scorer(Protocol):
 
 
 def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list[FloatArray]:
-    """For each group, the matrix of every candidate's score (rows) against every other as its
-    single reference (columns)."""
+    """For each group of candidates, the square matrix of sentence scores of every candidate
+    (row) against every other as its only reference (column), in one call: for
+    minimum-Bayes-risk decoding and self-BLEU.
+
+    >>> from bleuprint import BLEUScore
+    >>> matrix, = BLEUScore.canonical(max_n=1).pairwise_scores([["a b", "a c", "a b c"]])
+    >>> matrix.round(4).tolist()  # "a b" against "a b c": all words match, BP = exp(-1/2)
+    [[1.0, 0.5, 0.6065], [0.5, 1.0, 0.6065], [0.6667, 0.6667, 1.0]]
+    """
     parts = ArrayCounting.of(engine.counting)
     matrices = []
     for group in groups:

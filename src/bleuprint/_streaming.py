@@ -18,6 +18,7 @@ from itertools import islice
 from typing import Protocol
 
 from bleuprint import _io
+from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
@@ -47,6 +48,10 @@ class Counter(Protocol):
         """The statistics of no segment: the start of the running total."""
         ...
 
+    def score(self, stats: BLEUStats) -> BLEUResult:
+        """The result of scoring the corpus statistics."""
+        ...
+
 
 def count_stream(
     engine: Counter,
@@ -56,7 +61,17 @@ def count_stream(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     jobs: int = 1,
 ) -> BLEUStats:
-    """The summed statistics of two aligned iterables, read ``chunk_size`` segments at a time."""
+    """The summed statistics of a corpus of any length given as two aligned iterables
+    (generators, open files, ...), read and counted ``chunk_size`` segments at a time, in
+    ``jobs`` processes. Memory depends on the chunk size, not on the corpus length.
+
+    >>> from bleuprint import BLEUScore
+    >>> bleu = BLEUScore.canonical(max_n=2)
+    >>> stats = bleu.count_stream(iter(["the cat is here", "a dog"]),
+    ...                           iter([["the cat was here"], ["a dog"]]), chunk_size=1)
+    >>> stats.matches, stats.totals
+    ((5, 2), (6, 4))
+    """
     return count_pairs(engine, _zip_aligned(hypotheses, references), chunk_size, jobs)
 
 
@@ -132,6 +147,20 @@ def _count_chunk(engine: Counter, offset: int, chunk: Chunk) -> SegmentStats:
 
 
 # -- files ------------------------------------------------------------------------------------
+
+
+def score_files(
+    engine: Counter,
+    hypothesis_file: str | os.PathLike[str],
+    reference_files: Sequence[str | os.PathLike[str]],
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    jobs: int = 1,
+) -> BLEUResult:
+    """Corpus BLEU of a hypothesis file against reference files (one segment per line,
+    UTF-8), streamed: see :func:`count_stream`. Lines are split on ``\\n`` only."""
+    stats = count_files(engine, hypothesis_file, reference_files, chunk_size=chunk_size, jobs=jobs)
+    return engine.score(stats)
 
 
 def count_files(
