@@ -31,7 +31,6 @@ import numpy.typing as npt
 
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
-from bleuprint._scoring import ScoringParts
 from bleuprint._segments import SegmentStats
 from bleuprint.exceptions import InputError
 from bleuprint.typing import Ngram
@@ -136,7 +135,7 @@ def costliest_segments(
 
 def _scores_without_each(engine: BLEUScore, segments: SegmentStats) -> npt.NDArray[np.float64]:
     """The corpus score without segment ``i``, for every ``i``."""
-    if ScoringParts.of(engine.smoothing, engine.weights, engine.brevity_penalty) is not None:
+    if engine.array_scoring is not None:
         # Array scoring reads only the sums, and the corpus without a segment sums to the
         # total less that segment's row: every leave-one-out corpus scores at once.
         def without_each(column: npt.NDArray[Any]) -> npt.NDArray[Any]:

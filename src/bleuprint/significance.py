@@ -41,7 +41,6 @@ import numpy as np
 import numpy.typing as npt
 
 from bleuprint._engine import BLEUScore
-from bleuprint._scoring import ScoringParts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
@@ -253,7 +252,7 @@ class _Scoring:
         if not isinstance(scorer, BLEUScore):
             return cls(scorer, SegmentStats.total)
         engine = scorer
-        parts = ScoringParts.of(engine.smoothing, engine.weights, engine.brevity_penalty)
+        parts = engine.array_scoring
         on_arrays = parts is not None
         return cls(
             lambda stats: engine.score(stats).score, engine.total, engine if on_arrays else None

@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 
 from bleuprint import presets
-from bleuprint._engine import _FIELD_OF_FAMILY, BLEUScore
+from bleuprint._engine import FIELD_OF_FAMILY, BLEUScore
 from bleuprint._signature import parse_part
 from bleuprint.cli.options import at_least
 from bleuprint.exceptions import ConfigurationError
@@ -125,17 +125,17 @@ def engine_from_options(
                 raise ConfigurationError(f"{_FLAGS[option]} {value}: {error}") from None
         elif option in _PART_OPTIONS:
             family = _PART_OPTIONS[option]
-            parts[_FIELD_OF_FAMILY[family]] = parse_part(family, value)
+            parts[FIELD_OF_FAMILY[family]] = parse_part(family, value)
         else:
             raise ConfigurationError(f"the {preset.name} preset has no {_FLAGS[option]} option")
     for replacement in arguments.part:
         family, equals, signature = replacement.partition("=")
-        if not equals or family not in _FIELD_OF_FAMILY:
+        if not equals or family not in FIELD_OF_FAMILY:
             raise ConfigurationError(
                 f"--part {replacement!r}: expected FAMILY=SIGNATURE with FAMILY one of "
-                f"{', '.join(_FIELD_OF_FAMILY)}"
+                f"{', '.join(FIELD_OF_FAMILY)}"
             )
-        parts[_FIELD_OF_FAMILY[family]] = parse_part(family, signature)
+        parts[FIELD_OF_FAMILY[family]] = parse_part(family, signature)
     return attrs.evolve(preset.build(**keywords), **parts)
 
 
