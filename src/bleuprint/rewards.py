@@ -61,15 +61,22 @@ class BLEUReward:
                 f"which is missing; it was given {sorted(columns) or 'none'}"
             )
         given = columns[self.references]
-        if isinstance(completions, str) or len(given) != len(completions):
+        if (
+            isinstance(completions, str)
+            or isinstance(given, str)
+            or not isinstance(given, Sequence)
+            or len(given) != len(completions)
+        ):
             raise InputError(
                 f"{_count(completions)} completions but {_count(given)} entries in "
                 f"{self.references!r}: give one per completion"
             )
         hypotheses = [_text(index, completion) for index, completion in enumerate(completions)]
         references = [[refs] if isinstance(refs, str) else refs for refs in given]
-        scores = self.engine.sentence_scores(hypotheses, references).scores
-        return (scores * self.scale).tolist()
+        scores: list[float] = (
+            self.engine.sentence_scores(hypotheses, references).scores * self.scale
+        ).tolist()
+        return scores
 
 
 def bleu_reward(
