@@ -144,8 +144,8 @@ def test_nltk_methods_reading_the_last_segment_follow_the_order_of_merges(
 
 def test_the_last_segment_decides_nltk_method7_as_nltk_computes_it() -> None:
     engine = BLEUScore.nltk(method=7)
-    first = ("the cat sat on the mat".split(), ["the cat sat on a mat".split()])
-    last = ("the dog sat on the mat".split(), ["the dog sat on the mat".split()])
+    first = (["the", "cat", "sat", "on", "the", "mat"], [["the", "cat", "sat", "on", "a", "mat"]])
+    last = (["the", "dog", "sat", "on", "the", "mat"], [["the", "dog", "sat", "on", "the", "mat"]])
     method7 = SmoothingFunction().method7
     for ordered in ([first, last], [last, first]):
         metric = engine.accumulator()

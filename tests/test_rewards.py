@@ -43,9 +43,7 @@ def test_text_completions_score_as_sacrebleu_sentence_bleu() -> None:
 
 
 def test_conversational_completions_read_the_last_assistant_message() -> None:
-    conversations = [
-        [{"role": "assistant", "content": text}] for text in COMPLETIONS[:3]
-    ] + [
+    conversations = [[{"role": "assistant", "content": text}] for text in COMPLETIONS[:3]] + [
         [
             {"role": "assistant", "content": "a first try"},
             {"role": "tool", "content": "an answer of a tool"},
