@@ -14,8 +14,9 @@ two ways:
   size. The mean of BLEU is not the BLEU of the mean, so the choice can differ from the exact
   one; see ``docs/howto/training.md`` for how often on real data.
 
-Both take the same configuration as the engine (parts, smoothing, weights); aggregation needs
-counting parts with array support (every counting part bleuprint ships has it).
+Both take the same configuration as the engine (parts, smoothing, weights). Aggregation needs
+counting parts with array support (every counting part bleuprint ships has it), and gives the
+matcher the expected counts: clipped matching credits ``min(count, expected count)``.
 """
 
 from __future__ import annotations
