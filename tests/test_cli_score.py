@@ -1,121 +1,192 @@
-"""``bleuprint score`` and ``bleuprint compare`` through a real subprocess.
+"""``bleuprint score``: corpus and sentence scores, output formats, and significance options.
 
-Expected values come from bleuprint's Python API for the same configuration (the CLI must add
-nothing and lose nothing), from sacreBLEU run as a test dependency, or from hand computation.
+Expected values come from sacreBLEU run beside the command (its Python API, its command line,
+or its paired tests), from the shared significance vectors, or from hand computation.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
+import regex
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
 
-from bleuprint import BLEUScore, brevity, presets, tokenizers
-from bleuprint.compat.sacrebleu import signature as sacrebleu_signature
+from bleuprint import BLEUScore, __version__, brevity, presets, tokenizers
+from tests.cli_helpers import (
+    BETTER,
+    CANONICAL,
+    HYPOTHESES,
+    REFERENCES,
+    canonical_sacrebleu,
+    fails,
+    lines,
+    run,
+    sacrebleu_cli,
+    succeed,
+    write_examples,
+    write_vector_systems,
+)
 
-HYPOTHESES = "the cat sat on a mat\nthe dog barked at night\nit rained\n"
-REFERENCES = "the cat sat on the mat\nthe dog barked all night long\nit rained\n"
-BETTER = "the cat sat on the mat\nthe dog barked all night\nit rained\n"
-# Most tests pin the canonical preset, which they compute by hand or with sacreBLEU's
-# tokenize="none", smooth_method="none"; the default preset has tests of its own.
-CANONICAL = ("--preset", "canonical")
-
-
-def run(
-    *arguments: str, stdin: bytes = b"", cwd: Path | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bleuprint.cli", *arguments],
-        input=stdin.decode("utf-8", "surrogateescape") if stdin else "",
-        capture_output=True,
-        check=False,
-        text=True,
-        cwd=cwd,
-        env=env,
-        encoding="utf-8",
-        errors="surrogateescape",
-    )
-
-
-def succeed(*arguments: str, cwd: Path, stdin: bytes = b"") -> str:
-    completed = run(*arguments, cwd=cwd, stdin=stdin)
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stderr == ""
-    return completed.stdout
+STREAMS = [lines(REFERENCES)]
 
 
 @pytest.fixture
 def files(tmp_path: Path) -> Path:
-    (tmp_path / "hyp.txt").write_text(HYPOTHESES, encoding="utf-8")
-    (tmp_path / "ref.txt").write_text(REFERENCES, encoding="utf-8")
-    (tmp_path / "better.txt").write_text(BETTER, encoding="utf-8")
-    return tmp_path
+    return write_examples(tmp_path)
 
 
-def lines(text: str) -> list[str]:
-    return text.splitlines()
+def letters(text: str) -> str:
+    """The letters tokenizer by its definition: runs of letters, lowercased."""
+    return " ".join(regex.findall(r"\p{L}+", text.lower()))
 
 
-REFERENCE_LISTS = [[line] for line in lines(REFERENCES)]
+def scored_as(bleu: BLEU, transform: Any = str) -> Any:
+    """sacreBLEU's corpus score of the example files, each line transformed first."""
+    return bleu.corpus_score(
+        [transform(line) for line in lines(HYPOTHESES)],
+        [[transform(line) for line in stream] for stream in STREAMS],
+    )
 
 
-# -- JSON output is the API's result ------------------------------------------------------
+# -- JSON output: sacreBLEU's numbers for the same configuration ------------------------------
 
 
 @pytest.mark.parametrize(
-    ("options", "engine"),
+    ("options", "engine", "bleu", "transform"),
     [
-        ((), BLEUScore.canonical()),
-        (("--max-n", "2"), BLEUScore.canonical(max_n=2)),
-        (("--preset", "unigram"), BLEUScore.unigram()),
-        (("--preset", "russian"), BLEUScore.russian()),
-        (("-tok", "letters"), BLEUScore.canonical(tokenizer=tokenizers.Letters())),
-        (("--smooth", "none"), BLEUScore.canonical()),
+        ((), BLEUScore.canonical(), canonical_sacrebleu(), str),
         (
-            ("--part", "ref=shortest", "--part", "len=chars"),
-            BLEUScore.canonical(reference_length=brevity.Shortest(), length=brevity.Characters()),
+            ("--max-n", "2"),
+            BLEUScore.canonical(max_n=2),
+            canonical_sacrebleu(max_ngram_order=2),
+            str,
         ),
-        (("--preset", "sacrebleu"), BLEUScore.sacrebleu()),
-        (("--preset", "sacrebleu-sentence"), BLEUScore.sacrebleu_sentence()),
+        (
+            ("--preset", "unigram"),
+            BLEUScore.unigram(),
+            canonical_sacrebleu(max_ngram_order=1),
+            str,
+        ),
+        (
+            ("-tok", "letters"),
+            BLEUScore.canonical(tokenizer=tokenizers.Letters()),
+            canonical_sacrebleu(),
+            letters,
+        ),
+        (("--smooth", "none"), BLEUScore.canonical(), canonical_sacrebleu(), str),
+        (("--preset", "sacrebleu"), BLEUScore.sacrebleu(), BLEU(), str),
+        (
+            ("--preset", "sacrebleu-sentence"),
+            BLEUScore.sacrebleu_sentence(),
+            BLEU(effective_order=True),
+            str,
+        ),
         (
             ("--preset", "sacrebleu", "-lc", "-tok", "intl", "--smooth", "floor"),
             BLEUScore.sacrebleu(lowercase=True, tokenize="intl", smooth_method="floor"),
+            BLEU(lowercase=True, tokenize="intl", smooth_method="floor"),
+            str,
         ),
         (
             ("--preset", "sacrebleu", "--smooth", "add-k", "--smooth-value", "0.5"),
             BLEUScore.sacrebleu(smooth_method="add-k", smooth_value=0.5),
+            BLEU(smooth_method="add-k", smooth_value=0.5),
+            str,
         ),
         (
             ("--preset", "sacrebleu", "--effective-order", "--max-n", "6"),
             BLEUScore.sacrebleu(effective_order=True, max_ngram_order=6),
+            BLEU(effective_order=True, max_ngram_order=6),
+            str,
         ),
     ],
 )
-def test_json_is_the_api_result(files: Path, options: tuple[str, ...], engine: BLEUScore) -> None:
+def test_json_gives_sacrebleus_numbers(
+    files: Path, options: tuple[str, ...], engine: BLEUScore, bleu: BLEU, transform: Any
+) -> None:
     output = json.loads(
         succeed(
             "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-w", "4", *options, cwd=files
         )
     )
-    expected = engine.corpus_score(lines(HYPOTHESES), REFERENCE_LISTS)
+    expected = scored_as(bleu, transform)
     assert output["name"] == "BLEU"
-    assert output["score"] == float(f"{100 * expected.score:.4f}")
-    assert output["signature"] == str(expected.signature)
-    assert output["precisions"] == [100 * p for p in expected.precisions]
-    assert output["bp"] == expected.brevity_penalty
-    assert output["ratio"] == expected.ratio
-    assert (output["hyp_len"], output["ref_len"]) == (
-        expected.hypothesis_length,
-        expected.reference_length,
-    )
-    assert (output["counts"], output["totals"]) == (list(expected.matches), list(expected.totals))
+    assert output["score"] == pytest.approx(expected.score, abs=0.5e-4)
+    assert output["precisions"] == pytest.approx(expected.precisions, rel=1e-12)
+    assert output["bp"] == pytest.approx(expected.bp, rel=1e-12)
+    assert output["ratio"] == pytest.approx(expected.ratio, rel=1e-12)
+    assert (output["hyp_len"], output["ref_len"]) == (expected.sys_len, expected.ref_len)
+    # The counts before smoothing (sacreBLEU's add-k reports them after), summed over segments.
+    hypotheses = [transform(line) for line in lines(HYPOTHESES)]
+    references = [[transform(line) for line in stream] for stream in STREAMS]
+    counted = np.sum(bleu._extract_corpus_statistics(hypotheses, references), axis=0).tolist()
+    orders = len(output["counts"])
+    assert output["counts"] == counted[2 : 2 + orders]
+    assert output["totals"] == counted[2 + orders :]
+    # The signature names the configuration the options stand for, and rebuilds it.
+    assert BLEUScore.from_signature(output["signature"]) == engine
     if "sacrebleu" in options:
-        assert output["sacrebleu_signature"] == sacrebleu_signature(expected)
+        assert output["sacrebleu_signature"] == bleu.get_signature().format()
+
+
+def test_json_russian_by_hand(tmp_path: Path) -> None:
+    # Letter words without case, distinct shared n-grams: "the" occurs twice but counts once,
+    # unigrams 5/6 and every longer order shared; BP is the ratio 22 / 23 of characters.
+    (tmp_path / "hyp.txt").write_text("the cat sat on the mat\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("The cat sat on the mat!\n", encoding="utf-8")
+    output = json.loads(
+        succeed(
+            "score",
+            "--preset",
+            "russian",
+            "-r",
+            "ref.txt",
+            "-i",
+            "hyp.txt",
+            "-w",
+            "6",
+            cwd=tmp_path,
+        )
+    )
+    assert output["precisions"] == pytest.approx([100 * 5 / 6, 100, 100, 100])
+    assert (output["hyp_len"], output["ref_len"]) == (22, 23)
+    assert output["bp"] == pytest.approx(22 / 23)
+    assert output["score"] == round(100 * 22 / 23 * (5 / 6) ** 0.25, 6)
+
+
+def test_json_parts_by_hand(files: Path) -> None:
+    # --part len=chars: lengths in characters, 20 + 23 + 9 = 52 against 22 + 29 + 9 = 60;
+    # ref=shortest with one reference is that reference. The n-grams are the canonical ones.
+    output = json.loads(
+        succeed(
+            "score",
+            *CANONICAL,
+            "-r",
+            "ref.txt",
+            "-i",
+            "hyp.txt",
+            "-w",
+            "6",
+            "--part",
+            "ref=shortest",
+            "--part",
+            "len=chars",
+            cwd=files,
+        )
+    )
+    assert (output["hyp_len"], output["ref_len"]) == (52, 60)
+    assert output["bp"] == pytest.approx(math.exp(1 - 60 / 52))
+    precisions = (11 / 13) * (6 / 10) * (3 / 7) * (1 / 5)
+    assert output["score"] == round(100 * math.exp(1 - 60 / 52) * precisions**0.25, 6)
+    assert BLEUScore.from_signature(output["signature"]) == BLEUScore.canonical(
+        reference_length=brevity.Shortest(), length=brevity.Characters()
+    )
 
 
 def test_json_verbose_score_by_hand(files: Path) -> None:
@@ -124,23 +195,20 @@ def test_json_verbose_score_by_hand(files: Path) -> None:
     assert output["verbose_score"] == (
         "84.6/60.0/42.9/20.0 (BP = 0.926 ratio = 0.929 hyp_len = 13 ref_len = 14)"
     )
-    score = np.exp(1 - 14 / 13) * (11 / 13 * 6 / 10 * 3 / 7 * 1 / 5) ** 0.25
+    score = math.exp(1 - 14 / 13) * (11 / 13 * 6 / 10 * 3 / 7 * 1 / 5) ** 0.25
     assert output["score"] == round(100 * score, 1)
 
 
 def test_several_references(files: Path) -> None:
-    (files / "ref2.txt").write_text("a cat sat on a mat\nthe dog\nit rained\n", encoding="utf-8")
+    second = ["a cat sat on a mat", "the dog", "it rained"]
+    (files / "ref2.txt").write_text("\n".join(second) + "\n", encoding="utf-8")
     output = json.loads(
         succeed(
             "score", *CANONICAL, "-r", "ref.txt", "ref2.txt", "-i", "hyp.txt", "-w", "6", cwd=files
         )
     )
-    references = [
-        list(pair)
-        for pair in zip(lines(REFERENCES), ["a cat sat on a mat", "the dog", "it rained"])
-    ]
-    expected = BLEUScore.canonical().corpus_score(lines(HYPOTHESES), references)
-    assert output["score"] == round(100 * expected.score, 6)
+    expected = canonical_sacrebleu().corpus_score(lines(HYPOTHESES), [*STREAMS, second])
+    assert output["score"] == round(expected.score, 6)
     assert output["signature"].endswith("nrefs:2")
 
 
@@ -156,20 +224,25 @@ def test_standard_input_is_the_default_system(files: Path) -> None:
 
 # -- Output formats -------------------------------------------------------------------------
 
+# bleuprint's signature of the canonical preset, part by part (docs/engine.md).
+CANONICAL_SIGNATURE = (
+    f"bleuprint:{__version__}|tok:whitespace|ngram:contiguous[4]|match:clipped|len:tokens|"
+    "ref:closest[shorter]|bp:exp|smooth:none|weights:uniform|nrefs:1"
+)
+
 
 def test_text_format_and_width(files: Path) -> None:
-    expected = BLEUScore.canonical().corpus_score(lines(HYPOTHESES), REFERENCE_LISTS)
+    expected = scored_as(canonical_sacrebleu())
     output = succeed(
         "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-f", "text", "-w", "3", cwd=files
     )
     assert output == (
-        f"BLEU|{expected.signature} = {100 * expected.score:.3f} "
+        f"BLEU|{CANONICAL_SIGNATURE} = {expected.score:.3f} "
         "84.6/60.0/42.9/20.0 (BP = 0.926 ratio = 0.929 hyp_len = 13 ref_len = 14)\n"
     )
 
 
 def test_score_only(files: Path) -> None:
-    expected = BLEUScore.canonical().corpus_score(lines(HYPOTHESES), REFERENCE_LISTS).score
     output = succeed(
         "score",
         *CANONICAL,
@@ -183,8 +256,9 @@ def test_score_only(files: Path) -> None:
         "2",
         cwd=files,
     )
-    better = BLEUScore.canonical().corpus_score(lines(BETTER), REFERENCE_LISTS).score
-    assert output == f"{100 * expected:.2f}\n{100 * better:.2f}\n"
+    bleu = canonical_sacrebleu()
+    expected = [bleu.corpus_score(lines(text), STREAMS).score for text in (HYPOTHESES, BETTER)]
+    assert output == "".join(f"{score:.2f}\n" for score in expected)
 
 
 def test_tsv(files: Path) -> None:
@@ -203,11 +277,11 @@ def test_tsv(files: Path) -> None:
     )
     header, row = (line.split("\t") for line in lines(output))
     assert header == ["system", "score", "p1", "p2", "bp", "ratio", "hyp_len", "ref_len"]
-    expected = BLEUScore.canonical(max_n=2).corpus_score(lines(HYPOTHESES), REFERENCE_LISTS)
+    expected = scored_as(canonical_sacrebleu(max_ngram_order=2))
     assert row[0] == "hyp.txt"
-    assert float(row[1]) == round(100 * expected.score, 1)
-    assert [float(cell) for cell in row[2:4]] == [100 * p for p in expected.precisions]
-    assert float(row[4]) == expected.brevity_penalty and row[6:] == ["13", "14"]
+    assert float(row[1]) == round(expected.score, 1)
+    assert [float(cell) for cell in row[2:4]] == pytest.approx(expected.precisions, rel=1e-12)
+    assert float(row[4]) == pytest.approx(expected.bp, rel=1e-12) and row[6:] == ["13", "14"]
 
 
 def test_several_systems_make_a_table(files: Path) -> None:
@@ -215,12 +289,12 @@ def test_several_systems_make_a_table(files: Path) -> None:
         "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "better.txt", "-f", "text", cwd=files
     )
     table = lines(output)
-    engine = BLEUScore.canonical()
+    bleu = canonical_sacrebleu()
     assert table[0].split() == ["system", "BLEU"]
     for row, (name, text) in zip(table[2:4], [("hyp.txt", HYPOTHESES), ("better.txt", BETTER)]):
-        score = engine.corpus_score(lines(text), REFERENCE_LISTS).score
-        assert row.split() == [name, f"{100 * score:.1f}"]
-    assert table[-1] == f"BLEU|{engine.corpus_score(lines(BETTER), REFERENCE_LISTS).signature}"
+        score = bleu.corpus_score(lines(text), STREAMS).score
+        assert row.split() == [name, f"{score:.1f}"]
+    assert table[-1] == f"BLEU|{CANONICAL_SIGNATURE}"
     document = json.loads(
         succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "better.txt", cwd=files)
     )
@@ -232,164 +306,264 @@ def test_several_systems_make_a_table(files: Path) -> None:
 
 
 def test_sentence_level_in_every_format(files: Path) -> None:
-    engine = BLEUScore.canonical(max_n=2)
-    expected = engine.sentence_scores(lines(HYPOTHESES), REFERENCE_LISTS)
+    bleu = canonical_sacrebleu(max_ngram_order=2)
+    expected = [
+        bleu.sentence_score(hypothesis, [reference])
+        for hypothesis, reference in zip(lines(HYPOTHESES), lines(REFERENCES))
+    ]
     base = ("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "--max-n", "2", "-sl")
     as_json = [json.loads(line) for line in lines(succeed(*base, "-w", "5", cwd=files))]
     assert [item["segment"] for item in as_json] == [1, 2, 3]
-    assert [item["score"] for item in as_json] == [round(100 * r.score, 5) for r in expected]
-    assert [item["precisions"] for item in as_json] == [
-        [100 * p for p in r.precisions] for r in expected
-    ]
-    assert succeed(*base, "-b", cwd=files) == "".join(f"{100 * r.score:.1f}\n" for r in expected)
+    assert [item["score"] for item in as_json] == [round(r.score, 5) for r in expected]
+    for item, result in zip(as_json, expected):
+        assert item["precisions"] == pytest.approx(result.precisions, rel=1e-12)
+    assert succeed(*base, "-b", cwd=files) == "".join(f"{r.score:.1f}\n" for r in expected)
+    signature = CANONICAL_SIGNATURE.replace("contiguous[4]", "contiguous[2]")
     text = lines(succeed(*base, "-f", "text", cwd=files))
-    assert text == [
-        f"BLEU|{r.signature} = {100 * r.score:.1f} {str(r).split(' ', 3)[3]}" for r in expected
-    ]
+    assert text == [f"BLEU|{signature} = {r.score:.1f} {str(r).split(' ', 3)[3]}" for r in expected]
     tsv = lines(succeed(*base, "-f", "tsv", cwd=files))
     assert tsv[0].startswith("segment\tscore\tp1\tp2") and len(tsv) == 4
+    assert [float(row.split("\t")[1]) for row in tsv[1:]] == [round(r.score, 1) for r in expected]
 
 
-def test_plot_without_matplotlib_is_a_clear_error(files: Path) -> None:
-    hide_matplotlib = (
-        "import sys; sys.modules['matplotlib'] = None; "
-        "from bleuprint.cli import main; sys.exit(main(sys.argv[1:]))"
-    )
-    completed = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            hide_matplotlib,
-            "compare",
+# -- Significance options ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def vector_systems(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("systems")
+    return folder, write_vector_systems(folder)
+
+
+def test_sample_counts_and_seed_as_sacrebleu(
+    vector_systems: tuple[Path, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder, vectors = vector_systems
+    monkeypatch.setenv("SACREBLEU_SEED", "3")  # sacreBLEU's paired tests read their seed here
+    named = [(name, vectors["hypotheses"][name]) for name in ("baseline", "sysB")]
+    _, expected = PairedTest(
+        named, {"BLEU": canonical_sacrebleu()}, vectors["references"], "bs", n_samples=50
+    )()
+    output = json.loads(
+        succeed(
+            "score",
+            *CANONICAL,
             "-r",
             "ref.txt",
             "-i",
-            "hyp.txt",
-            "better.txt",
-            "--plot",
-            "out.png",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=files,
-        check=False,
+            "baseline.txt",
+            "sysB.txt",
+            "--paired-bs",
+            "--paired-bs-n",
+            "50",
+            "--seed",
+            "3",
+            cwd=folder,
+        )
     )
-    assert completed.returncode == 2 and completed.stdout == ""
-    assert completed.stderr == (
-        "bleuprint: error: --plot needs matplotlib, which is not installed: "
-        "pip install 'bleuprint[plot]'\n"
-    )
-    assert not (files / "out.png").exists()
+    assert output["significance"] == {"test": "bs", "samples": 50, "seed": 3}
+    wanted = expected["BLEU"][1]
+    assert output["systems"][1]["p_value"] == wanted.p_value
+    # sacreBLEU's resampled precisions are float32 under numpy 2
+    assert output["systems"][1]["mean"] == pytest.approx(wanted.mean, abs=1e-5)
 
 
-# -- Reading files as sacreBLEU does ---------------------------------------------------------
+def test_confidence_intervals_as_sacrebleu(vector_systems: tuple[Path, dict[str, Any]]) -> None:
+    folder, vectors = vector_systems
+    single = json.loads(
+        succeed(
+            "score",
+            *CANONICAL,
+            "-r",
+            "ref.txt",
+            "-i",
+            "sysA.txt",
+            "-ci",
+            "--confidence-n",
+            "40",
+            cwd=folder,
+        )
+    )
+    expected = canonical_sacrebleu().corpus_score(
+        vectors["hypotheses"]["sysA"], vectors["references"], n_bootstrap=40
+    )
+    assert single["significance"] == {"test": "ci", "samples": 40, "seed": 12345}
+    system = single["systems"][0]
+    assert system["p_value"] is None
+    assert system["mean"] == pytest.approx(expected._mean, abs=1e-5)
+    assert system["ci"] == pytest.approx(expected._ci, abs=1e-5)
+
+
+def test_approximate_randomization_with_intervals(
+    vector_systems: tuple[Path, dict[str, Any]],
+) -> None:
+    folder, _ = vector_systems
+    trials = json.loads(
+        succeed(
+            "score",
+            *CANONICAL,
+            "-r",
+            "ref.txt",
+            "-i",
+            "baseline.txt",
+            "sysB.txt",
+            "--paired-ar",
+            "--paired-ar-n",
+            "99",
+            "-ci",
+            "--confidence-n",
+            "20",
+            cwd=folder,
+        )
+    )
+    assert trials["significance"]["confidence_resamples"] == 20
+    # sysB is far better: no trial beats it, p = 1 / (99 + 1).
+    assert trials["systems"][1]["p_value"] == 1 / 100
+    assert all(system["mean"] is not None for system in trials["systems"])
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_default_paired_tests_give_the_vectors(
+    vector_systems: tuple[Path, dict[str, Any]], test: str
+) -> None:
+    folder, vectors = vector_systems
+    output = json.loads(
+        succeed(
+            "score",
+            "-r",
+            "ref.txt",
+            "-i",
+            "baseline.txt",
+            "sysA.txt",
+            "sysB.txt",
+            f"--paired-{test}",
+            cwd=folder,
+        )
+    )
+    for system, wanted in zip(output["systems"], vectors[f"paired_{test}"]["results"], strict=True):
+        assert system["p_value"] == wanted["p_value"]
+        assert system["score"] == round(wanted["score"], 1)
+        for field in ("mean", "ci"):
+            if wanted[field] is None:
+                assert system[field] is None
+            else:  # sacreBLEU's resampled precisions are float32 under numpy 2
+                assert system[field] == pytest.approx(wanted[field], abs=1e-5)
+
+
+def test_default_confidence_interval_gives_the_vector(
+    vector_systems: tuple[Path, dict[str, Any]],
+) -> None:
+    folder, vectors = vector_systems
+    wanted = vectors["single_system_bootstrap"]
+    output = json.loads(
+        succeed("score", "-r", "ref.txt", "-i", "baseline.txt", "-ci", "-w", "2", cwd=folder)
+    )
+    system = output["systems"][0]
+    assert system["score"] == round(wanted["score"], 2)
+    assert system["mean"] == pytest.approx(wanted["mean"], abs=1e-5)
+    assert system["ci"] == pytest.approx(wanted["ci"], abs=1e-5)
+
+
+# -- The default preset is sacreBLEU's --------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("ours", "theirs"),
-    [(CANONICAL, ("-tok", "none", "-s", "none")), ((), ())],
-    ids=["canonical", "default"],
+    "options",
+    [
+        (),
+        ("-lc",),
+        ("-tok", "intl"),
+        ("-tok", "char"),
+        ("--smooth", "floor"),
+        ("--smooth", "add-k", "--smooth-value", "2"),
+        ("--smooth", "none", "-lc", "-tok", "none"),
+    ],
 )
-def test_bom_crlf_and_unicode_whitespace_as_sacrebleu(
-    tmp_path: Path, ours: tuple[str, ...], theirs: tuple[str, ...]
+def test_default_preset_prints_sacrebleus_numbers(
+    vector_systems: tuple[Path, dict[str, Any]], options: tuple[str, ...]
 ) -> None:
-    # A BOM kept as text, CRLF ends, a trailing no-break space, U+2028 and NEL inside lines,
-    # a lone CR inside a line, leading spaces: sacreBLEU's own command line is the reference.
-    (tmp_path / "hyp.txt").write_bytes(
-        b"\xef\xbb\xbfthe cat\xc2\xa0sat \r\na\xe2\x80\xa8b c\xc2\x85d\r\n"
-        b"lone\rcr here\n  lead  space\xc2\xa0\n"
+    folder, _ = vector_systems
+    # sacreBLEU calls the smoothing option --smooth-method (-s); the others are spelled alike.
+    theirs_options = ["-s" if option == "--smooth" else option for option in options]
+    ours = json.loads(
+        succeed("score", "-r", "ref.txt", "-i", "sysA.txt", "-w", "6", *options, cwd=folder)
     )
-    (tmp_path / "ref.txt").write_bytes(b"the cat sat\na b c d\nlone cr here\nlead space\n")
-    command = [sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt", "-w", "6"]
-    sacrebleu = subprocess.run(
-        [*command, *theirs], capture_output=True, text=True, cwd=tmp_path, check=True
+    theirs = json.loads(
+        sacrebleu_cli("ref.txt", "-i", "sysA.txt", "-w", "6", *theirs_options, cwd=folder)
     )
-    completed = run("score", *ours, "-r", "ref.txt", "-i", "hyp.txt", "-w", "6", cwd=tmp_path)
-    expected = json.loads(sacrebleu.stdout)
-    output = json.loads(completed.stdout)
-    assert output["score"] == expected["score"]
-    assert output["verbose_score"] == expected["verbose_score"]
-    assert completed.stderr == (
-        "bleuprint: warning: hyp.txt:1 starts with a byte-order mark (U+FEFF); like sacreBLEU, "
-        "bleuprint keeps it as part of the first segment's text\n"
+    assert ours["score"] == theirs["score"]
+    assert ours["verbose_score"] == theirs["verbose_score"]
+    assert ours["sacrebleu_signature"] == theirs["signature"]
+
+
+def test_default_sentence_level_is_sacrebleus(vector_systems: tuple[Path, dict[str, Any]]) -> None:
+    # sacreBLEU's --sentence-level turns effective order on; so does bleuprint's default.
+    folder, _ = vector_systems
+    ours = succeed("score", "-r", "ref.txt", "-i", "sysB.txt", "-sl", "-b", "-w", "6", cwd=folder)
+    theirs = sacrebleu_cli("ref.txt", "-i", "sysB.txt", "-sl", "-b", "-w", "6", cwd=folder)
+    assert lines(ours) == lines(theirs)
+
+
+@pytest.mark.parametrize(
+    ("pair", "hypotheses", "references"),
+    [
+        (
+            "en-zh",
+            "我们今天去公园散步。\n天气很好\uff01\n",
+            "今天我们去公园散步了。\n天气非常好\uff01\n",
+        ),
+        (
+            "en-ja",
+            "私は学校に行きます。\n猫が好きです。\n",
+            "私は学校へ行きます。\n私は猫が好きです。\n",
+        ),
+        (
+            "en-ko",
+            "나는 학교에 갑니다.\n고양이를 좋아해요.\n",
+            "저는 학교에 갑니다.\n고양이를 좋아합니다.\n",
+        ),
+        ("de-en", "The cat sat on the mat.\n", "The cat sat on a mat.\n"),
+    ],
+)
+def test_language_pair_picks_sacrebleus_tokenizer(
+    tmp_path: Path, pair: str, hypotheses: str, references: str
+) -> None:
+    (tmp_path / "hyp.txt").write_text(hypotheses, encoding="utf-8")
+    (tmp_path / "ref.txt").write_text(references, encoding="utf-8")
+    ours = json.loads(
+        succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "-l", pair, "-w", "6", cwd=tmp_path)
     )
-    quiet = run("score", *ours, "-r", "ref.txt", "-i", "hyp.txt", "-q", cwd=tmp_path)
-    assert quiet.returncode == 0 and quiet.stderr == ""
-
-
-# -- Bad input: one line on stderr, status 2, nothing on stdout -----------------------------
-
-
-def fails(completed: subprocess.CompletedProcess[str], message: str) -> None:
-    assert completed.returncode == 2, completed.stderr
-    assert completed.stdout == ""
-    assert completed.stderr == f"bleuprint: error: {message}\n"
-
-
-def test_files_of_different_lengths(files: Path) -> None:
-    (files / "short.txt").write_text("one line\n", encoding="utf-8")
-    fails(
-        run("score", *CANONICAL, "-r", "ref.txt", "-i", "short.txt", cwd=files),
-        "short.txt has 1 line but ref.txt has 3: every file needs one line per segment",
+    theirs = json.loads(
+        sacrebleu_cli("ref.txt", "-i", "hyp.txt", "-l", pair, "-w", "6", cwd=tmp_path)
     )
-    fails(
-        run("score", *CANONICAL, "-r", "ref.txt", "short.txt", "-i", "hyp.txt", cwd=files),
-        "hyp.txt has 3 lines but short.txt has 1: every file needs one line per segment",
-    )
+    assert ours["score"] == theirs["score"]
+    assert ours["sacrebleu_signature"] == theirs["signature"]
 
 
-def test_undecodable_bytes(files: Path) -> None:
-    (files / "bad.txt").write_bytes(b"fine\nalso fine\nbroken \xe2\x28\xa1 here\n")
-    fails(
-        run("score", *CANONICAL, "-r", "ref.txt", "-i", "bad.txt", cwd=files),
-        "bad.txt:3: not valid UTF-8 (byte 8 of the line is 0xe2)",
+def test_tab_separated_references_as_sacrebleu(
+    vector_systems: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    # Two references per line in one file, the first with a space before the tab.
+    _, vectors = vector_systems
+    first = vectors["references"][0]
+    second = [" ".join(reversed(reference.split())) for reference in first]
+    rows = [f"{a} \t{b}" for a, b in zip(first, second)]
+    (tmp_path / "refs.tsv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (tmp_path / "sys.txt").write_text(
+        "\n".join(vectors["hypotheses"]["sysA"]) + "\n", encoding="utf-8"
     )
-    fails(
-        run("score", *CANONICAL, "-r", "ref.txt", stdin=b"ok\n\xff\n", cwd=files),
-        "<stdin>:2: not valid UTF-8 (byte 1 of the line is 0xff)",
+    ours = json.loads(
+        succeed("score", "-r", "refs.tsv", "-nr", "2", "-i", "sys.txt", "-w", "6", cwd=tmp_path)
     )
+    theirs = json.loads(
+        sacrebleu_cli("refs.tsv", "-nr", "2", "-i", "sys.txt", "-w", "6", cwd=tmp_path)
+    )
+    assert ours["score"] == theirs["score"]
+    assert ours["verbose_score"] == theirs["verbose_score"]
+    assert ours["sacrebleu_signature"] == theirs["signature"]  # nrefs:2
 
 
-def test_a_line_without_its_tab_separated_references(files: Path) -> None:
-    (files / "refs.tsv").write_text("a\tb\nc\td\ne\n", encoding="utf-8")
-    fails(
-        run("score", "-r", "refs.tsv", "-nr", "2", "-i", "hyp.txt", cwd=files),
-        "refs.tsv:3: expected 2 tab-separated references, found 1",
-    )
-
-
-def test_missing_empty_and_directory(files: Path) -> None:
-    (files / "empty.txt").write_bytes(b"")
-    (files / "folder").mkdir()
-    fails(
-        run("score", *CANONICAL, "-r", "nope.txt", "-i", "hyp.txt", cwd=files),
-        "nope.txt: no such file",
-    )
-    fails(
-        run("score", *CANONICAL, "-r", "ref.txt", "-i", "empty.txt", cwd=files),
-        "empty.txt: the file is empty",
-    )
-    fails(
-        run("score", *CANONICAL, "-r", "folder", "-i", "hyp.txt", cwd=files),
-        "folder: is a directory, not a file",
-    )
-    fails(run("score", *CANONICAL, "-r", "ref.txt", cwd=files), "<stdin>: the file is empty")
-    (files / "hyp.txt.gz").write_bytes(b"not compressed\n")
-    fails(
-        run("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt.gz", cwd=files),
-        "hyp.txt.gz: not a valid gzip file",
-    )
-
-
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads any file")
-def test_unreadable_file(files: Path) -> None:
-    secret = files / "secret.txt"
-    secret.write_text("x\n", encoding="utf-8")
-    secret.chmod(0)
-    fails(
-        run("score", *CANONICAL, "-r", "ref.txt", "-i", "secret.txt", cwd=files),
-        "secret.txt: permission denied",
-    )
+# -- Options the configuration refuses --------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -417,6 +591,15 @@ def test_unreadable_file(files: Path) -> None:
             ("-i", "hyp.txt", "--part", "nonsense"),
             "--part 'nonsense': expected FAMILY=SIGNATURE with FAMILY one of tok, ngram, match, "
             "len, ref, bp, smooth, weights",
+        ),
+        (
+            ("-i", "hyp.txt", "--dask", "local", "-sl"),
+            "--dask scores corpora of files: without --sentence-level, significance tests or "
+            "--num-refs",
+        ),
+        (
+            ("--dask", "local"),
+            "--dask reads plain text files: name them with -i and -r (not standard input, not .gz)",
         ),
     ],
 )
@@ -449,70 +632,6 @@ def test_unknown_tokenizer(files: Path) -> None:
     assert completed.returncode == 2 and completed.stdout == ""
     assert completed.stderr.startswith("bleuprint: error: unknown tok part 'nope' in signature")
     assert completed.stderr.count("\n") == 1 and "whitespace" in completed.stderr
-
-
-@pytest.mark.parametrize(
-    ("command", "arguments", "message"),
-    [
-        ("score", ("-i", "hyp.txt"), "the following arguments are required: -r/--references"),
-        ("score", ("-w", "-1"), "argument -w/--width: must be at least 0, got -1"),
-        ("score", ("--seed", "-5"), "argument --seed: must be at least 0, got -5"),
-        ("score", ("--seed", "x"), "argument --seed: 'x' is not a whole number"),
-        ("score", ("--max-n", "0"), "argument --max-n: must be at least 1, got 0"),
-        ("score", ("--paired-bs-n", "0"), "argument --paired-bs-n: must be at least 1, got 0"),
-        ("score", ("--paired-ar-n", "0"), "argument --paired-ar-n: must be at least 1, got 0"),
-        ("compare", ("--confidence-n", "0"), "argument --confidence-n: must be at least 1, got 0"),
-        ("explain", ("--worst", "0"), "argument --worst: must be at least 1, got 0"),
-        ("explain", ("--segment", "0"), "argument --segment: must be at least 1, got 0"),
-        ("explain", ("--segment", "1", "--worst", "2"), "not allowed with argument --segment"),
-    ],
-)
-def test_usage_errors_are_one_line(
-    files: Path, command: str, arguments: tuple[str, ...], message: str
-) -> None:
-    completed = run(
-        command, *arguments, *(("-r", "ref.txt") if "-i" not in arguments else ()), cwd=files
-    )
-    assert completed.returncode == 2 and completed.stdout == ""
-    assert completed.stderr.startswith(f"bleuprint {command}: error: ")
-    assert completed.stderr.count("\n") == 1 and message in completed.stderr
-
-
-def test_output_is_utf8_whatever_the_locale(files: Path) -> None:
-    # A Latin-1 terminal cannot encode "μ ± 95% CI"; bleuprint writes UTF-8 regardless.
-    environment = {**os.environ, "PYTHONIOENCODING": "latin-1", "LC_ALL": "C"}
-    completed = run(
-        "compare",
-        *CANONICAL,
-        "-r",
-        "ref.txt",
-        "-i",
-        "hyp.txt",
-        "better.txt",
-        "-f",
-        "text",
-        "--paired-bs-n",
-        "10",
-        cwd=files,
-        env=environment,
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert "μ ± 95% CI" in completed.stdout
-
-
-def test_a_closed_pipe_ends_quietly(files: Path) -> None:
-    # The reader is gone before bleuprint writes (as with "| head"): no traceback, status 1.
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bleuprint.cli", "score", "-r", "ref.txt", "-i", "hyp.txt"],
-        cwd=files,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    assert process.stdout is not None and process.stderr is not None
-    process.stdout.close()
-    error = process.stderr.read()
-    assert process.wait() == 1
-    assert error == b""
 
 
 def test_presets_listed_for_the_preset_option() -> None:

@@ -1,21 +1,15 @@
-"""``bleuprint.explain`` and ``bleuprint explain``: itemized n-grams checked by hand."""
+"""``bleuprint.explain``: itemized n-grams and leave-one-out losses checked by hand."""
 
 from __future__ import annotations
 
-import json
-import os
-import pty
-import subprocess
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
+from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
 from bleuprint import BLEUScore, InputError, matching
 from bleuprint.explain import costliest_segments, explain_segment
 from bleuprint.typing import NgramCounts
-from tests.test_cli_score import CANONICAL, fails, run
 
 
 def test_orders_by_hand() -> None:
@@ -71,120 +65,27 @@ def test_costliest_segments_by_leave_one_out() -> None:
     assert [item.loss for item in ranked] == pytest.approx([0.25, 0.0, -0.25])
 
 
-def test_cli_text_is_plain_when_piped(tmp_path: Path) -> None:
-    (tmp_path / "ref.txt").write_text("the cat sat on the mat\nit rained\n", encoding="utf-8")
-    (tmp_path / "hyp.txt").write_text("the the the cat\nit rained\n", encoding="utf-8")
-    completed = run(
-        "explain",
-        *CANONICAL,
-        "-r",
-        "ref.txt",
-        "-i",
-        "hyp.txt",
-        "--segment",
-        "1",
-        "--max-n",
-        "2",
-        cwd=tmp_path,
-    )
-    assert completed.returncode == 0 and completed.stderr == ""
-    assert completed.stdout == (
-        "segment 1\n"
-        "  hypothesis   the the the cat\n"
-        "  reference 1  the cat sat on the mat\n"
-        "  BLEU = 30.33 75.0/33.3 (BP = 0.607 ratio = 0.667 hyp_len = 4 ref_len = 6)\n"
-        "  1-grams: 3/4 matched\n"
-        "    matched    the ×2 · cat\n"  # noqa: RUF001
-        "    clipped    the\n"
-        "    missed     sat · on · mat\n"
-        "  2-grams: 1/3 matched\n"
-        "    matched    the cat\n"
-        "    unmatched  the the ×2\n"  # noqa: RUF001
-        "    missed     cat sat · sat on · on the · the mat\n"
-        "  brevity: hypothesis length 4 (tokens); reference lengths 6 give 6 (closest[shorter]); "
-        "the hypothesis is shorter than that, so exp gives BP = 0.6065\n"
-    )
-    colored = run(
-        "explain",
-        *CANONICAL,
-        "-r",
-        "ref.txt",
-        "-i",
-        "hyp.txt",
-        "--segment",
-        "1",
-        "--color",
-        "always",
-        cwd=tmp_path,
-    ).stdout
-    assert "\x1b[32mmatched  \x1b[0m" in colored and "\x1b[1msegment 1\x1b[0m" in colored
+def test_costliest_segments_of_a_definition_without_array_scoring() -> None:
+    # NLTK's corpus BLEU reads more than the sums: each corpus without a segment is summed as
+    # NLTK sums it, so the losses are NLTK's own corpus_bleu without and with the segment.
+    bleu = BLEUScore.nltk(weights=(0.5, 0.5), method=1)
+    hypotheses = ["a b c", "x", "a c d e", "b d"]
+    references = ["a b c", "y", "a b d e", "b d"]
+    smoothing = SmoothingFunction().method1
 
+    def nltk_score(rows: Sequence[int]) -> float:
+        score: float = corpus_bleu(
+            [[references[i].split()] for i in rows],
+            [hypotheses[i].split() for i in rows],
+            (0.5, 0.5),
+            smoothing,
+        )
+        return score
 
-@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
-@pytest.mark.parametrize(("no_color", "colored"), [(False, True), (True, False)])
-def test_cli_colours_a_terminal_unless_no_color(
-    tmp_path: Path, no_color: bool, colored: bool
-) -> None:
-    (tmp_path / "ref.txt").write_text("a b\n", encoding="utf-8")
-    (tmp_path / "hyp.txt").write_text("a c\n", encoding="utf-8")
-    environment = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
-    if no_color:
-        environment["NO_COLOR"] = "1"
-    leader, follower = pty.openpty()
-    command = [sys.executable, "-m", "bleuprint.cli", "explain", "-r", "ref.txt", "-i", "hyp.txt"]
-    status = subprocess.run(
-        command, cwd=tmp_path, stdout=follower, env=environment, check=False
-    ).returncode
-    os.close(follower)
-    shown = os.read(leader, 65536)
-    os.close(leader)
-    assert status == 0
-    assert (b"\x1b[32m" in shown) is colored
-
-
-def test_cli_json_and_worst(tmp_path: Path) -> None:
-    (tmp_path / "ref.txt").write_text("a b\na b\nc e\n", encoding="utf-8")
-    (tmp_path / "hyp.txt").write_text("a b\nx y\nc d\n", encoding="utf-8")
-    completed = run(
-        "explain",
-        *CANONICAL,
-        "-r",
-        "ref.txt",
-        "-i",
-        "hyp.txt",
-        "--max-n",
-        "1",
-        "--worst",
-        "2",
-        "-f",
-        "json",
-        cwd=tmp_path,
-    )
-    items = json.loads(completed.stdout)
-    assert [item["segment"] for item in items] == [2, 3]
-    assert items[0]["loss"] == pytest.approx(25.0)
-    assert items[1]["orders"][0]["matched"] == [{"ngram": ["c"], "count": 1}]
-    assert items[1]["orders"][0]["unmatched"] == [{"ngram": ["d"], "count": 1}]
-    assert items[1]["brevity"] == {
-        "hypothesis_length": 2,
-        "reference_lengths": [2],
-        "reference_length": 2,
-        "reference_rule": "closest[shorter]",
-        "penalty_rule": "exp",
-        "bp": 1.0,
-    }
-
-
-def test_cli_errors(tmp_path: Path) -> None:
-    (tmp_path / "ref.txt").write_text("a b\n", encoding="utf-8")
-    (tmp_path / "hyp.txt").write_text("a b\n", encoding="utf-8")
-    fails(
-        run(
-            "explain", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "--segment", "2", cwd=tmp_path
-        ),
-        "--segment 2: hyp.txt has lines 1 to 1",
-    )
-    fails(
-        run("explain", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "hyp.txt", cwd=tmp_path),
-        "explain takes one system (one -i file or standard input)",
-    )
+    everything = nltk_score(range(4))
+    expected = [nltk_score([j for j in range(4) if j != i]) - everything for i in range(4)]
+    ranked = costliest_segments(bleu, hypotheses, [[reference] for reference in references], 4)
+    assert sorted(item.index for item in ranked) == [0, 1, 2, 3]
+    for item in ranked:
+        assert item.loss == pytest.approx(expected[item.index], rel=1e-12, abs=1e-15)
+    assert [item.loss for item in ranked] == pytest.approx(sorted(expected, reverse=True))

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
-import pty
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -16,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.utils import smart_open
 
-from bleuprint import _io, _progress
+from bleuprint import _io
 from bleuprint.exceptions import InputError
 
 # Characters that stress line ends and whitespace: CR, LF, NEL, U+2028/9, NBSP, BOM, tab.
@@ -151,93 +148,4 @@ def test_files_of_different_lengths_are_named_with_their_counts() -> None:
     error = _io.lines_differ("hyp.txt", 1, "ref.txt", 3)
     assert (
         str(error) == "hyp.txt has 1 line but ref.txt has 3: every file needs one line per segment"
-    )
-
-
-# -- The progress bar -----------------------------------------------------------------------
-
-
-class _Terminal:
-    """A text stream standing in for a terminal."""
-
-    def __init__(self) -> None:
-        self.text = ""
-
-    def write(self, text: str) -> None:
-        self.text += text
-
-    def flush(self) -> None:
-        pass
-
-
-def test_progress_bar_draws_after_the_delay_and_erases_itself(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    clock = iter([0.0, 0.1, 1.0, 1.05, 2.0])
-    monkeypatch.setattr(_progress.time, "monotonic", lambda: next(clock))
-    terminal = _Terminal()
-    with _progress.ProgressBar("work", 4, enabled=True, stream=terminal) as bar:  # type: ignore[arg-type]
-        bar.advance(1)  # at 0.1 s: too early to draw
-        assert terminal.text == ""
-        bar.advance(1)  # at 1.0 s: drawn, half done
-        assert terminal.text == "\rwork [" + "#" * 15 + "-" * 15 + "]  50%"
-        bar.advance(1)  # at 1.05 s: too soon to redraw
-        bar.advance(1)  # at 2.0 s: redrawn, done
-        assert terminal.text.endswith("\rwork [" + "#" * 30 + "] 100%")
-    assert terminal.text.endswith("\r" + " " * 42 + "\r")
-
-
-def _job(tmp_path: Path) -> list[str]:
-    (tmp_path / "ref.txt").write_text("a b c d e\n" * 50, encoding="utf-8")
-    (tmp_path / "one.txt").write_text("a b c d x\n" * 50, encoding="utf-8")
-    (tmp_path / "two.txt").write_text("a b x d e\n" * 50, encoding="utf-8")
-    command = [sys.executable, "-m", "bleuprint.cli", "score", "-r", "ref.txt", "-i", "one.txt"]
-    return [*command, "two.txt", "--paired-bs", "--paired-bs-n", "300", "-b"]
-
-
-# The bar waits half a second before it appears; these runs let it appear at once, so the
-# tests do not depend on the speed of the machine.
-_AT_ONCE = {**os.environ, "BLEUPRINT_PROGRESS_DELAY": "0"}
-
-
-@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
-@pytest.mark.parametrize("quiet", [False, True])
-def test_progress_bar_only_on_a_terminal(tmp_path: Path, quiet: bool) -> None:
-    command = _job(tmp_path) + (["--quiet"] if quiet else [])
-    leader, follower = pty.openpty()
-    completed = subprocess.run(
-        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, env=_AT_ONCE, check=False
-    )
-    os.close(follower)
-    drawn = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal is closed once everything was read
-            break
-        if not chunk:
-            break
-        drawn += chunk
-    os.close(leader)
-    assert completed.returncode == 0
-    assert completed.stdout.decode().count("\n") == 2  # the scores are not disturbed
-    assert (b"testing [" in drawn) is not quiet
-    assert (b"counting [" in drawn) is not quiet
-
-
-def test_no_progress_bar_when_piped(tmp_path: Path) -> None:
-    completed = subprocess.run(
-        _job(tmp_path), cwd=tmp_path, capture_output=True, env=_AT_ONCE, check=False
-    )
-    assert completed.returncode == 0 and completed.stderr == b""
-
-
-def test_a_bad_delay_is_an_error(tmp_path: Path) -> None:
-    environment = {**os.environ, "BLEUPRINT_PROGRESS_DELAY": "soon"}
-    completed = subprocess.run(
-        _job(tmp_path), cwd=tmp_path, capture_output=True, env=environment, check=False
-    )
-    assert completed.returncode == 2 and completed.stdout == b""
-    assert completed.stderr == (
-        b"bleuprint: error: BLEUPRINT_PROGRESS_DELAY must be a number of seconds, got 'soon'\n"
     )

@@ -6,6 +6,7 @@ segment), so these tests check the resampling and testing, independent of bleupr
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -13,11 +14,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 from sacrebleu.metrics import BLEU
 
-from bleuprint import BLEUScore, BLEUStats, significance
+from bleuprint import BLEUScore, BLEUStats, SegmentStats, significance
 from bleuprint.exceptions import ConfigurationError, InputError
-from bleuprint.significance import SegmentStatistics
 from tests.conftest import load_shared_json
 
 Scorer = Callable[[BLEUStats], float]
@@ -30,17 +31,25 @@ def vectors() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def systems(vectors: dict[str, Any]) -> list[SegmentStatistics]:
+def systems(vectors: dict[str, Any]) -> list[SegmentStats]:
     """Each system's per-segment statistics, counted by sacreBLEU's default BLEU."""
     bleu = BLEU()
     references = vectors["references"]
     tables = []
     for hypotheses in vectors["hypotheses"].values():
-        rows = []
-        for index, hypothesis in enumerate(hypotheses):
-            score = bleu.corpus_score([hypothesis], [[stream[index]] for stream in references])
-            rows.append([score.sys_len, score.ref_len, *score.counts, *score.totals])
-        tables.append(SegmentStatistics(np.array(rows, dtype=np.float64), frozenset({1})))
+        scores = [
+            bleu.corpus_score([hypothesis], [[stream[index]] for stream in references])
+            for index, hypothesis in enumerate(hypotheses)
+        ]
+        tables.append(
+            SegmentStats(
+                np.array([score.counts for score in scores]),
+                np.array([score.totals for score in scores]),
+                np.array([score.sys_len for score in scores]),
+                np.array([score.ref_len for score in scores]),
+                np.ones(len(scores), dtype=np.int64),
+            )
+        )
     return tables
 
 
@@ -89,7 +98,7 @@ def check(
 
 @pytest.mark.parametrize("test", ["bs", "ar"])
 def test_paired_tests_give_sacrebleus_p_values_and_intervals(
-    systems: list[SegmentStatistics], vectors: dict[str, Any], test: str
+    systems: list[SegmentStats], vectors: dict[str, Any], test: str
 ) -> None:
     results = significance.compare_systems(systems, sacrebleu_exp, test=test)  # type: ignore[arg-type]
     # Exact p-values; intervals within sacreBLEU's own float32 rounding (see the next test).
@@ -98,7 +107,7 @@ def test_paired_tests_give_sacrebleus_p_values_and_intervals(
 
 @pytest.mark.parametrize("test", ["bs", "ar"])
 def test_same_draws_as_sacrebleu_to_the_last_bits(
-    systems: list[SegmentStatistics], vectors: dict[str, Any], test: str
+    systems: list[SegmentStats], vectors: dict[str, Any], test: str
 ) -> None:
     # Scoring resampled corpora as sacreBLEU's resampler does leaves only the 0-100 scaling as
     # a difference in the intervals (the observed scores now carry float32 rounding instead).
@@ -110,7 +119,7 @@ def test_same_draws_as_sacrebleu_to_the_last_bits(
     check(results, vectors[f"paired_{test}"]["results"], tolerance=1e-12, score_tolerance=1e-5)
 
 
-def test_single_system_bootstrap(systems: list[SegmentStatistics], vectors: dict[str, Any]) -> None:
+def test_single_system_bootstrap(systems: list[SegmentStats], vectors: dict[str, Any]) -> None:
     wanted = vectors["single_system_bootstrap"]
     result = significance.bootstrap_confidence(systems[0], sacrebleu_exp_float32)
     assert 100 * result.score == pytest.approx(wanted["score"], abs=1e-5)
@@ -119,7 +128,7 @@ def test_single_system_bootstrap(systems: list[SegmentStatistics], vectors: dict
 
 
 def test_approximate_randomization_can_also_bootstrap_intervals(
-    systems: list[SegmentStatistics],
+    systems: list[SegmentStats],
 ) -> None:
     # sacreBLEU draws the interval's resamples after the coin flips, from the same generator.
     rng = np.random.default_rng(significance.DEFAULT_SEED)
@@ -133,22 +142,21 @@ def test_approximate_randomization_can_also_bootstrap_intervals(
     assert result.ci == pytest.approx(0.5 * (naive[50 - 1 - 1] - naive[1]), abs=1e-12)
 
 
-def naive_score(table: SegmentStatistics, rows: Sequence[int], scorer: Scorer) -> float:
+def naive_score(table: SegmentStats, rows: Sequence[int], scorer: Scorer) -> float:
     """Score the corpus made of ``rows`` by adding BLEUStats one segment at a time."""
-    n = table.max_n
     segments = [
         BLEUStats(
-            table.matrix[row, 2 : 2 + n],
-            table.matrix[row, 2 + n :],
-            table.matrix[row, 0],
-            table.matrix[row, 1],
+            table.matches[row].tolist(),
+            table.totals[row].tolist(),
+            int(table.hypothesis_lengths[row]),
+            int(table.reference_lengths[row]),
         )
         for row in rows
     ]
     return scorer(sum(segments[1:], segments[0]))
 
 
-def test_bootstrap_matches_a_naive_resampler(systems: list[SegmentStatistics]) -> None:
+def test_bootstrap_matches_a_naive_resampler(systems: list[SegmentStats]) -> None:
     rng = np.random.default_rng(7)
     indices = rng.choice(len(systems[2]), size=(40, len(systems[2])))
     naive = sorted(naive_score(systems[2], row, sacrebleu_exp) for row in indices)
@@ -158,7 +166,7 @@ def test_bootstrap_matches_a_naive_resampler(systems: list[SegmentStatistics]) -
     assert result.ci == pytest.approx(0.5 * (naive[38] - naive[1]), abs=1e-12)
 
 
-def test_a_system_against_itself_is_never_significant(systems: list[SegmentStatistics]) -> None:
+def test_a_system_against_itself_is_never_significant(systems: list[SegmentStats]) -> None:
     # Every resampled difference is 0, never above the observed 0: p = (0 + 1) / (n + 1).
     bootstrap = significance.paired_bootstrap(systems[1], systems[1], sacrebleu_exp, resamples=99)
     randomized = significance.paired_approximate_randomization(
@@ -167,18 +175,21 @@ def test_a_system_against_itself_is_never_significant(systems: list[SegmentStati
     assert bootstrap.p_value == randomized.p_value == 1 / 100
 
 
-def test_engine_as_scorer_and_counted_tables() -> None:
+def test_engine_as_scorer_on_counted_segments() -> None:
+    # The canonical preset is sacreBLEU's BLEU without tokenization and without smoothing.
     bleu = BLEUScore.canonical(max_n=2)
     hypotheses = ["a b c d", "a b", "x y z"]
-    references = [["a b c d"], ["a c"], ["x y w"]]
-    table = SegmentStatistics.count(bleu, hypotheses, references)
-    assert table.total() == bleu.count(hypotheses, references)
-    result = significance.bootstrap_confidence(table, bleu, resamples=10)
-    assert result.score == bleu.corpus_score(hypotheses, references).score
+    references = ["a b c d", "a c", "x y w"]
+    segments = bleu.count_segments(hypotheses, [[reference] for reference in references])
+    result = significance.bootstrap_confidence(segments, bleu, resamples=10)
+    expected = BLEU(tokenize="none", smooth_method="none", max_ngram_order=2).corpus_score(
+        hypotheses, [references]
+    )
+    assert 100 * result.score == pytest.approx(expected.score, abs=1e-12)
 
 
-def test_bad_arguments_are_errors(systems: list[SegmentStatistics]) -> None:
-    shorter = SegmentStatistics(systems[1].matrix[:-1])
+def test_bad_arguments_are_errors(systems: list[SegmentStats]) -> None:
+    shorter = systems[1][:-1]
     with pytest.raises(InputError, match="baseline has 120 segments but the system has 119"):
         significance.paired_bootstrap(systems[0], shorter, sacrebleu_exp)
     with pytest.raises(ConfigurationError, match="resamples must be a whole number"):
@@ -187,11 +198,11 @@ def test_bad_arguments_are_errors(systems: list[SegmentStatistics]) -> None:
         significance.compare_systems(systems[:1], sacrebleu_exp)
     with pytest.raises(ConfigurationError, match="test must be 'bs' or 'ar'"):
         significance.compare_systems(systems, sacrebleu_exp, test="t")  # type: ignore[arg-type]
-    with pytest.raises(InputError, match="no segments"):
-        SegmentStatistics.from_segments([])
+    with pytest.raises(InputError, match="no segments: significance needs at least one"):
+        significance.bootstrap_confidence(systems[0][:0], sacrebleu_exp)
 
 
-def _random_tables(seed: int, segments: int) -> tuple[SegmentStatistics, SegmentStatistics]:
+def _random_tables(seed: int, segments: int) -> tuple[SegmentStats, SegmentStats]:
     """Two systems' plausible per-segment statistics (matches never above totals)."""
     rng = np.random.default_rng(seed)
     tables = []
@@ -200,8 +211,9 @@ def _random_tables(seed: int, segments: int) -> tuple[SegmentStatistics, Segment
         totals = np.stack([np.maximum(lengths - n, 0) for n in range(4)], axis=1)
         matches = rng.integers(0, totals + 1)
         references = np.maximum(lengths + rng.integers(-3, 4, size=segments), 1)
-        matrix = np.column_stack([lengths, references, matches, totals]).astype(np.float64)
-        tables.append(SegmentStatistics(matrix))
+        tables.append(
+            SegmentStats(matches, totals, lengths, references, np.ones(segments, dtype=np.int64))
+        )
     return tables[0], tables[1]
 
 
@@ -230,27 +242,43 @@ def test_paired_bootstrap_figures_are_in_range(data_seed: int, segments: int, se
 
 
 @pytest.mark.parametrize(
-    "engine",
-    [BLEUScore.nltk(), BLEUScore.nltk(weights=(0.2,) * 5, method=5)],
+    ("engine", "weights", "method"),
+    [
+        (BLEUScore.nltk(), (0.25,) * 4, 0),
+        (BLEUScore.nltk(weights=(0.2,) * 5, method=5), (0.2,) * 5, 5),
+    ],
     ids=["empty orders", "last segment"],
 )
-def test_resampling_keeps_what_nltk_reads(engine: BLEUScore) -> None:
+def test_resampling_keeps_what_nltk_reads(
+    engine: BLEUScore, weights: tuple[float, ...], method: int
+) -> None:
     # NLTK's definitions read the segments without n-grams of an order, and methods 5 to 7 the
-    # last segment: a resampled corpus must carry both, as if its segments were added in order.
+    # last segment: each resampled corpus must score as NLTK's corpus_bleu scores the segments
+    # drawn, in the order drawn.
     hypotheses = ["a b c d e f", "a b", "b c d e f g h", "x", "a b c d e f g"]
-    references = [["a b c d e f"], ["a c"], ["b c d e f g"], ["y"], ["a b c d e f h"]]
-    segments = engine.count_segments(hypotheses, references)
-    table = SegmentStatistics.from_segments(segments)
-    assert engine.score(table.total()).score == engine.corpus_score(hypotheses, references).score
+    references = ["a b c d e f", "a c", "b c d e f g", "y", "a b c d e f h"]
+    segments = engine.count_segments(hypotheses, [[reference] for reference in references])
+    smoothing = getattr(SmoothingFunction(), f"method{method}")
+
+    def nltk_score(rows: Sequence[int]) -> float:
+        with warnings.catch_warnings():  # NLTK warns about orders without matches
+            warnings.simplefilter("ignore")
+            score: float = corpus_bleu(
+                [[references[i].split()] for i in rows],
+                [hypotheses[i].split() for i in rows],
+                weights,
+                smoothing,
+            )
+        return score
+
     rng = np.random.default_rng(11)
     indices = rng.choice(len(segments), size=(30, len(segments)))
-    naive = sorted(
-        engine.score(sum((segments[i] for i in row[1:]), segments[row[0]])).score for row in indices
-    )
-    result = significance.bootstrap_confidence(table, engine, resamples=30, seed=11)
-    assert result.mean == pytest.approx(float(np.mean(naive)), abs=1e-12)
+    expected = sorted(nltk_score(row) for row in indices)
+    result = significance.bootstrap_confidence(segments, engine, resamples=30, seed=11)
+    assert result.score == pytest.approx(nltk_score(range(len(segments))), rel=1e-12)
+    assert result.mean == pytest.approx(float(np.mean(expected)), rel=1e-12)
     # 30 resamples: 30 // 40 = 0, so the interval runs from the lowest to the highest.
-    assert result.ci == pytest.approx(0.5 * (naive[29] - naive[0]), abs=1e-12)
+    assert result.ci == pytest.approx(0.5 * (expected[29] - expected[0]), rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -269,7 +297,7 @@ def test_array_scoring_gives_the_same_figures(vectors: dict[str, Any], engine: B
     # plain function scores them one by one through the engine. The figures must be identical.
     references = [[reference] for reference in vectors["references"][0]]
     tables = [
-        SegmentStatistics.count(engine, vectors["hypotheses"][name], references)
+        engine.count_segments(vectors["hypotheses"][name], references)
         for name in ("baseline", "sysA")
     ]
 

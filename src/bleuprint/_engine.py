@@ -57,10 +57,9 @@ from bleuprint.typing import (
     Weights,
 )
 
-__all__ = ["BLEUScore"]
+__all__ = ["FIELD_OF_FAMILY", "BLEUScore"]
 
-# Signature key -> engine field, in the order a signature names them.
-_FIELD_OF_FAMILY = dict(
+FIELD_OF_FAMILY: dict[str, str] = dict(
     zip(
         FAMILIES,
         (
@@ -75,6 +74,7 @@ _FIELD_OF_FAMILY = dict(
         ),
     )
 )
+"""Signature key -> engine field, in the order a signature names them."""
 _COUNTING_FAMILIES = FAMILIES[:5]
 
 
@@ -129,15 +129,15 @@ def _named(preset: PresetEntry) -> classmethod[BLEUScore, ..., BLEUScore]:
 def _parts_named_in(signatures: Mapping[str, str]) -> dict[str, Any]:
     """The engine's fields built from one part signature per family: every family must be
     named, and only those, so a stored configuration cannot pick up a default that changed."""
-    missing = [family for family in _FIELD_OF_FAMILY if family not in signatures]
-    unknown = sorted(set(signatures) - set(_FIELD_OF_FAMILY))
+    missing = [family for family in FIELD_OF_FAMILY if family not in signatures]
+    unknown = sorted(set(signatures) - set(FIELD_OF_FAMILY))
     if missing or unknown:
         raise ConfigurationError(
             f"configuration dictionary lacks the parts {missing or 'none'} "
             f"and has unknown keys {unknown or 'none'}"
         )
     return {
-        field: parse_part(family, signatures[family]) for family, field in _FIELD_OF_FAMILY.items()
+        field: parse_part(family, signatures[family]) for family, field in FIELD_OF_FAMILY.items()
     }
 
 
@@ -237,7 +237,7 @@ class BLEUScore:
     def counting_signature(self) -> str:
         """The signature of the parts that counting depends on; statistics carry it."""
         return "|".join(
-            f"{family}:{getattr(self, _FIELD_OF_FAMILY[family]).signature}"
+            f"{family}:{getattr(self, FIELD_OF_FAMILY[family]).signature}"
             for family in _COUNTING_FAMILIES
         )
 
@@ -256,7 +256,7 @@ class BLEUScore:
     def signature(self, stats: BLEUStats | None = None) -> Signature:
         """The signature of this configuration (with the reference counts of ``stats``)."""
         parts = {
-            family: getattr(self, field).signature for family, field in _FIELD_OF_FAMILY.items()
+            family: getattr(self, field).signature for family, field in FIELD_OF_FAMILY.items()
         }
         return Signature(parts, stats.reference_counts if stats else frozenset())
 
@@ -328,14 +328,16 @@ class BLEUScore:
     # -- scoring ---------------------------------------------------------------------------
 
     @functools.cached_property
-    def _array_scoring(self) -> _scoring.ScoringParts | None:
+    def array_scoring(self) -> _scoring.ScoringParts | None:
+        """The scoring parts where all of them score rows of statistics on arrays (then the
+        corpus sum is the plain column sum), else ``None``."""
         return _scoring.ScoringParts.of(self.smoothing, self.weights, self.brevity_penalty)
 
     def score_segments(self, segments: SegmentStats) -> SentenceScores:
         """Score each segment's statistics, on arrays when every scoring part supports them."""
         self._check_orders(segments)
-        if self._array_scoring is not None:
-            return _scoring.score_segments(self._array_scoring, segments, self.signature)
+        if self.array_scoring is not None:
+            return _scoring.score_segments(self.array_scoring, segments, self.signature)
         results = [self.score(stats) for stats in segments]
         return SentenceScores.from_results(results, segments, self.signature)
 

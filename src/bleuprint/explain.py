@@ -23,14 +23,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
+from bleuprint._segments import SegmentStats
 from bleuprint.exceptions import InputError
-from bleuprint.significance import SegmentStatistics
 from bleuprint.typing import Ngram
 
 __all__ = ["OrderExplanation", "SegmentExplanation", "costliest_segments", "explain_segment"]
@@ -118,10 +120,9 @@ def costliest_segments(
 ) -> list[SegmentExplanation]:
     """The ``count`` segments whose presence lowers the corpus score the most, explained,
     costliest first (ties: the earlier segment first)."""
-    table = SegmentStatistics.from_segments(engine.count_segments(hypotheses, references))
-    corpus_score = engine.score(table.total()).score
-    without = [engine.score(table.without(index)).score for index in range(len(table))]
-    losses = np.array(without) - corpus_score
+    segments = engine.count_segments(hypotheses, references)
+    corpus_score = engine.score(engine.total(segments)).score
+    losses = _scores_without_each(engine, segments) - corpus_score
     order = np.argsort(-losses, kind="stable")[:count]
     return [
         attrs.evolve(
@@ -130,6 +131,34 @@ def costliest_segments(
         )
         for i in order
     ]
+
+
+def _scores_without_each(engine: BLEUScore, segments: SegmentStats) -> npt.NDArray[np.float64]:
+    """The corpus score without segment ``i``, for every ``i``."""
+    if engine.array_scoring is not None:
+        # Array scoring reads only the sums, and the corpus without a segment sums to the
+        # total less that segment's row: every leave-one-out corpus scores at once.
+        def without_each(column: npt.NDArray[Any]) -> npt.NDArray[Any]:
+            rest: npt.NDArray[Any] = column.sum(axis=0) - column
+            return rest
+
+        corpora = SegmentStats(
+            without_each(segments.matches),
+            without_each(segments.totals),
+            without_each(segments.hypothesis_lengths),
+            without_each(segments.reference_lengths),
+            segments.reference_counts,
+            segments.counting,
+        )
+        scores: npt.NDArray[np.float64] = engine.score_segments(corpora).scores
+        return scores
+    everyone = np.arange(len(segments))
+    return np.array(
+        [
+            engine.score(engine.total(segments.take(np.delete(everyone, index)))).score
+            for index in everyone
+        ]
+    )
 
 
 def _orders(

@@ -1,10 +1,13 @@
 """Is a difference in BLEU real? Paired significance tests and bootstrap confidence intervals.
 
-Everything here works on the statistics of each segment, held as one matrix per system
-(:class:`SegmentStatistics`), so resampling a corpus is a matrix product rather than re-counting
-n-grams; the resampled corpora are then scored by the engine's own scoring, all at once on
-arrays where its scoring parts support them (the canonical and sacreBLEU parts do), else one
-corpus at a time, so every definition is tested exactly as it scores.
+Everything here works on the statistics of each segment (:class:`~bleuprint.SegmentStats`, from
+:meth:`BLEUScore.count_segments <bleuprint.BLEUScore.count_segments>`), so a resampled corpus is
+a selection of rows rather than a re-count of n-grams. Where the engine's scoring parts support
+arrays (the canonical and sacreBLEU parts do), a resampled corpus's statistics are the plain sums
+of its rows, computed for many corpora at once as matrix products and scored all at once;
+otherwise each resampled corpus is summed as the definition sums it
+(:meth:`BLEUScore.total <bleuprint.BLEUScore.total>`) and scored on its own, so every definition
+is tested exactly as it scores.
 
 The tests draw their random numbers exactly as sacreBLEU 2.6.0 does (numpy's
 ``default_rng(seed)``, then ``choice`` for bootstrap indices and ``integers(2, dtype=bool)``
@@ -15,14 +18,14 @@ from sacreBLEU's in the sixth significant digit: under numpy 2, sacreBLEU comput
 of resampled corpora in single precision. And where sacreBLEU takes a seed of 0 in paired tests
 to mean "no seed", here 0 is a seed like any other.) As in sacreBLEU, the draws are made in one
 call each, so they take ``resamples x segments`` integers or ``trials x segments`` booleans of
-memory; the sums of resampled corpora are computed a block of corpora at a time.
+memory; resampled corpora are summed a block at a time.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.canonical(max_n=2)
 >>> references = [["the cat sat on the mat"], ["a dog barked"], ["it rained all day"]]
->>> baseline = SegmentStatistics.count(bleu, ["the cat sat", "a dog", "it rained"], references)
->>> system = SegmentStatistics.count(
-...     bleu, ["the cat sat on the mat", "a dog barked", "it rained all day"], references)
+>>> baseline = bleu.count_segments(["the cat sat", "a dog", "it rained"], references)
+>>> system = bleu.count_segments(
+...     ["the cat sat on the mat", "a dog barked", "it rained all day"], references)
 >>> result = paired_bootstrap(baseline, system, bleu, resamples=100)
 >>> result.score, 0 < result.p_value <= 1
 (1.0, True)
@@ -30,7 +33,7 @@ memory; the sums of resampled corpora are computed a block of corpora at a time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, TypeAlias
 
 import attrs
@@ -41,13 +44,11 @@ from bleuprint._engine import BLEUScore
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError, InputError
-from bleuprint.typing import ArrayBrevityPenalty, ArraySmoother, ArrayWeights, Segment
 
 __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
     "DEFAULT_TRIALS",
-    "SegmentStatistics",
     "SignificanceResult",
     "bootstrap_confidence",
     "compare_systems",
@@ -63,119 +64,16 @@ DEFAULT_TRIALS = 10000
 """Trials of approximate randomization."""
 
 Scorer: TypeAlias = "BLEUScore | Callable[[BLEUStats], float]"
-"""What scores a resampled corpus: an engine, or a function from statistics to a score."""
+"""What scores a resampled corpus: an engine, or a function from statistics to a score (which
+then receives the plain sums of the corpus's rows, :meth:`SegmentStats.total`)."""
 Progress: TypeAlias = Callable[[int], object]
 """Told how many more resampled corpora have been scored."""
 Matrix: TypeAlias = npt.NDArray[np.float64]
+Indices: TypeAlias = npt.NDArray[np.intp]
 
 # Resampled corpora are summed this many at a time, which bounds the memory of the
-# (corpora x segments) weight matrices on large test sets.
+# (corpora x segments) draw-count matrices on large test sets.
 _BLOCK = 256
-
-
-@attrs.frozen(eq=False)
-class SegmentStatistics:
-    """The statistics of every segment of one system's output, one row per segment.
-
-    The columns of ``matrix`` follow sacreBLEU's layout: hypothesis length, reference length, the
-    matches of orders 1 to N, then the totals of orders 1 to N. ``empty_orders`` (one column per
-    order: 1 where the segment's hypothesis has no n-gram of that order) is what NLTK's
-    definitions read besides; ``None`` counts no such segment. A resampled corpus's last
-    segment, which some of NLTK's smoothing methods read, is its last drawn segment.
-
-    >>> from bleuprint import BLEUScore
-    >>> bleu = BLEUScore.canonical(max_n=2)
-    >>> table = SegmentStatistics.count(bleu, ["a b c", "a x"], [["a b c"], ["a b"]])
-    >>> table.matrix.tolist()
-    [[3.0, 3.0, 3.0, 2.0, 3.0, 2.0], [2.0, 2.0, 1.0, 0.0, 2.0, 1.0]]
-    >>> table.total().matches
-    (4.0, 2.0)
-    """
-
-    matrix: Matrix
-    reference_counts: frozenset[int] = frozenset()
-    counting: str = ""
-    empty_orders: Matrix | None = None
-
-    @classmethod
-    def from_segments(cls, segments: Sequence[BLEUStats]) -> SegmentStatistics:
-        """Stack the statistics of single segments (e.g. from ``BLEUScore.count_segments``)."""
-        if not segments:
-            raise InputError("no segments: significance needs at least one")
-        rows = [
-            [stats.hypothesis_length, stats.reference_length, *stats.matches, *stats.totals]
-            for stats in segments
-        ]
-        empty = [[int(total == 0) for total in stats.totals] for stats in segments]
-        total = sum(segments[1:], segments[0])  # refuses to mix counting configurations
-        return cls(
-            np.array(rows, dtype=np.float64),
-            total.reference_counts,
-            total.counting,
-            np.array(empty, dtype=np.float64),
-        )
-
-    @classmethod
-    def count(
-        cls,
-        engine: BLEUScore,
-        hypotheses: Sequence[Segment],
-        references: Sequence[Sequence[Segment]],
-    ) -> SegmentStatistics:
-        """Count every segment of a system's output with ``engine``."""
-        return cls.from_segments(engine.count_segments(hypotheses, references))
-
-    @property
-    def max_n(self) -> int:
-        """The number of n-gram orders."""
-        columns: int = self.matrix.shape[1]
-        return (columns - 2) // 2
-
-    def __len__(self) -> int:
-        return len(self.matrix)
-
-    @property
-    def columns(self) -> Matrix:
-        """Every additive statistic of each segment: the matrix, then the empty orders."""
-        empty = (
-            np.zeros((len(self), self.max_n)) if self.empty_orders is None else self.empty_orders
-        )
-        return np.hstack([self.matrix, empty])
-
-    def total(self) -> BLEUStats:
-        """The statistics of the whole corpus."""
-        return self.corpus(self.columns.sum(axis=0), final=self.columns[-1])
-
-    def without(self, index: int) -> BLEUStats:
-        """The statistics of the corpus without segment ``index``."""
-        rest = np.delete(self.columns, index, axis=0)
-        return self.corpus(rest.sum(axis=0), segments=len(rest), final=_last(rest))
-
-    def corpus(
-        self, row: Matrix, *, segments: int | None = None, final: Matrix | None = None
-    ) -> BLEUStats:
-        """Statistics of a corpus from one summed row of :attr:`columns`: it has ``segments``
-        segments (default: as many as this table), the last of which has the columns
-        ``final``."""
-        n = self.max_n
-        # Interim, until significance works on SegmentStats: NLTK's extra sums.
-        from bleuprint.compat.nltk import NLTKStats  # noqa: PLC0415
-
-        return NLTKStats(
-            row[2 : 2 + n].tolist(),
-            row[2 + n : 2 + 2 * n].tolist(),
-            float(row[0]),
-            float(row[1]),
-            segments=len(self) if segments is None else segments,
-            reference_counts=self.reference_counts,
-            counting=self.counting,
-            empty_orders=tuple(round(count) for count in row[2 + 2 * n :]),
-            last=None if final is None else self.corpus(final, segments=1),
-        )
-
-
-def _last(rows: Matrix) -> Matrix | None:
-    return rows[-1] if len(rows) else None
 
 
 @attrs.frozen
@@ -194,7 +92,7 @@ class SignificanceResult:
 
 
 def bootstrap_confidence(
-    system: SegmentStatistics,
+    system: SegmentStats,
     scorer: Scorer,
     *,
     resamples: int = DEFAULT_RESAMPLES,
@@ -204,16 +102,17 @@ def bootstrap_confidence(
     """The score with its bootstrap mean and 95% confidence interval (sacreBLEU's
     ``corpus_score(..., n_bootstrap=resamples)``)."""
     score = _Scoring.of(scorer)
+    _check_segments(system)
     _check_count("resamples", resamples)
     rng = np.random.default_rng(seed)
     indices = _bootstrap_indices(rng, len(system), resamples)
-    mean, ci = _mean_and_ci(_resampled_scores(system, indices, score, progress))
-    return SignificanceResult(score.one(system.total()), mean=mean, ci=ci)
+    mean, ci = _mean_and_ci(score.corpora(system, _blocks(indices), progress))
+    return SignificanceResult(score.corpus(system), mean=mean, ci=ci)
 
 
 def paired_bootstrap(
-    baseline: SegmentStatistics,
-    system: SegmentStatistics,
+    baseline: SegmentStats,
+    system: SegmentStats,
     scorer: Scorer,
     *,
     resamples: int = DEFAULT_RESAMPLES,
@@ -231,11 +130,11 @@ def paired_bootstrap(
     _check_count("resamples", resamples)
     rng = np.random.default_rng(seed)
     indices = _bootstrap_indices(rng, len(system), resamples)
-    baseline_scores = _resampled_scores(baseline, indices, score, progress)
-    system_scores = _resampled_scores(system, indices, score, progress)
+    baseline_scores = score.corpora(baseline, _blocks(indices), progress)
+    system_scores = score.corpora(system, _blocks(indices), progress)
     differences = np.abs(system_scores - baseline_scores)
-    system_score = score.one(system.total())
-    observed = abs(score.one(baseline.total()) - system_score)
+    system_score = score.corpus(system)
+    observed = abs(score.corpus(baseline) - system_score)
     mean, ci = _mean_and_ci(system_scores)
     return SignificanceResult(
         system_score, _p_value(differences - differences.mean(), observed), mean, ci
@@ -243,8 +142,8 @@ def paired_bootstrap(
 
 
 def paired_approximate_randomization(
-    baseline: SegmentStatistics,
-    system: SegmentStatistics,
+    baseline: SegmentStats,
+    system: SegmentStats,
     scorer: Scorer,
     *,
     trials: int = DEFAULT_TRIALS,
@@ -264,19 +163,25 @@ def paired_approximate_randomization(
     _check_count("trials", trials)
     rng = np.random.default_rng(seed)
     swaps = rng.integers(2, size=(trials, len(system)), dtype=bool)
-    system_score = score.one(system.total())
-    observed = abs(score.one(baseline.total()) - system_score)
-    differences = _randomized_differences(baseline, system, swaps, score, progress)
-    result = SignificanceResult(system_score, _p_value(differences, observed))
+    system_score = score.corpus(system)
+    observed = abs(score.corpus(baseline) - system_score)
+    # Both outputs in one pool of rows: the baseline's segment i is row i, the system's n + i.
+    pool = SegmentStats.concatenate([baseline, system])
+    own, other = np.arange(len(system)), np.arange(len(system)) + len(system)
+    # Pseudo-system A takes the baseline's segment where the trial's coin says so and the
+    # system's elsewhere; B takes the rest.
+    first = score.corpora(pool, _swapped(swaps, own, other), progress)
+    second = score.corpora(pool, _swapped(swaps, other, own), progress)
+    result = SignificanceResult(system_score, _p_value(np.abs(first - second), observed))
     if confidence_resamples > 0:
         indices = _bootstrap_indices(rng, len(system), confidence_resamples)
-        mean, ci = _mean_and_ci(_resampled_scores(system, indices, score, progress))
+        mean, ci = _mean_and_ci(score.corpora(system, _blocks(indices), progress))
         result = attrs.evolve(result, mean=mean, ci=ci)
     return result
 
 
 def compare_systems(
-    systems: Sequence[SegmentStatistics],
+    systems: Sequence[SegmentStats],
     scorer: Scorer,
     *,
     test: Literal["bs", "ar"] = "bs",
@@ -312,7 +217,8 @@ def compare_systems(
                 baseline, scorer, resamples=confidence_resamples, seed=seed, progress=progress
             )
         else:
-            first = SignificanceResult(_Scoring.of(scorer).one(baseline.total()))
+            _check_segments(baseline)
+            first = SignificanceResult(_Scoring.of(scorer).corpus(baseline))
         rest = [
             paired_approximate_randomization(
                 baseline,
@@ -332,57 +238,87 @@ def compare_systems(
 
 @attrs.frozen
 class _Scoring:
-    """Scores corpora: ``one`` at a time, or many from their summed rows, on arrays where the
-    engine's scoring parts support them (the same numbers as ``one``, much faster)."""
+    """Scores corpora made of rows of :class:`SegmentStats`: ``corpus`` one whole corpus,
+    ``corpora`` many resampled ones."""
 
     one: Callable[[BLEUStats], float]
+    total: Callable[[SegmentStats], BLEUStats]
     engine: BLEUScore | None = None
+    """The engine, where its scoring parts support arrays: a corpus's statistics are then the
+    plain sums of its rows, and many corpora score at once."""
 
     @classmethod
     def of(cls, scorer: Scorer) -> _Scoring:
         if not isinstance(scorer, BLEUScore):
-            return cls(scorer)
+            return cls(scorer, SegmentStats.total)
         engine = scorer
-        on_arrays = (
-            isinstance(engine.smoothing, ArraySmoother)
-            and isinstance(engine.weights, ArrayWeights)
-            and isinstance(engine.brevity_penalty, ArrayBrevityPenalty)
+        parts = engine.array_scoring
+        on_arrays = parts is not None
+        return cls(
+            lambda stats: engine.score(stats).score, engine.total, engine if on_arrays else None
         )
-        return cls(lambda stats: engine.score(stats).score, engine if on_arrays else None)
+
+    def corpus(self, segments: SegmentStats) -> float:
+        """The score of the corpus of all ``segments``."""
+        return self.one(self.total(segments))
 
     def corpora(
-        self, system: SegmentStatistics, sums: Matrix, finals: Matrix, progress: Progress | None
+        self, pool: SegmentStats, blocks: Iterator[Indices], progress: Progress | None
     ) -> Matrix:
-        """The score of each corpus, from its summed :attr:`~SegmentStatistics.columns` and
-        the columns of its last segment."""
-        if self.engine is not None:
-            # Array scoring parts read matches, totals and lengths only, row by row.
-            scores: Matrix = self.engine.score_segments(_as_rows(system, sums)).scores
+        """The score of each corpus: row ``k`` of a block lists the rows of ``pool`` that
+        make up corpus ``k``, in order."""
+        columns = _columns(pool) if self.engine is not None else None
+        scores = []
+        for block in blocks:
+            if self.engine is not None and columns is not None:
+                sums = _draw_counts(block, len(pool)) @ columns
+                scores.append(self.engine.score_segments(_as_rows(pool, sums)).scores)
+            else:
+                scores.append(np.array([self.corpus(pool.take(rows)) for rows in block]))
             if progress is not None:
-                progress(len(sums))
-            return scores
-        scores = np.empty(len(sums))
-        for row, (corpus, final) in enumerate(zip(sums, finals)):
-            scores[row] = self.one(system.corpus(corpus, final=final))
-            if progress is not None and row % _BLOCK == _BLOCK - 1:
-                progress(_BLOCK)
-        if progress is not None:
-            progress(len(sums) % _BLOCK)
-        return scores
+                progress(len(block))
+        return np.concatenate(scores)
 
 
-def _as_rows(system: SegmentStatistics, sums: Matrix) -> SegmentStats:
-    """Summed corpora as rows of :class:`~bleuprint.SegmentStats`, for array scoring."""
-    n = system.max_n
-    counts = np.full(len(sums), next(iter(system.reference_counts), 1), dtype=np.int64)
+def _columns(segments: SegmentStats) -> Matrix:
+    """Every additive statistic of each segment, one row per segment: the hypothesis length,
+    the reference length, the matches of orders 1 to N, then the totals (sacreBLEU's layout)."""
+    return np.column_stack(
+        [
+            segments.hypothesis_lengths,
+            segments.reference_lengths,
+            segments.matches,
+            segments.totals,
+        ]
+    ).astype(np.float64)
+
+
+def _draw_counts(block: Indices, segments: int) -> Matrix:
+    """How often each segment was drawn into each corpus, so a corpus sum is a dot product."""
+    cells = block + segments * np.arange(len(block))[:, None]
+    counts = np.bincount(cells.ravel(), minlength=len(block) * segments)
+    return counts.reshape(len(block), segments).astype(np.float64)
+
+
+def _as_rows(pool: SegmentStats, sums: Matrix) -> SegmentStats:
+    """Summed corpora as rows of :class:`SegmentStats`, for array scoring (which reads the
+    matches, totals and lengths only)."""
+    n = pool.max_n
+    counts = np.full(len(sums), pool.reference_counts[0], dtype=np.int64)
     return SegmentStats(
-        sums[:, 2 : 2 + n],
-        sums[:, 2 + n : 2 + 2 * n],
-        sums[:, 0],
-        sums[:, 1],
-        counts,
-        system.counting,
+        sums[:, 2 : 2 + n], sums[:, 2 + n :], sums[:, 0], sums[:, 1], counts, pool.counting
     )
+
+
+def _blocks(indices: Indices) -> Iterator[Indices]:
+    for start in range(0, len(indices), _BLOCK):
+        yield indices[start : start + _BLOCK]
+
+
+def _swapped(swaps: npt.NDArray[np.bool_], where: Indices, elsewhere: Indices) -> Iterator[Indices]:
+    """The rows of each trial's pseudo-system: ``where`` where the coin says swap."""
+    for start in range(0, len(swaps), _BLOCK):
+        yield np.where(swaps[start : start + _BLOCK], where, elsewhere)
 
 
 def _check_count(name: str, value: int) -> None:
@@ -390,66 +326,26 @@ def _check_count(name: str, value: int) -> None:
         raise ConfigurationError(f"{name} must be a whole number of at least 1, got {value!r}")
 
 
-def _check_paired(baseline: SegmentStatistics, system: SegmentStatistics) -> None:
+def _check_segments(segments: SegmentStats) -> None:
+    if not len(segments):
+        raise InputError("no segments: significance needs at least one")
+
+
+def _check_paired(baseline: SegmentStats, system: SegmentStats) -> None:
+    _check_segments(baseline)
     if len(baseline) != len(system):
         raise InputError(
             f"the baseline has {len(baseline)} segments but the system has {len(system)}: "
             "paired tests compare outputs for the same segments"
         )
-    if baseline.counting != system.counting or baseline.columns.shape != system.columns.shape:
+    if baseline.counting != system.counting or baseline.max_n != system.max_n:
         raise InputError("the baseline and the system were counted with different configurations")
 
 
-def _bootstrap_indices(
-    rng: np.random.Generator, segments: int, resamples: int
-) -> npt.NDArray[np.int64]:
+def _bootstrap_indices(rng: np.random.Generator, segments: int, resamples: int) -> Indices:
     # One call for all resamples: the same draws as sacreBLEU's.
-    indices: npt.NDArray[np.int64] = rng.choice(segments, size=(resamples, segments))
+    indices: Indices = rng.choice(segments, size=(resamples, segments))
     return indices
-
-
-def _resampled_scores(
-    system: SegmentStatistics,
-    indices: npt.NDArray[np.int64],
-    score: _Scoring,
-    progress: Progress | None,
-) -> Matrix:
-    """The score of each resampled corpus; ``indices[k]`` lists the segments of corpus k."""
-    columns = system.columns
-    segments = len(system)
-    sums = np.empty((len(indices), columns.shape[1]))
-    for start in range(0, len(indices), _BLOCK):
-        block = indices[start : start + _BLOCK]
-        # How often each segment was drawn into each corpus, so a corpus sum is a dot product.
-        cells = block + segments * np.arange(len(block))[:, None]
-        draws = np.bincount(cells.ravel(), minlength=block.size).reshape(len(block), segments)
-        sums[start : start + len(block)] = draws @ columns
-    return score.corpora(system, sums, columns[indices[:, -1]], progress)
-
-
-def _randomized_differences(
-    baseline: SegmentStatistics,
-    system: SegmentStatistics,
-    swaps: npt.NDArray[np.bool_],
-    score: _Scoring,
-    progress: Progress | None,
-) -> Matrix:
-    """``|score(A) - score(B)|`` per trial, where pseudo-system A takes the baseline's segment
-    where the trial's coin says so and the system's elsewhere, and B takes the rest."""
-    ours, theirs = baseline.columns, system.columns
-    both = ours.sum(axis=0) + theirs.sum(axis=0)
-    gain = ours - theirs
-    first = np.empty((len(swaps), ours.shape[1]))
-    for start in range(0, len(swaps), _BLOCK):
-        block = swaps[start : start + _BLOCK]
-        first[start : start + len(block)] = theirs.sum(axis=0) + block.astype(np.float64) @ gain
-    last_swapped = swaps[:, -1:]
-    first_final = np.where(last_swapped, ours[-1], theirs[-1])
-    second_final = np.where(last_swapped, theirs[-1], ours[-1])
-    return np.abs(
-        score.corpora(system, first, first_final, progress)
-        - score.corpora(system, both - first, second_final, progress)
-    )
 
 
 def _mean_and_ci(scores: Matrix) -> tuple[float, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Sequence
 
+from bleuprint.cli.significance import SIGNIFICANT
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.significance import SignificanceResult
 
@@ -38,11 +39,11 @@ def draw(
     positions = list(range(len(systems)))[::-1]
     axes.errorbar(scores, positions, xerr=errors, fmt="o", capsize=4)
     labels = [
-        name + (" *" if test and test.p_value is not None and test.p_value < 0.05 else "")
+        name + (" *" if test and test.p_value is not None and test.p_value < SIGNIFICANT else "")
         for name, _, test in systems
     ]
     axes.set_yticks(positions, labels)
-    axes.set_xlabel("BLEU (95% interval; * p < 0.05 against the first)")
+    axes.set_xlabel(f"BLEU (95% interval; * p < {SIGNIFICANT} against the first)")
     axes.set_title(title, fontsize="small")
     figure.tight_layout()
     try:

@@ -1,27 +1,17 @@
-"""What the scoring commands share: reading the corpus and turning options into a configuration."""
+"""The preset and its overrides: the one place where options become a configuration."""
 
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
 from bleuprint import presets
-from bleuprint._engine import _FIELD_OF_FAMILY, BLEUScore
-from bleuprint._io import (
-    STDIN,
-    byte_order_mark_warning,
-    read_segments,
-    same_length,
-    split_references,
-)
-from bleuprint._progress import ProgressBar
+from bleuprint._engine import FIELD_OF_FAMILY, BLEUScore
 from bleuprint._signature import parse_part
-from bleuprint._stats import BLEUStats
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.cli.options import at_least
+from bleuprint.exceptions import ConfigurationError
 
 DEFAULT_PRESET = "sacrebleu"
 
@@ -48,36 +38,6 @@ _FLAGS = {
     "effective_order": "--effective-order",
     "target_language": "--language-pair",
 }
-# Segments are counted in chunks of this many, so a progress bar can follow.
-_CHUNK = 500
-
-
-@attrs.frozen
-class Corpus:
-    """The systems' outputs (by name, the first is the baseline) and the reference streams."""
-
-    names: list[str]
-    systems: list[list[str]]
-    references: list[list[str]]
-
-    def segment_references(self) -> list[list[str]]:
-        """The references of each segment, the layout ``BLEUScore`` takes."""
-        return [list(segment) for segment in zip(*self.references)]
-
-
-def at_least(minimum: int) -> Callable[[str], int]:
-    """An argument type: a whole number of at least ``minimum``, else a usage error."""
-
-    def whole_number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
-        return value
-
-    return whole_number
 
 
 def _target_language(pair: str) -> str:
@@ -85,41 +45,6 @@ def _target_language(pair: str) -> str:
     if not (source and dash and target) or "-" in target:
         raise argparse.ArgumentTypeError(f"expected SRC-TRG, such as en-de, got {pair!r}")
     return target
-
-
-def add_input_options(parser: argparse.ArgumentParser) -> None:
-    """``-r``, ``-i`` and ``--quiet``."""
-    group = parser.add_argument_group("input")
-    group.add_argument(
-        "-r",
-        "--references",
-        nargs="+",
-        required=True,
-        metavar="REF",
-        help="reference files, one segment per line; several files give several references",
-    )
-    group.add_argument(
-        "-i",
-        "--input",
-        nargs="+",
-        metavar="HYP",
-        help="system output files, one segment per line; the first is the baseline of paired "
-        "tests (default: one system on standard input)",
-    )
-    group.add_argument(
-        "-nr",
-        "--num-refs",
-        type=at_least(1),
-        default=1,
-        metavar="N",
-        help="each reference file holds N tab-separated references per line (default: 1)",
-    )
-    group.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        help="no progress bar and no warnings on standard error",
-    )
 
 
 def add_configuration_options(parser: argparse.ArgumentParser) -> None:
@@ -200,70 +125,20 @@ def engine_from_options(
                 raise ConfigurationError(f"{_FLAGS[option]} {value}: {error}") from None
         elif option in _PART_OPTIONS:
             family = _PART_OPTIONS[option]
-            parts[_FIELD_OF_FAMILY[family]] = parse_part(family, value)
+            parts[FIELD_OF_FAMILY[family]] = parse_part(family, value)
         else:
             raise ConfigurationError(f"the {preset.name} preset has no {_FLAGS[option]} option")
     for replacement in arguments.part:
         family, equals, signature = replacement.partition("=")
-        if not equals or family not in _FIELD_OF_FAMILY:
+        if not equals or family not in FIELD_OF_FAMILY:
             raise ConfigurationError(
                 f"--part {replacement!r}: expected FAMILY=SIGNATURE with FAMILY one of "
-                f"{', '.join(_FIELD_OF_FAMILY)}"
+                f"{', '.join(FIELD_OF_FAMILY)}"
             )
-        parts[_FIELD_OF_FAMILY[family]] = parse_part(family, signature)
+        parts[FIELD_OF_FAMILY[family]] = parse_part(family, signature)
     return attrs.evolve(preset.build(**keywords), **parts)
 
 
 def _takes(preset: presets.Preset, keywords: dict[str, Any]) -> bool:
     """Whether the preset's definition takes these keywords."""
     return keywords.keys() <= set(preset.options)
-
-
-def read_corpus(arguments: argparse.Namespace) -> Corpus:
-    """Read every reference and system file, checking that they line up."""
-    names = arguments.input or [STDIN]
-    if names.count(STDIN) > 1 or (STDIN in arguments.references and STDIN in names):
-        raise InputError("standard input (-) can be read only once")
-    streams = [
-        (path, stream) for path in arguments.references for stream in _references(path, arguments)
-    ]
-    systems = [_read(path, arguments.quiet) for path in names]
-    reference_names = _display([path for path, _ in streams])
-    references = [stream for _, stream in streams]
-    same_length([*zip(_display(names), systems), *zip(reference_names, references)])
-    return Corpus(_display(names), systems, references)
-
-
-def _references(path: str, arguments: argparse.Namespace) -> list[list[str]]:
-    """The reference streams of one file: itself, or its tab-separated columns."""
-    segments = _read(path, arguments.quiet)
-    if arguments.num_refs == 1:
-        return [segments]
-    return split_references(segments, arguments.num_refs, _display([path])[0])
-
-
-def _read(path: str, quiet: bool) -> list[str]:
-    segments = read_segments(path)
-    warning = byte_order_mark_warning(path, segments)
-    if warning and not quiet:
-        print(f"bleuprint: warning: {warning}", file=sys.stderr)
-    return segments
-
-
-def _display(paths: Sequence[str]) -> list[str]:
-    return ["<stdin>" if path == STDIN else path for path in paths]
-
-
-def count_with_progress(
-    engine: BLEUScore,
-    hypotheses: Sequence[str],
-    references: Sequence[Sequence[str]],
-    bar: ProgressBar,
-) -> list[BLEUStats]:
-    """``engine.count_segments`` in chunks, advancing the progress bar after each."""
-    segments: list[BLEUStats] = []
-    for start in range(0, len(hypotheses), _CHUNK):
-        stop = start + _CHUNK
-        segments += engine.count_segments(hypotheses[start:stop], references[start:stop])
-        bar.advance(len(hypotheses[start:stop]))
-    return segments

@@ -1,23 +1,13 @@
-"""``bleuprint explain``: the n-grams and brevity penalty behind segment scores."""
+"""Explanations of segment scores as text (coloured where asked) or JSON."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bleuprint import explain
-from bleuprint._cli_input import (
-    add_configuration_options,
-    add_input_options,
-    at_least,
-    engine_from_options,
-    read_corpus,
-)
-from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.explain import NgramCount, OrderExplanation, SegmentExplanation
 
 # ANSI colours of the four groups of n-grams, and of headings.
@@ -25,72 +15,15 @@ _COLORS = {"matched": "32", "clipped": "33", "unmatched": "31", "missed": "36", 
 _GROUPS = ("matched", "clipped", "unmatched", "missed")
 
 
-def add_command(commands: Any) -> None:
-    """Add ``explain`` to the command line's sub-parsers."""
-    parser = commands.add_parser(
-        "explain",
-        help="show which n-grams matched, were clipped or missed, and the brevity penalty",
-        description="Explain the score of one segment (--segment) or of the segments that cost "
-        "the corpus score the most (--worst): per order, the n-grams matched, clipped, in no "
-        "reference, and missed, and how the brevity penalty was reached.",
-    )
-    add_input_options(parser)
-    add_configuration_options(parser)
-    which = parser.add_mutually_exclusive_group()
-    which.add_argument(
-        "--segment",
-        type=at_least(1),
-        metavar="LINE",
-        help="explain the segment on this line (counting from 1)",
-    )
-    which.add_argument(
-        "--worst",
-        type=at_least(1),
-        default=3,
-        metavar="N",
-        help="explain the N segments that cost the corpus score the most (default: %(default)s)",
-    )
-    parser.add_argument(
-        "-f",
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="output format (default: %(default)s)",
-    )
-    parser.add_argument(
-        "--color",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="colour the text: auto colours a terminal unless NO_COLOR is set",
-    )
-    parser.set_defaults(command=_explain)
+def as_json(explanations: Sequence[SegmentExplanation]) -> str:
+    """The explanations as one JSON list."""
+    items = [_as_json(item) for item in explanations]
+    return json.dumps(items, indent=1, ensure_ascii=False) + "\n"
 
 
-def _explain(arguments: argparse.Namespace) -> str:
-    engine = engine_from_options(arguments)
-    corpus = read_corpus(arguments)
-    if len(corpus.systems) != 1:
-        raise ConfigurationError("explain takes one system (one -i file or standard input)")
-    hypotheses, references = corpus.systems[0], corpus.segment_references()
-    if arguments.segment is not None:
-        line = arguments.segment
-        if not 1 <= line <= len(hypotheses):
-            raise InputError(
-                f"--segment {line}: {corpus.names[0]} has lines 1 to {len(hypotheses)}"
-            )
-        explanations = [
-            explain.explain_segment(
-                engine, hypotheses[line - 1], references[line - 1], index=line - 1
-            )
-        ]
-    else:
-        explanations = explain.costliest_segments(engine, hypotheses, references, arguments.worst)
-    if arguments.format == "json":
-        return (
-            json.dumps([_as_json(item) for item in explanations], indent=1, ensure_ascii=False)
-            + "\n"
-        )
-    paint = _Painter(_wants_color(arguments.color))
+def as_text(explanations: Sequence[SegmentExplanation], color: str) -> str:
+    """The explanations for reading, coloured by ``color``: ``always``, ``never`` or ``auto``."""
+    paint = _Painter(_wants_color(color))
     return "\n".join(_as_text(item, paint) for item in explanations)
 
 

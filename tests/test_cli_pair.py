@@ -1,4 +1,4 @@
-"""The command line, through a real subprocess."""
+"""``bleuprint pair``: one candidate against one reference on standard input."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 def run(*arguments: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "bleuprint.cli", *arguments],
+        [sys.executable, "-m", "bleuprint.cli", "pair", *arguments],
         input=stdin,
         capture_output=True,
         check=False,
@@ -30,7 +30,7 @@ def run(*arguments: str, stdin: bytes = b"") -> subprocess.CompletedProcess[byte
     ],
 )
 def test_pair_prints_the_preset_format(preset: str, stdin: bytes, expected: str) -> None:
-    completed = run("pair", "--preset", preset, stdin=stdin)
+    completed = run("--preset", preset, stdin=stdin)
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.decode() == expected + "\n"
     assert completed.stderr == b""
@@ -38,7 +38,7 @@ def test_pair_prints_the_preset_format(preset: str, stdin: bytes, expected: str)
 
 def test_pair_defaults_to_canonical_full_precision() -> None:
     # p = 5/6, 3/5, 2/4, 1/3: BLEU-4 = (1/12) ** (1/4), printed with full precision.
-    completed = run("pair", stdin=b"the cat sat on a mat\nthe cat sat on the mat\n")
+    completed = run(stdin=b"the cat sat on a mat\nthe cat sat on the mat\n")
     assert float(completed.stdout) == pytest.approx((1 / 12) ** 0.25, abs=1e-15)
     assert len(completed.stdout.strip()) > 12
 
@@ -46,11 +46,10 @@ def test_pair_defaults_to_canonical_full_precision() -> None:
 @pytest.mark.parametrize(
     ("arguments", "stdin", "message"),
     [
-        (("pair",), b"only one line\n", "expected two lines"),
-        (("pair",), b"", "got 0"),
-        (("pair",), b"ok\n\xff\xfe\n", "<stdin>:2: not valid UTF-8"),
-        (("pair", "--preset", "nope"), b"a\nb\n", "invalid choice: 'nope'"),
-        ((), b"", "required"),
+        ((), b"only one line\n", "expected two lines"),
+        ((), b"", "got 0"),
+        ((), b"ok\n\xff\xfe\n", "<stdin>:2: not valid UTF-8"),
+        (("--preset", "nope"), b"a\nb\n", "invalid choice: 'nope'"),
     ],
 )
 def test_errors_are_one_line_with_status_2(
@@ -62,16 +61,3 @@ def test_errors_are_one_line_with_status_2(
     error = completed.stderr.decode()
     assert error.count("\n") == 1 and message in error
     assert "Traceback" not in error
-
-
-def test_demo_scores_every_preset() -> None:
-    completed = run("demo")
-    assert completed.returncode == 0, completed.stderr
-    output = completed.stdout.decode()
-    for name in ("canonical", "unigram", "russian"):
-        assert f"\n{name} " in output
-
-
-def test_presets_lists_signatures() -> None:
-    output = run("presets").stdout.decode()
-    assert "canonical" in output and "tok:letters" in output and "bp:ratio[false]" in output

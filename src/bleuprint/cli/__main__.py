@@ -1,0 +1,7 @@
+"""``python -m bleuprint.cli``: the same as the ``bleuprint`` command."""
+
+import sys
+
+from bleuprint.cli import main
+
+sys.exit(main())

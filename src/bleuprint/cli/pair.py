@@ -1,0 +1,36 @@
+"""``bleuprint pair``: one candidate against one reference, read from standard input."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from bleuprint import presets
+from bleuprint._io import split_segments
+from bleuprint.cli.options import SubCommands
+from bleuprint.exceptions import InputError
+
+
+def add_command(commands: SubCommands) -> None:
+    """Add the command to the command line's sub-parsers."""
+    parser = commands.add_parser(
+        "pair",
+        help="score one candidate against one reference, read as two lines of standard input",
+        description="Read the reference, then the candidate, one line each, from standard "
+        "input, and print the score as the preset's definition prints it.",
+    )
+    parser.add_argument("--preset", default="canonical", choices=sorted(presets.PRESETS))
+    parser.set_defaults(command=run)
+
+
+def run(arguments: argparse.Namespace) -> str:
+    preset = presets.get(arguments.preset)
+    data = sys.stdin.buffer.read()
+    # The lines as given: the russian definition measures them in characters.
+    lines = split_segments(data, "<stdin>", as_given=True) if data else []
+    if len(lines) < 2:
+        raise InputError(
+            f"<stdin>: expected two lines (the reference, then the candidate), got {len(lines)}"
+        )
+    reference, candidate = lines[0], lines[1]
+    return preset.format_score(preset.build().compute(candidate, [reference])) + "\n"

@@ -1,0 +1,195 @@
+"""Scores as text: sacreBLEU's JSON and one-line forms, a table, or TSV.
+
+Scores print on sacreBLEU's 0-100 scale. The ``score`` is rounded to ``--width`` decimals
+everywhere (in JSON too, as sacreBLEU does); the other numbers of JSON and TSV output keep full
+precision, and text output rounds them for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from bleuprint._result import BLEUResult
+from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
+from bleuprint.cli.systems import SystemScore
+from bleuprint.cli.table import format_table
+from bleuprint.compat import sacrebleu
+from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.significance import SignificanceResult
+
+
+def sentence_scores(results: Sequence[BLEUResult], arguments: argparse.Namespace) -> str:
+    """One score per segment: JSON Lines, text lines, ``-b`` scores or a TSV table."""
+    width = arguments.width
+    if arguments.score_only:
+        lines = [_rounded(result.score, width) for result in results]
+    elif arguments.format == "json":
+        lines = [
+            json.dumps({"segment": number, **_json_fields(result, width)}, ensure_ascii=False)
+            for number, result in enumerate(results, start=1)
+        ]
+    elif arguments.format == "tsv":
+        return _tsv(
+            [SystemScore(str(number), result) for number, result in enumerate(results, 1)],
+            None,
+            width,
+            first_column="segment",
+        )
+    else:
+        lines = [_text_line(result, width) for result in results]
+    return "\n".join(lines) + "\n"
+
+
+def corpus_scores(
+    scores: Sequence[SystemScore], test: SignificanceTest | None, arguments: argparse.Namespace
+) -> str:
+    """One score per system: ``-b`` scores, TSV, JSON (one object for one system without a
+    test, else a document of systems), a text line, or a table."""
+    width = arguments.width
+    if arguments.score_only:
+        return "".join(_rounded(score.result.score, width) + "\n" for score in scores)
+    if arguments.format == "tsv":
+        return _tsv(scores, test, width, first_column="system")
+    if arguments.format == "json":
+        objects = [_json_system(score, width) for score in scores]
+        if len(scores) == 1 and test is None:
+            return json.dumps(objects[0], indent=1, ensure_ascii=False) + "\n"
+        document = {
+            "name": "BLEU",
+            "signature": str(scores[0].result.signature),
+            "significance": test.as_json() if test else None,
+            "systems": objects,
+        }
+        return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+    if len(scores) == 1:
+        return _text_line(scores[0].result, width, scores[0].test) + "\n"
+    return _text_table(scores, test, width)
+
+
+def _json_fields(result: BLEUResult, width: int) -> dict[str, Any]:
+    """sacreBLEU's fields, with the details as numbers too."""
+    return {
+        "name": "BLEU",
+        "score": float(_rounded(result.score, width)),
+        "signature": str(result.signature),
+        "sacrebleu_signature": _sacrebleu_signature(result),
+        "verbose_score": _verbose(result),
+        "precisions": [100 * precision for precision in result.precisions],
+        "bp": result.brevity_penalty,
+        "ratio": result.ratio,
+        "hyp_len": result.hypothesis_length,
+        "ref_len": result.reference_length,
+        "counts": list(result.matches),
+        "totals": list(result.totals),
+    }
+
+
+def _sacrebleu_signature(result: BLEUResult) -> str | None:
+    """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
+    try:
+        return sacrebleu.signature(result)
+    except ConfigurationError:
+        return None
+
+
+def _json_system(score: SystemScore, width: int) -> dict[str, Any]:
+    fields = {"system": score.name, **_json_fields(score.result, width)}
+    if score.test is not None:
+        fields.update(
+            p_value=score.test.p_value,
+            mean=_percent(score.test.mean),
+            ci=_percent(score.test.ci),
+        )
+    return fields
+
+
+def _percent(value: float | None) -> float | None:
+    return None if value is None else 100 * value
+
+
+def _verbose(result: BLEUResult) -> str:
+    # The details that follow the score in the result's own one-line form.
+    return result.format().split(" ", 3)[3]
+
+
+def _rounded(score: float, width: int) -> str:
+    return f"{100 * score:.{width}f}"
+
+
+def _interval(test: SignificanceResult | None, width: int) -> str:
+    if test is None or test.mean is None or test.ci is None:
+        return ""
+    return f"μ = {_rounded(test.mean, width)} ± {_rounded(test.ci, width)}"
+
+
+def _text_line(result: BLEUResult, width: int, test: SignificanceResult | None = None) -> str:
+    interval = _interval(test, width)
+    score = _rounded(result.score, width) + (f" ({interval})" if interval else "")
+    return f"BLEU|{result.signature} = {score} {_verbose(result)}"
+
+
+def _text_table(scores: Sequence[SystemScore], test: SignificanceTest | None, width: int) -> str:
+    paired = test is not None and test.paired
+    header = ["system", "BLEU"]
+    if any(score.test and score.test.mean is not None for score in scores):
+        header.append("μ ± 95% CI")
+    if paired:
+        header.append("p-value")
+    rows = [header]
+    for position, score in enumerate(scores):
+        name = f"Baseline: {score.name}" if paired and position == 0 else score.name
+        row = [name, _rounded(score.result.score, width)]
+        if "μ ± 95% CI" in header:
+            row.append(_interval(score.test, width).removeprefix("μ = "))
+        if paired:
+            row.append(_p_value(score.test))
+        rows.append(row)
+    lines = [format_table(rows).rstrip("\n"), ""]
+    if test is not None:
+        lines.append(test.describe().capitalize())
+    if paired:
+        lines.append(f"*: p < {SIGNIFICANT}, the difference from the baseline is significant")
+    lines.append(f"BLEU|{scores[0].result.signature}")
+    return "\n".join(lines) + "\n"
+
+
+def _p_value(test: SignificanceResult | None) -> str:
+    if test is None or test.p_value is None:
+        return ""
+    marker = "*" if test.p_value < SIGNIFICANT else ""
+    return f"{test.p_value:.4f}{marker}"
+
+
+def _tsv(
+    scores: Sequence[SystemScore], test: SignificanceTest | None, width: int, *, first_column: str
+) -> str:
+    max_n = len(scores[0].result.precisions)
+    header = [first_column, "score", *(f"p{n}" for n in range(1, max_n + 1))]
+    header += ["bp", "ratio", "hyp_len", "ref_len"]
+    if test is not None:
+        header += ["mean", "ci", "p_value"]
+    rows = ["\t".join(header)]
+    for score in scores:
+        result = score.result
+        cells: list[object] = [score.name, _rounded(result.score, width)]
+        cells += [100 * precision for precision in result.precisions]
+        cells += [result.brevity_penalty, result.ratio]
+        cells += [result.hypothesis_length, result.reference_length]
+        if test is not None:
+            outcome = score.test or SignificanceResult(result.score)
+            cells += [_percent(outcome.mean), _percent(outcome.ci), outcome.p_value]
+        rows.append("\t".join(_tsv_cell(cell) for cell in cells))
+    return "\n".join(rows) + "\n"
+
+
+def _tsv_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        if "\t" in value or "\n" in value:
+            raise InputError(f"cannot write {value!r} into a TSV cell")
+        return value
+    return repr(value)

@@ -1,0 +1,98 @@
+"""``bleuprint score``: corpus or sentence scores of system outputs, with optional tests.
+
+The default definition is the ``sacrebleu`` preset, sacreBLEU 2.6.0's BLEU, so that
+``bleuprint score`` gives the numbers ``sacrebleu`` gives for the same files and options.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from bleuprint._engine import BLEUScore
+from bleuprint._io import STDIN
+from bleuprint.cli import render_scores
+from bleuprint.cli.configuration import add_configuration_options, engine_from_options
+from bleuprint.cli.corpus import Corpus, count_segments, read_corpus
+from bleuprint.cli.options import SubCommands, add_input_options, add_output_options
+from bleuprint.cli.progress import progress_bar
+from bleuprint.cli.significance import SignificanceTest, add_significance_options, chosen_test
+from bleuprint.cli.systems import SystemScore, score_systems
+from bleuprint.exceptions import ConfigurationError
+
+
+def add_command(commands: SubCommands) -> None:
+    """Add the command to the command line's sub-parsers."""
+    parser = commands.add_parser(
+        "score",
+        help="score system outputs against references",
+        description="Score one or more system output files (or standard input) against one or "
+        "more reference files, at corpus or sentence level, with optional significance tests.",
+    )
+    add_input_options(parser)
+    add_configuration_options(parser)
+    add_output_options(parser)
+    add_significance_options(parser)
+    parser.add_argument(
+        "-sl", "--sentence-level", action="store_true", help="one score per segment"
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="SCHEDULER",
+        help="count on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' for "
+        "worker processes on this machine; corpus scores of files, the same output "
+        "(needs the dask extra: pip install 'bleuprint[dask]')",
+    )
+    parser.set_defaults(command=run)
+
+
+def run(arguments: argparse.Namespace) -> str:
+    engine = engine_from_options(arguments, sentence_level=arguments.sentence_level)
+    test = chosen_test(arguments, compare=False)
+    if arguments.dask is not None:
+        return render_scores.corpus_scores(_score_on_dask(engine, test, arguments), test, arguments)
+    corpus = read_corpus(arguments)
+    if arguments.sentence_level:
+        if len(corpus.systems) > 1 or test is not None:
+            raise ConfigurationError(
+                "--sentence-level scores one system, without significance tests"
+            )
+        return _sentence_level(engine, corpus, arguments)
+    scores = score_systems(engine, corpus, test, quiet=arguments.quiet)
+    return render_scores.corpus_scores(scores, test, arguments)
+
+
+def _sentence_level(engine: BLEUScore, corpus: Corpus, arguments: argparse.Namespace) -> str:
+    hypotheses = corpus.systems[0]
+    with progress_bar("scoring", len(hypotheses), "segments", quiet=arguments.quiet) as bar:
+        segments = count_segments(engine, hypotheses, corpus.segment_references(), bar.update)
+    return render_scores.sentence_scores(engine.score_segments(segments), arguments)
+
+
+def _score_on_dask(
+    engine: BLEUScore, test: SignificanceTest | None, arguments: argparse.Namespace
+) -> list[SystemScore]:
+    """Every system's corpus score, counted on the Dask cluster that ``--dask`` names; the
+    workers read the files themselves."""
+    if arguments.sentence_level or test is not None or arguments.num_refs != 1:
+        raise ConfigurationError(
+            "--dask scores corpora of files: without --sentence-level, significance tests "
+            "or --num-refs"
+        )
+    files = [*(arguments.input or [STDIN]), *arguments.references]
+    if STDIN in files or any(str(path).endswith(".gz") for path in files):
+        raise ConfigurationError(
+            "--dask reads plain text files: name them with -i and -r (not standard input, not .gz)"
+        )
+    try:
+        from bleuprint import dask as bleu_dask  # noqa: PLC0415 - Dask only when asked for
+    except ImportError as error:
+        raise ConfigurationError(str(error)) from None
+    with bleu_dask.connect(arguments.dask) as client:
+        # Lines lose their trailing whitespace, as the other commands read files (_io).
+        results = [
+            bleu_dask.corpus_score_files(
+                engine, path, arguments.references, scheduler=client, rstrip=True
+            )
+            for path in arguments.input
+        ]
+    return [SystemScore(path, result) for path, result in zip(arguments.input, results)]

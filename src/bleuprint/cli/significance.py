@@ -1,0 +1,150 @@
+"""The significance options of ``score`` and ``compare``, and running the test they ask for."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import attrs
+
+from bleuprint import significance
+from bleuprint._engine import BLEUScore
+from bleuprint._segments import SegmentStats
+from bleuprint.cli.options import at_least
+from bleuprint.cli.progress import progress_bar
+from bleuprint.exceptions import ConfigurationError
+from bleuprint.significance import SignificanceResult
+
+SIGNIFICANT = 0.05
+"""The p-value below which a difference from the baseline is marked significant."""
+
+
+@attrs.frozen
+class SignificanceTest:
+    """Which significance test to run, and how."""
+
+    kind: Literal["bs", "ar", "ci"]  # paired bootstrap, approximate randomization, intervals
+    samples: int
+    seed: int
+    confidence_resamples: int
+
+    @property
+    def paired(self) -> bool:
+        """Whether the systems are tested against the first."""
+        return self.kind != "ci"
+
+    def describe(self) -> str:
+        if self.kind == "ar":
+            text = f"paired approximate randomization, {self.samples} trials"
+            if self.confidence_resamples:
+                text += f", intervals from {self.confidence_resamples} bootstrap resamples"
+        elif self.kind == "bs":
+            text = f"paired bootstrap resampling, {self.samples} resamples"
+        else:
+            text = f"bootstrap confidence intervals, {self.samples} resamples"
+        return f"{text}, seed {self.seed}"
+
+    def as_json(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"test": self.kind, "samples": self.samples, "seed": self.seed}
+        if self.kind == "ar":
+            fields["confidence_resamples"] = self.confidence_resamples
+        return fields
+
+    def corpora(self, systems: int) -> int:
+        """How many resampled corpora the test scores, for the progress bar."""
+        if self.kind == "ci":
+            return systems * self.samples
+        if self.kind == "bs":
+            return self.samples * (2 * systems - 1)
+        intervals = systems * self.confidence_resamples
+        return 2 * self.samples * (systems - 1) + intervals
+
+
+def add_significance_options(parser: argparse.ArgumentParser) -> None:
+    """The tests (--paired-bs, --paired-ar, -ci), their sizes and their seed."""
+    tests = parser.add_argument_group("significance")
+    tests.add_argument(
+        "--paired-bs",
+        action="store_true",
+        help="paired bootstrap resampling against the first system",
+    )
+    tests.add_argument(
+        "--paired-ar",
+        action="store_true",
+        help="paired approximate randomization against the first system",
+    )
+    tests.add_argument(
+        "--paired-bs-n",
+        type=at_least(1),
+        default=significance.DEFAULT_RESAMPLES,
+        metavar="N",
+        help="bootstrap resamples (default: %(default)s)",
+    )
+    tests.add_argument(
+        "--paired-ar-n",
+        type=at_least(1),
+        default=significance.DEFAULT_TRIALS,
+        metavar="N",
+        help="randomization trials (default: %(default)s)",
+    )
+    tests.add_argument(
+        "-ci", "--confidence", action="store_true", help="bootstrap 95%% confidence intervals"
+    )
+    tests.add_argument(
+        "--confidence-n",
+        type=at_least(1),
+        default=significance.DEFAULT_RESAMPLES,
+        metavar="N",
+        help="resamples for the intervals (default: %(default)s)",
+    )
+    tests.add_argument(
+        "--seed",
+        type=at_least(0),
+        default=significance.DEFAULT_SEED,
+        help="seed of the random draws (default: sacreBLEU's, %(default)s)",
+    )
+
+
+def chosen_test(arguments: argparse.Namespace, *, compare: bool) -> SignificanceTest | None:
+    """The test the options ask for (``compare`` runs paired bootstrap unless told otherwise)."""
+    if arguments.paired_bs and arguments.paired_ar:
+        raise ConfigurationError("choose one paired test: --paired-bs or --paired-ar")
+    confidence = arguments.confidence_n if arguments.confidence else 0
+    if arguments.paired_ar:
+        return SignificanceTest("ar", arguments.paired_ar_n, arguments.seed, confidence)
+    if arguments.paired_bs or compare:
+        return SignificanceTest("bs", arguments.paired_bs_n, arguments.seed, 0)
+    if arguments.confidence:
+        return SignificanceTest("ci", arguments.confidence_n, arguments.seed, 0)
+    return None
+
+
+def run_test(
+    engine: BLEUScore,
+    systems: Sequence[SegmentStats],
+    test: SignificanceTest | None,
+    *,
+    quiet: bool,
+) -> Sequence[SignificanceResult | None]:
+    """The outcome of ``test`` for each system (``None`` each without a test)."""
+    if test is None:
+        return [None] * len(systems)
+    corpora = test.corpora(len(systems))
+    with progress_bar("testing", corpora, "corpora", quiet=quiet) as bar:
+        if test.kind == "ci":
+            return [
+                significance.bootstrap_confidence(
+                    segments, engine, resamples=test.samples, seed=test.seed, progress=bar.update
+                )
+                for segments in systems
+            ]
+        return significance.compare_systems(
+            systems,
+            engine,
+            test=test.kind,
+            samples=test.samples,
+            seed=test.seed,
+            confidence_resamples=test.confidence_resamples,
+            progress=bar.update,
+        )

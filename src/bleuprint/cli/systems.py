@@ -1,0 +1,44 @@
+"""Every system's corpus score, with the outcome of a significance test where asked for."""
+
+from __future__ import annotations
+
+import attrs
+
+from bleuprint._engine import BLEUScore
+from bleuprint._result import BLEUResult
+from bleuprint.cli.corpus import Corpus, count_segments
+from bleuprint.cli.progress import progress_bar
+from bleuprint.cli.significance import SignificanceTest, run_test
+from bleuprint.exceptions import ConfigurationError
+from bleuprint.significance import SignificanceResult
+
+
+@attrs.frozen
+class SystemScore:
+    """One row of output: a system (or a segment), its result, its test's outcome."""
+
+    name: str
+    result: BLEUResult
+    test: SignificanceResult | None = None
+
+
+def score_systems(
+    engine: BLEUScore, corpus: Corpus, test: SignificanceTest | None, *, quiet: bool
+) -> list[SystemScore]:
+    """Count every system once; score each corpus and run the test on the same counts."""
+    if test is not None and test.paired and len(corpus.systems) < 2:
+        raise ConfigurationError(
+            "a paired test needs at least two systems: give the baseline first to -i"
+        )
+    references = corpus.segment_references()
+    size = sum(len(system) for system in corpus.systems)
+    with progress_bar("counting", size, "segments", quiet=quiet) as bar:
+        counted = [
+            count_segments(engine, system, references, bar.update) for system in corpus.systems
+        ]
+    results = [engine.score(engine.total(segments)) for segments in counted]
+    outcomes = run_test(engine, counted, test, quiet=quiet)
+    return [
+        SystemScore(name, result, outcome)
+        for name, result, outcome in zip(corpus.names, results, outcomes)
+    ]

@@ -1,0 +1,98 @@
+"""What the command-line tests share: ``bleuprint`` run in a subprocess, and small example files.
+
+Expected values in those tests come from sacreBLEU or NLTK run beside the command, from the
+shared vectors, or from hand computation; the canonical preset is sacreBLEU's BLEU without
+tokenization and without smoothing (:func:`canonical_sacrebleu`).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from sacrebleu.metrics import BLEU
+
+from tests.conftest import load_shared_json
+
+HYPOTHESES = "the cat sat on a mat\nthe dog barked at night\nit rained\n"
+REFERENCES = "the cat sat on the mat\nthe dog barked all night long\nit rained\n"
+BETTER = "the cat sat on the mat\nthe dog barked all night\nit rained\n"
+# Most tests pin the canonical preset, which they compute by hand or with sacreBLEU's
+# tokenize="none", smooth_method="none"; the default preset has tests of its own.
+CANONICAL = ("--preset", "canonical")
+
+
+def run(
+    *arguments: str, stdin: bytes = b"", cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``bleuprint ARGUMENTS`` (as ``python -m bleuprint.cli``), its output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "bleuprint.cli", *arguments],
+        input=stdin.decode("utf-8", "surrogateescape") if stdin else "",
+        capture_output=True,
+        check=False,
+        text=True,
+        cwd=cwd,
+        env=env,
+        encoding="utf-8",
+        errors="surrogateescape",
+    )
+
+
+def succeed(*arguments: str, cwd: Path, stdin: bytes = b"") -> str:
+    """The standard output of a run that must succeed silently on standard error."""
+    completed = run(*arguments, cwd=cwd, stdin=stdin)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""
+    return completed.stdout
+
+
+def fails(completed: subprocess.CompletedProcess[str], message: str) -> None:
+    """The run failed as expected failures do: one line on stderr, status 2, no output."""
+    assert completed.returncode == 2, completed.stderr
+    assert completed.stdout == ""
+    assert completed.stderr == f"bleuprint: error: {message}\n"
+
+
+def write_examples(folder: Path) -> Path:
+    """``hyp.txt``, ``ref.txt`` and ``better.txt`` in ``folder``."""
+    (folder / "hyp.txt").write_text(HYPOTHESES, encoding="utf-8")
+    (folder / "ref.txt").write_text(REFERENCES, encoding="utf-8")
+    (folder / "better.txt").write_text(BETTER, encoding="utf-8")
+    return folder
+
+
+def lines(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def canonical_sacrebleu(**options: Any) -> BLEU:
+    """sacreBLEU's BLEU as the canonical preset defines it (no tokenization, no smoothing)."""
+    return BLEU(**{"tokenize": "none", "smooth_method": "none", **options})
+
+
+def sacrebleu_cli(*arguments: str, cwd: Path) -> str:
+    """The standard output of sacreBLEU's own command line."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "sacrebleu", *arguments],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        check=True,
+    )
+    return completed.stdout
+
+
+def write_vector_systems(folder: Path) -> dict[str, Any]:
+    """The shared significance vectors' systems (``baseline``, ``sysA``, ``sysB``: 120
+    segments each, with punctuation for the 13a tokenizer) and reference as files in
+    ``folder``; returns the vectors."""
+    vectors: dict[str, Any] = load_shared_json("vectors", "sacrebleu_stats_vectors.json")
+    significance = vectors["significance"]
+    for name, hypotheses in significance["hypotheses"].items():
+        (folder / f"{name}.txt").write_text("\n".join(hypotheses) + "\n", encoding="utf-8")
+    references = significance["references"][0]
+    (folder / "ref.txt").write_text("\n".join(references) + "\n", encoding="utf-8")
+    return significance

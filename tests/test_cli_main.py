@@ -1,0 +1,101 @@
+"""``bleuprint`` as a whole: the entry point, usage errors, and how output is written."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import CANONICAL, run, write_examples
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> Path:
+    return write_examples(tmp_path)
+
+
+def test_the_console_script_runs_main() -> None:
+    (entry,) = importlib.metadata.entry_points(group="console_scripts", name="bleuprint")
+    assert entry.value == "bleuprint.cli:main"
+    script = Path(sys.executable).parent / "bleuprint"
+    if not script.exists():
+        pytest.skip("the bleuprint script is not installed beside this Python")
+    completed = subprocess.run([script, "--version"], capture_output=True, text=True, check=False)
+    assert completed.returncode == 0
+    assert completed.stdout == f"bleuprint {importlib.metadata.version('bleuprint')}\n"
+
+
+def test_a_command_is_required() -> None:
+    completed = run()
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr.count("\n") == 1 and "required" in completed.stderr
+    assert "Traceback" not in completed.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "arguments", "message"),
+    [
+        ("score", ("-i", "hyp.txt"), "the following arguments are required: -r/--references"),
+        ("score", ("-w", "-1"), "argument -w/--width: must be at least 0, got -1"),
+        ("score", ("--seed", "-5"), "argument --seed: must be at least 0, got -5"),
+        ("score", ("--seed", "x"), "argument --seed: 'x' is not a whole number"),
+        ("score", ("--max-n", "0"), "argument --max-n: must be at least 1, got 0"),
+        ("score", ("--paired-bs-n", "0"), "argument --paired-bs-n: must be at least 1, got 0"),
+        ("score", ("--paired-ar-n", "0"), "argument --paired-ar-n: must be at least 1, got 0"),
+        ("compare", ("--confidence-n", "0"), "argument --confidence-n: must be at least 1, got 0"),
+        ("explain", ("--worst", "0"), "argument --worst: must be at least 1, got 0"),
+        ("explain", ("--segment", "0"), "argument --segment: must be at least 1, got 0"),
+        ("explain", ("--segment", "1", "--worst", "2"), "not allowed with argument --segment"),
+        ("score", ("-l", "en"), "argument -l/--language-pair: expected SRC-TRG, such as en-de"),
+    ],
+)
+def test_usage_errors_are_one_line(
+    files: Path, command: str, arguments: tuple[str, ...], message: str
+) -> None:
+    completed = run(
+        command, *arguments, *(("-r", "ref.txt") if "-i" not in arguments else ()), cwd=files
+    )
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr.startswith(f"bleuprint {command}: error: ")
+    assert completed.stderr.count("\n") == 1 and message in completed.stderr
+
+
+def test_output_is_utf8_whatever_the_locale(files: Path) -> None:
+    # A Latin-1 terminal cannot encode "μ ± 95% CI"; bleuprint writes UTF-8 regardless.
+    environment = {**os.environ, "PYTHONIOENCODING": "latin-1", "LC_ALL": "C"}
+    completed = run(
+        "compare",
+        *CANONICAL,
+        "-r",
+        "ref.txt",
+        "-i",
+        "hyp.txt",
+        "better.txt",
+        "-f",
+        "text",
+        "--paired-bs-n",
+        "10",
+        cwd=files,
+        env=environment,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "μ ± 95% CI" in completed.stdout
+
+
+def test_a_closed_pipe_ends_quietly(files: Path) -> None:
+    # The reader is gone before bleuprint writes (as with "| head"): no traceback, status 1.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bleuprint.cli", "score", "-r", "ref.txt", "-i", "hyp.txt"],
+        cwd=files,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    error = process.stderr.read()
+    assert process.wait() == 1
+    assert error == b""

@@ -1,0 +1,112 @@
+"""Progress bars: drawn on a terminal only, after the delay, never with ``--quiet``."""
+
+from __future__ import annotations
+
+import fcntl
+import io
+import os
+import pty
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+import pytest
+
+from bleuprint.cli.progress import progress_bar
+
+
+class _Terminal(io.StringIO):
+    """A text stream standing in for a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_bar_shows_count_rate_and_time_left_then_erases_itself(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("BLEUPRINT_PROGRESS_DELAY", "0")
+    terminal = _Terminal()
+    with progress_bar("work", 4, "things", quiet=False, stream=terminal) as bar:
+        bar.update(2)
+        bar.refresh()  # tqdm redraws at most ten times a second
+        drawn = terminal.getvalue()
+        assert "work:" in drawn and "2/4" in drawn and "things/s" in drawn and "<" in drawn
+    assert terminal.getvalue().endswith("\r")  # the bar's line is cleared (leave=False)
+
+
+@pytest.mark.parametrize(
+    ("stream", "quiet", "delay"),
+    [(_Terminal(), False, "1000"), (_Terminal(), True, "0"), (io.StringIO(), False, "0")],
+    ids=["before the delay", "quiet", "not a terminal"],
+)
+def test_no_bar(
+    monkeypatch: pytest.MonkeyPatch, stream: io.StringIO, quiet: bool, delay: str
+) -> None:
+    monkeypatch.setenv("BLEUPRINT_PROGRESS_DELAY", delay)
+    with progress_bar("work", 4, "things", quiet=quiet, stream=stream) as bar:
+        bar.update(4)
+    assert stream.getvalue() == ""
+
+
+def _job(tmp_path: Path) -> list[str]:
+    (tmp_path / "ref.txt").write_text("a b c d e\n" * 50, encoding="utf-8")
+    (tmp_path / "one.txt").write_text("a b c d x\n" * 50, encoding="utf-8")
+    (tmp_path / "two.txt").write_text("a b x d e\n" * 50, encoding="utf-8")
+    command = [sys.executable, "-m", "bleuprint.cli", "score", "-r", "ref.txt", "-i", "one.txt"]
+    return [*command, "two.txt", "--paired-bs", "--paired-bs-n", "300", "-b"]
+
+
+# The bar waits half a second before it appears; these runs let it appear at once, so the
+# tests do not depend on the speed of the machine.
+_AT_ONCE = {**os.environ, "BLEUPRINT_PROGRESS_DELAY": "0"}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize("quiet", [False, True])
+def test_progress_bar_only_on_a_terminal(tmp_path: Path, quiet: bool) -> None:
+    command = _job(tmp_path) + (["--quiet"] if quiet else [])
+    leader, follower = pty.openpty()
+    # A terminal of 24 rows and 80 columns (a new pseudo-terminal has none, and tqdm draws
+    # nothing on a screen of no rows).
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    completed = subprocess.run(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, env=_AT_ONCE, check=False
+    )
+    os.close(follower)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal is closed once everything was read
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(leader)
+    assert completed.returncode == 0
+    assert completed.stdout.decode().count("\n") == 2  # the scores are not disturbed
+    assert (b"testing:" in drawn) is not quiet
+    assert (b"counting:" in drawn) is not quiet
+    # Counted out of 2 x 50 segments; tested out of 300 resamples x (2 x 2 systems - 1).
+    assert (b"/100 [" in drawn and b"/900 [" in drawn) is not quiet
+
+
+def test_no_progress_bar_when_piped(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        _job(tmp_path), cwd=tmp_path, capture_output=True, env=_AT_ONCE, check=False
+    )
+    assert completed.returncode == 0 and completed.stderr == b""
+
+
+def test_a_bad_delay_is_an_error(tmp_path: Path) -> None:
+    environment = {**os.environ, "BLEUPRINT_PROGRESS_DELAY": "soon"}
+    completed = subprocess.run(
+        _job(tmp_path), cwd=tmp_path, capture_output=True, env=environment, check=False
+    )
+    assert completed.returncode == 2 and completed.stdout == b""
+    assert completed.stderr == (
+        b"bleuprint: error: BLEUPRINT_PROGRESS_DELAY must be a number of seconds, got 'soon'\n"
+    )

@@ -1,0 +1,65 @@
+"""BLEUResult (``bleuprint.BLEUResult``): the fields of a score and its printed line."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sacrebleu
+
+from bleuprint import BLEUScore, BLEUStats, brevity
+
+
+def test_fields_by_hand() -> None:
+    # "the cat is here" against "the cat was here": unigrams the, cat, here match (3 of 4),
+    # bigrams "the cat" only (1 of 3); equal lengths, so BP = 1 and the score is
+    # sqrt(3/4 * 1/3) = sqrt(1/4) = 0.5
+    result = BLEUScore.canonical(max_n=2).corpus_score(["the cat is here"], [["the cat was here"]])
+    assert result.score == pytest.approx(0.5, rel=1e-15)
+    assert float(result) == result.score
+    assert result.precisions == pytest.approx((3 / 4, 1 / 3), rel=1e-15)
+    assert result.brevity_penalty == 1.0
+    assert (result.matches, result.totals) == ((3, 1), (4, 3))
+    assert (result.hypothesis_length, result.reference_length) == (4, 4)
+    assert result.ratio == 1.0
+    # the convenience fields read the statistics
+    assert result.stats.matches == result.matches
+    assert result.stats.reference_length == result.reference_length
+
+
+def test_printed_line_by_hand() -> None:
+    # a 3-token hypothesis against a 4-token reference: unigrams the, cat, sat (3 of 3),
+    # bigrams "the cat" and "cat sat" (2 of 2); BP = exp(1 - 4/3) = 0.7165, ratio 3/4;
+    # score 100 * 0.7165 * sqrt(1 * 1) = 71.65
+    result = BLEUScore.canonical(max_n=2).corpus_score(["the cat sat"], [["the cat sat down"]])
+    assert math.exp(1 - 4 / 3) == pytest.approx(0.71653, abs=1e-5)
+    assert str(result) == (
+        "BLEU = 71.65 100.0/100.0 (BP = 0.717 ratio = 0.750 hyp_len = 3 ref_len = 4)"
+    )
+    assert result.format(width=0) == (
+        "BLEU = 72 100.0/100.0 (BP = 0.717 ratio = 0.750 hyp_len = 3 ref_len = 4)"
+    )
+
+
+def test_a_reference_length_that_is_not_whole_prints_with_two_decimals() -> None:
+    # the average of references of 2 and 3 tokens is 2.5; the hypothesis "a b" has 2 tokens:
+    # BP = exp(1 - 2.5 / 2) = exp(-0.25) = 0.7788, ratio 2 / 2.5 = 0.8, unigrams 2 of 2
+    bleu = BLEUScore.canonical(max_n=1, reference_length=brevity.Average())
+    result = bleu.corpus_score(["a b"], [["a b", "a b c"]])
+    assert str(result) == "BLEU = 77.88 100.0 (BP = 0.779 ratio = 0.800 hyp_len = 2 ref_len = 2.50)"
+
+
+def test_ratio_of_an_empty_reference_is_zero() -> None:
+    bleu = BLEUScore.canonical(max_n=1)
+    result = bleu.score(BLEUStats((0,), (3,), 3, 0, counting=bleu.counting_signature))
+    assert result.ratio == 0.0
+
+
+def test_printed_line_is_sacrebleus() -> None:
+    hypotheses = ["the cat sat on the mat", "a dog", "it is raining today again"]
+    references = ["the cat is on the mat", "a big dog barks", "it is raining today"]
+    theirs = sacrebleu.corpus_bleu(hypotheses, [references])
+    ours = BLEUScore.sacrebleu().corpus_score(hypotheses, [[r] for r in references])
+    assert str(ours) == str(theirs)
+    for width in (0, 1, 3):
+        assert ours.format(width) == theirs.format(width=width)
