@@ -102,3 +102,23 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize(
             "sacrebleu_stats_vector", _shared_cases("vectors", "sacrebleu_stats_vectors.json")
         )
+
+
+CIRCULATION = ("vectors", "circulation_vectors.json")
+
+
+def circulation_cases(implementation: str) -> list[Any]:
+    """The cases of ``circulation_vectors.json`` for one implementation (its
+    ``meta.implementations`` key), as parameters; one placeholder where the file is absent,
+    whose test must call ``require_shared(*CIRCULATION)`` to skip (or fail)."""
+    root = shared_path()
+    path = root.joinpath(*CIRCULATION) if root else None
+    if path is None or not path.exists():
+        return [pytest.param(None, id="shared-data-absent")]
+    with path.open(encoding="utf-8") as handle:
+        cases = json.load(handle)["cases"]
+    return [
+        pytest.param(case, id=f"{index}-{case['source'][:60]}")
+        for index, case in enumerate(cases)
+        if case["implementation"] == implementation
+    ]

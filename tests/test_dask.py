@@ -114,7 +114,9 @@ def test_corpus_score_of_a_bag_and_of_a_dataframe_equals_the_local_one(
     assert client.compute([from_bag, from_frame], sync=True) == [local, local]
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
+# torcheval has no sentence score for a segment shorter than its order (the next test shows
+# a definition's refusal failing the same way on Dask).
+@pytest.mark.parametrize("name", [name for name in PRESET_NAMES if name != "torcheval"])
 def test_sentence_scores_as_a_new_column_equal_the_local_ones(client: Client, name: str) -> None:
     engine = presets.get(name).build()
     hypotheses, references = _corpus(*CORPORA[0])

@@ -32,11 +32,16 @@ from bleuprint._stats import BLEUStats
 
 # The definitions, under names that the named constructors do not shadow.
 from bleuprint.compat import bleuscore as bleuscore_definition
+from bleuprint.compat import coco as coco_definition
 from bleuprint.compat import distancia as distancia_definition
 from bleuprint.compat import fast_bleu as fast_bleu_definition
 from bleuprint.compat import hf_evaluate as hf_evaluate_definition
+from bleuprint.compat import moses as moses_definition
+from bleuprint.compat import mteval as mteval_definition
 from bleuprint.compat import nltk as nltk_definition
 from bleuprint.compat import sacrebleu as sacrebleu_definition
+from bleuprint.compat import tensor2tensor as tensor2tensor_definition
+from bleuprint.compat import torcheval as torcheval_definition
 from bleuprint.compat import torchmetrics as torchmetrics_definition
 from bleuprint.definitions import canonical as canonical_definition
 from bleuprint.definitions import russian as russian_definition
@@ -194,6 +199,13 @@ class BLEUScore:
     bleuscore = _named(bleuscore_definition.PRESET)
     fast_bleu = _named(fast_bleu_definition.PRESET)
     distancia = _named(distancia_definition.PRESET)
+    moses_multi_bleu = _named(moses_definition.PRESET)
+    moses_multi_bleu_detok = _named(moses_definition.DETOK_PRESET)
+    mteval_v13a = _named(mteval_definition.V13A_PRESET)
+    mteval_v14 = _named(mteval_definition.V14_PRESET)
+    coco = _named(coco_definition.PRESET)
+    torcheval = _named(torcheval_definition.PRESET)
+    tensor2tensor = _named(tensor2tensor_definition.PRESET)
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:

@@ -31,6 +31,7 @@ __all__ = [
     "Characters",
     "Closest",
     "Exponential",
+    "NoPenalty",
     "Ratio",
     "Shortest",
     "Tokens",
@@ -212,3 +213,21 @@ class Ratio(Part, family="bp", name="ratio"):
         ratios = np.zeros(len(hypothesis_lengths))
         ratios[positive] = hypothesis_lengths[positive] / reference_lengths[positive]
         return np.minimum(ratios, 1.0) if self.capped else ratios
+
+
+@attrs.frozen
+class NoPenalty(Part, family="bp", name="no-penalty"):
+    """No brevity penalty: the factor is always 1 (tensor2tensor's ``use_bp=False``).
+
+    >>> NoPenalty()(3, 6)
+    1.0
+    """
+
+    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
+        return 1.0
+
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The penalty of many pairs of lengths at once: ones."""
+        return np.ones(len(hypothesis_lengths))

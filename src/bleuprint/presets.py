@@ -2,8 +2,9 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['bleuscore', 'canonical', 'distancia', 'fast-bleu', 'hf-evaluate', 'nltk', 'russian',
- 'sacrebleu', 'sacrebleu-sentence', 'torchmetrics', 'unigram']
+['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'hf-evaluate', 'moses-multi-bleu',
+ 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk', 'russian', 'sacrebleu',
+ 'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics', 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """
@@ -20,11 +21,16 @@ import attrs
 from bleuprint._engine import BLEUScore
 from bleuprint.compat import (
     bleuscore,
+    coco,
     distancia,
     fast_bleu,
     hf_evaluate,
+    moses,
+    mteval,
     nltk,
     sacrebleu,
+    tensor2tensor,
+    torcheval,
     torchmetrics,
 )
 from bleuprint.definitions import canonical, russian, unigram
@@ -69,6 +75,11 @@ _MODULES = (
     bleuscore,
     fast_bleu,
     distancia,
+    moses,
+    mteval,
+    coco,
+    torcheval,
+    tensor2tensor,
 )
 
 PRESETS: Mapping[str, Preset] = MappingProxyType(

@@ -42,6 +42,7 @@ __all__ = [
     "AddK",
     "AddOne",
     "Exp",
+    "ExpUnzeroed",
     "Floor",
     "NoSmoothing",
     "RejectZero",
@@ -271,4 +272,35 @@ class RejectZero(Part, family="smooth", name="reject-zero"):
                     f"the {order}-gram precision is 0 and this definition takes its logarithm; "
                     "turn smoothing on or use a definition that scores it 0"
                 )
+        return precisions
+
+
+@attrs.frozen
+class ExpUnzeroed(Part, family="smooth", name="exp-unzeroed"):
+    """The halving of :class:`Exp` (the k-th order with n-grams but no match gets
+    ``1 / (2**k * totals)``) without its two zero rules, as NIST's ``mteval`` scripts and
+    tensor2tensor score: a segment without any match is smoothed too, not scored 0, and an
+    order without n-grams counts precision 1, so it leaves the log sum alone while keeping its
+    weight. Only statistics without any n-gram are undefined (the score is 0).
+
+    >>> from bleuprint._stats import BLEUStats
+    >>> ExpUnzeroed()(BLEUStats((0, 0, 0, 0), (2, 1, 0, 0), 2, 2))
+    [0.25, 0.25, 1.0, 1.0]
+    >>> Exp()(BLEUStats((0, 0, 0, 0), (2, 1, 0, 0), 2, 2))
+    [0.0, 0.0, 0.0, 0.0]
+    """
+
+    def __call__(self, stats: BLEUStats) -> list[Precision]:
+        if not any(stats.totals):
+            return [None] * stats.max_n
+        precisions: list[Precision] = []
+        zero_orders = 0
+        for matched, total in zip(stats.matches, stats.totals):
+            if not total:
+                precisions.append(1.0)
+            elif matched:
+                precisions.append(matched / total)
+            else:
+                zero_orders += 1
+                precisions.append(1 / (2**zero_orders * total))
         return precisions

@@ -1,0 +1,82 @@
+"""Moses' ``multi-bleu.perl`` and ``multi-bleu-detok.perl`` (mosesdecoder 34452895).
+
+``multi-bleu.perl`` reads its files as bytes: it splits on ASCII whitespace only (a no-break
+space joins two tokens: :class:`~bleuprint.tokenizers.AsciiWhitespace`), and ``-lc`` lowercases
+A to Z only (:class:`~bleuprint.tokenizers.AsciiLowercase`). ``multi-bleu-detok.perl`` reads
+UTF-8, tokenizes like ``mteval-v13a.pl`` keeping the case, and lowercases with Perl's Unicode
+``lc``: it is ``sacrebleu(smooth_method="none")``. Both score BLEU-4 without smoothing against
+the closest reference length (ties: the shorter), and die dividing by zero where the whole
+hypothesis side is empty (:class:`MosesPenalty`).
+
+>>> from bleuprint import BLEUScore
+>>> bleu = BLEUScore.moses_multi_bleu()
+>>> round(bleu.corpus_score(["the cat sat on\\u00a0the mat"], [["the cat sat on the mat"]])
+...       .brevity_penalty, 4)  # 5 tokens against 6
+0.8187
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+
+from bleuprint import ngrams, smoothing, tokenizers
+from bleuprint._preset_entry import PresetEntry
+from bleuprint._signature import Part
+from bleuprint.exceptions import InputError
+from bleuprint.typing import Tokenizer
+
+__all__ = ["DETOK_PRESET", "PRESET", "PRESETS", "MosesPenalty", "detok_parts", "parts"]
+
+
+def parts(lc: bool = False) -> dict[str, Any]:
+    """The parts that compute ``multi-bleu.perl [-lc]``: ASCII-whitespace tokens, ASCII-only
+    lowercasing with ``lc=True``."""
+    tokenizer: Tokenizer = tokenizers.AsciiWhitespace()
+    return {**_scoring(), "tokenizer": tokenizers.AsciiLowercase(tokenizer) if lc else tokenizer}
+
+
+def detok_parts(lc: bool = False) -> dict[str, Any]:
+    """The parts that compute ``multi-bleu-detok.perl [-lc]``: the ``13a`` tokens, Unicode
+    lowercasing before tokenizing with ``lc=True``."""
+    tokenizer: Tokenizer = tokenizers.Mteval13a()
+    return {**_scoring(), "tokenizer": tokenizers.CharwiseLowercase(tokenizer) if lc else tokenizer}
+
+
+def _scoring() -> dict[str, Any]:
+    return {
+        "ngrams": ngrams.Contiguous(4),
+        "smoothing": smoothing.NoSmoothing(),
+        "brevity_penalty": MosesPenalty(),
+    }
+
+
+@attrs.frozen
+class MosesPenalty(Part, family="bp", name="moses"):
+    """Quirk (Moses' multi-bleu scripts): ``exp(1 - r / c)`` when ``c < r``, else 1; where the
+    hypothesis side is empty (``c = 0 < r``) the scripts die with "Illegal division by zero",
+    and so does this, with an :class:`~bleuprint.InputError`.
+
+    >>> round(MosesPenalty()(3, 6), 4)
+    0.3679
+    """
+
+    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
+        if hypothesis_length >= reference_length:
+            return 1.0
+        if hypothesis_length <= 0:
+            raise InputError(
+                f"the hypotheses have no token against {reference_length} reference tokens: "
+                "multi-bleu divides by the hypothesis length here (Illegal division by zero)"
+            )
+        return math.exp(1 - reference_length / hypothesis_length)
+
+
+PRESET = PresetEntry("moses-multi-bleu", "Moses multi-bleu.perl (ASCII whitespace)", parts)
+DETOK_PRESET = PresetEntry(
+    "moses-multi-bleu-detok", "Moses multi-bleu-detok.perl (13a tokens)", detok_parts
+)
+PRESETS = (PRESET, DETOK_PRESET)
+"""The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

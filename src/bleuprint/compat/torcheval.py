@@ -1,0 +1,63 @@
+"""torcheval 0.0.7's ``BLEUScore`` and ``bleu_score``.
+
+Whitespace tokens (``str.split``), clipped matches, uniform weights, and the **shortest**
+reference length. Quirk (:class:`RequireEveryOrder`): where an order has no n-gram at all in
+what is scored (a hypothesis, or a whole corpus, shorter than ``n_gram`` tokens) torcheval
+raises ``ValueError``, and bleuprint an :class:`~bleuprint.InputError`; where an order has no
+match the score is 0, with no smoothing.
+
+>>> from bleuprint import BLEUScore
+>>> bleu = BLEUScore.torcheval(n_gram=2)
+>>> round(bleu.compute("the cat sat", ["the cat sat down", "the cat sat on a mat"]), 4)
+0.7165
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from bleuprint import brevity, ngrams, smoothing
+from bleuprint._preset_entry import PresetEntry
+from bleuprint._signature import Part
+from bleuprint._stats import BLEUStats
+from bleuprint.exceptions import InputError
+from bleuprint.typing import Precision
+
+__all__ = ["PRESET", "PRESETS", "RequireEveryOrder", "parts"]
+
+
+def parts(n_gram: int = 4) -> dict[str, Any]:
+    """The parts that compute ``BLEUScore(n_gram=n_gram)`` (torcheval's name and default)."""
+    return {
+        "ngrams": ngrams.Contiguous(n_gram),
+        "reference_length": brevity.Shortest(),
+        "smoothing": RequireEveryOrder(),
+    }
+
+
+@attrs.frozen
+class RequireEveryOrder(Part, family="smooth", name="every-order"):
+    """Quirk (torcheval): an order without any n-gram is an :class:`~bleuprint.InputError`
+    (torcheval: "the input is too short to find all n-gram matches"); otherwise every
+    precision is 0 if an order has no match, else the plain ratio.
+
+    >>> RequireEveryOrder()(BLEUStats((3, 0), (4, 3), 4, 4))
+    [0.0, 0.0]
+    """
+
+    def __call__(self, stats: BLEUStats) -> list[Precision]:
+        if min(stats.totals) == 0:
+            raise InputError(
+                f"the hypotheses are too short for {stats.max_n}-grams (an order has no "
+                f"n-gram: {stats.totals}): torcheval raises ValueError here"
+            )
+        if min(stats.matches) == 0:
+            return [0.0] * stats.max_n
+        return smoothing.NoSmoothing()(stats)
+
+
+PRESET = PresetEntry("torcheval", "torcheval 0.0.7 BLEUScore", parts)
+PRESETS = (PRESET,)
+"""The presets this module adds to :data:`bleuprint.presets.PRESETS`."""
