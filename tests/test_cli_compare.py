@@ -148,6 +148,6 @@ def test_plot_without_matplotlib_is_a_clear_error(tmp_path: Path) -> None:
     assert completed.returncode == 2 and completed.stdout == ""
     assert completed.stderr == (
         "bleuprint: error: --plot needs matplotlib, which is not installed: "
-        "pip install 'bleuprint[plot]'\n"
+        "pip install '.[plot]' (from the repository)\n"
     )
     assert not (files / "out.png").exists()

@@ -615,7 +615,7 @@ def test_bad_options(files: Path, arguments: tuple[str, ...], message: str) -> N
     [
         (("-tok", "nope"), "--tokenize nope: "),
         (("--smooth", "floor", "--smooth-value", "-1"), "--smooth-value -1.0: "),
-        (("--smooth", "weird"), "--smooth weird: "),
+        (("--smooth", "weird"), "--smooth-method weird: "),
     ],
 )
 def test_bad_values_name_their_option(files: Path, arguments: tuple[str, ...], start: str) -> None:

@@ -50,7 +50,7 @@ class TestConfiguration:
         assert russian.matching == matching.Distinct()
 
     def test_a_part_that_does_not_fit_is_rejected_at_construction(self) -> None:
-        with pytest.raises(bleuprint.ConfigurationError, match="tokenizer must fit"):
+        with pytest.raises(bleuprint.ConfigurationError, match="tokenizer must be a part fitting"):
             BLEUScore(tokenizer=str.split)  # type: ignore[arg-type]
 
     def test_unknown_tie_rule(self) -> None:

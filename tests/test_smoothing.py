@@ -143,7 +143,7 @@ def test_reject_zero_keeps_positive_precisions_and_names_the_order_that_is_zero(
 def test_floor_and_add_k_refuse_a_value_that_is_not_a_number_at_least_zero(
     value: object,
 ) -> None:
-    with pytest.raises(ConfigurationError, match="value must be a number >= 0"):
+    with pytest.raises(ConfigurationError, match="value must be a finite number from 0 to 1"):
         smoothing.Floor(value)  # type: ignore[arg-type]
-    with pytest.raises(ConfigurationError, match="k must be a number >= 0"):
+    with pytest.raises(ConfigurationError, match="k must be a finite number of at least 0"):
         smoothing.AddK(value)  # type: ignore[arg-type]

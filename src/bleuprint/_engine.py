@@ -29,6 +29,7 @@ from bleuprint._result import FAMILIES, BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
+from bleuprint._validators import fits
 
 # The definitions, under names that the named constructors do not shadow.
 from bleuprint.compat import bleuscore as bleuscore_definition
@@ -81,17 +82,6 @@ FIELD_OF_FAMILY: dict[str, str] = dict(
 )
 """Signature key -> engine field, in the order a signature names them."""
 _COUNTING_FAMILIES = FAMILIES[:5]
-
-
-def _fits(protocol: type) -> Any:
-    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
-        if not isinstance(value, protocol):
-            raise ConfigurationError(
-                f"{attribute.name} must fit the {protocol.__name__} protocol "
-                f"(a signature and a __call__), got {value!r}"
-            )
-
-    return check
 
 
 def _named(preset: PresetEntry) -> classmethod[BLEUScore, ..., BLEUScore]:
@@ -163,18 +153,18 @@ class BLEUScore:
     against each other when the engine is built, so an engine that builds can score.
     """
 
-    tokenizer: Tokenizer = attrs.field(factory=tokenizers.Whitespace, validator=_fits(Tokenizer))
-    ngrams: NgramExtractor = attrs.field(factory=ngrams.Contiguous, validator=_fits(NgramExtractor))
-    matching: Matcher = attrs.field(factory=matching.Clipped, validator=_fits(Matcher))
-    length: LengthMeasure = attrs.field(factory=brevity.Tokens, validator=_fits(LengthMeasure))
+    tokenizer: Tokenizer = attrs.field(factory=tokenizers.Whitespace, validator=fits(Tokenizer))
+    ngrams: NgramExtractor = attrs.field(factory=ngrams.Contiguous, validator=fits(NgramExtractor))
+    matching: Matcher = attrs.field(factory=matching.Clipped, validator=fits(Matcher))
+    length: LengthMeasure = attrs.field(factory=brevity.Tokens, validator=fits(LengthMeasure))
     reference_length: ReferenceLength = attrs.field(
-        factory=brevity.Closest, validator=_fits(ReferenceLength)
+        factory=brevity.Closest, validator=fits(ReferenceLength)
     )
     brevity_penalty: BrevityPenalty = attrs.field(
-        factory=brevity.Exponential, validator=_fits(BrevityPenalty)
+        factory=brevity.Exponential, validator=fits(BrevityPenalty)
     )
-    smoothing: Smoother = attrs.field(factory=smoothing.NoSmoothing, validator=_fits(Smoother))
-    weights: Weights = attrs.field(factory=weights.Uniform, validator=_fits(Weights))
+    smoothing: Smoother = attrs.field(factory=smoothing.NoSmoothing, validator=fits(Smoother))
+    weights: Weights = attrs.field(factory=weights.Uniform, validator=fits(Weights))
 
     def __attrs_post_init__(self) -> None:
         for field in ("smoothing", "weights"):

@@ -3,6 +3,9 @@
 A parameter is a number, ``true``/``false``, a bare word, a tuple ``(a,b)``, or another part
 written as ``name[...]``. Parts register themselves under a family and a name when their class
 is defined (see :class:`Part`), which is what lets a signature be parsed back into parts.
+
+The parser reads at most :data:`MAX_LENGTH` characters nested at most :data:`MAX_DEPTH` deep,
+so a hostile signature costs little to refuse.
 """
 
 from __future__ import annotations
@@ -16,15 +19,26 @@ from bleuprint.exceptions import ConfigurationError
 
 _REGISTRY: dict[str, dict[str, type[Part]]] = {}
 _TOKEN = regex.compile(r"\s*(?:([\[\](),])|([^\[\](),\s]+))")
+_NAME = regex.compile(r"[^\[\](),\s]+")
+
+MAX_LENGTH = 10_000
+"""The longest part signature the parser reads, in characters."""
+MAX_DEPTH = 20
+"""The deepest nesting of brackets and parentheses the parser reads."""
 
 
 class Part:
     """Mixin for bleuprint's own parts: a registered name and a signature from the fields.
 
     ``class Clipped(Part, family="match", name="clipped")`` registers the class, and its
-    ``signature`` is the name followed by the values of its attrs fields in order, which is
-    also the order its constructor takes them in. Users' own parts need not use this: any
-    object with a ``signature`` and the family's ``__call__`` plugs in.
+    ``signature`` is the name followed by the values of its attrs fields in order; parsing a
+    signature passes them back by field name. Users' own parts need not use this: any object
+    with a ``signature`` and the family's ``__call__`` plugs in.
+
+    A name is registered once per family: another class asking for it is refused, unless it
+    says ``replace=True``. A subclass given no name inherits its parent's name for its
+    signature but is not registered, so it never replaces the parent when a signature is
+    parsed; ``class Mine(tokenizers.Whitespace, family="tok", name="mine")`` registers it.
     """
 
     __slots__ = ()
@@ -32,19 +46,57 @@ class Part:
     name: ClassVar[str]
 
     def __init_subclass__(
-        cls, *, family: str | None = None, name: str | None = None, **kwargs: Any
+        cls,
+        *,
+        family: str | None = None,
+        name: str | None = None,
+        replace: bool = False,
+        **kwargs: Any,
     ) -> None:
         super().__init_subclass__(**kwargs)
-        # attrs rebuilds a slotted class without the keywords: keep what the first pass set,
-        # and register the rebuilt class, which is the one users get.
-        if family is not None and name is not None:
-            cls.family, cls.name = family, name
-        _REGISTRY.setdefault(cls.family, {})[cls.name] = cls
+        if family is None and name is None:
+            # attrs rebuilds a slotted class, without the keywords, from the first class's
+            # namespace: the rebuilt class, the one users get, takes the first one's place.
+            if _rebuilds_registered(cls):
+                _REGISTRY[cls.family][cls.name] = cls
+            return
+        if (
+            family is None
+            or name is None
+            or not _NAME.fullmatch(family)
+            or not _NAME.fullmatch(name)
+        ):
+            raise ConfigurationError(
+                f"{cls.__qualname__} must give both a family and a name, each a word without "
+                f"spaces, brackets, parentheses or commas, got family={family!r}, name={name!r}"
+            )
+        existing = _REGISTRY.get(family, {}).get(name)
+        if existing is not None and not replace and not _same_definition(existing, cls):
+            raise ConfigurationError(
+                f"{cls.__module__}.{cls.__qualname__} asks for the {family} part name {name!r}, "
+                f"which {existing.__module__}.{existing.__qualname__} already has: choose "
+                "another name, or give replace=True to take it over"
+            )
+        cls.family, cls.name = family, name
+        _REGISTRY.setdefault(family, {})[name] = cls
 
     @property
     def signature(self) -> str:
         values = [getattr(self, field.name) for field in attrs.fields(type(self))]  # type: ignore[arg-type]
         return format_part(self.name, values)
+
+
+def _same_definition(first: type, second: type) -> bool:
+    """The same class statement: attrs's rebuild of a class, or a module run again."""
+    return (first.__module__, first.__qualname__) == (second.__module__, second.__qualname__)
+
+
+def _rebuilds_registered(cls: type[Part]) -> bool:
+    """Whether ``cls`` rebuilds the class registered under the family and name that ``cls``
+    itself holds (a plain subclass only inherits them)."""
+    family, name = cls.__dict__.get("family"), cls.__dict__.get("name")
+    registered = _REGISTRY.get(family, {}).get(name) if family and name else None
+    return registered is not None and _same_definition(registered, cls)
 
 
 def format_part(name: str, params: list[Any]) -> str:
@@ -65,6 +117,12 @@ def _format_value(value: Any) -> str:
 
 def parse_part(family: str, text: str) -> Any:
     """Build the part of ``family`` that ``text`` names, e.g. ``add-k[1]`` for smoothing."""
+    if not isinstance(text, str):
+        raise ConfigurationError(f"a {family} signature must be a string, got {text!r}")
+    if len(text) > MAX_LENGTH:
+        raise ConfigurationError(
+            f"{family} signature of {len(text)} characters: at most {MAX_LENGTH} are read"
+        )
     reader = _Reader(text)
     part = reader.call(family, reader.take(), bare=True)
     if not reader.at_end():
@@ -72,7 +130,11 @@ def parse_part(family: str, text: str) -> Any:
     return part
 
 
-def _family_of(name: str) -> str | None:
+def _family_of(name: str, preferred: str) -> str | None:
+    """The family with a part called ``name``: ``preferred`` (the enclosing part's) first, as
+    one name may be in several families (``exp`` smooths and penalises)."""
+    if name in _REGISTRY.get(preferred, {}):
+        return preferred
     return next((family for family, parts in _REGISTRY.items() if name in parts), None)
 
 
@@ -97,12 +159,18 @@ class _Reader:
 
     @staticmethod
     def _split(text: str) -> list[str]:
-        tokens, position, stripped = [], 0, text.strip()
+        tokens, position, stripped, depth = [], 0, text.strip(), 0
         while position < len(stripped):
             match = _TOKEN.match(stripped, position)
             if match is None:
                 raise ConfigurationError(f"cannot read signature {text!r} at {position}")
-            tokens.append(match.group(1) or match.group(2))
+            token = match.group(1) or match.group(2)
+            depth += (token in "[(") - (token in "])")
+            if depth > MAX_DEPTH:
+                raise ConfigurationError(
+                    f"signature {_shortened(text)} nests deeper than {MAX_DEPTH} levels"
+                )
+            tokens.append(token)
             position = match.end()
         return tokens
 
@@ -128,27 +196,50 @@ class _Reader:
         params: list[Any] = []
         if self.peek() == "[":
             self.take()
-            params = self.values(closing="]")
+            params = self.values(family, closing="]")
         elif not bare:
             raise ConfigurationError(f"{family} part {name!r}: expected '[' after the name")
+        part = known[name]
+        fields = [field for field in attrs.fields(part) if field.init]  # type: ignore[arg-type]
+        names = [field.alias for field in fields]
+        required = sum(field.default is attrs.NOTHING for field in fields)
+        if not required <= len(params) <= len(names):
+            raise ConfigurationError(
+                f"{family} part {name!r} takes {_count(required, names)}, "
+                f"got {len(params)}: {params!r}"
+            )
         try:
-            return known[name](*params)
+            return part(**dict(zip(names, params)))
+        except ConfigurationError:
+            raise  # the part's own check names its class, field and value
         except (TypeError, ValueError) as error:
             raise ConfigurationError(
                 f"{family} part {name!r} cannot take {params!r}: {error}"
             ) from None
 
-    def values(self, *, closing: str) -> list[Any]:
+    def values(self, family: str, *, closing: str) -> list[Any]:
         values: list[Any] = []
         while (token := self.take()) != closing:
             if token != ",":
-                values.append(self.value(token))
+                values.append(self.value(family, token))
         return values
 
-    def value(self, token: str) -> Any:
+    def value(self, family: str, token: str) -> Any:
         if token == "(":
-            return tuple(self.values(closing=")"))
-        family = _family_of(token)
-        if family is not None and self.peek() == "[":
-            return self.call(family, token, bare=False)
+            return tuple(self.values(family, closing=")"))
+        inner = _family_of(token, family)
+        if inner is not None and self.peek() == "[":
+            return self.call(inner, token, bare=False)
         return _scalar(token)
+
+
+def _count(required: int, names: list[str]) -> str:
+    """``no parameters``, ``1 parameter (inner)``, ``0 to 1 parameters (max_n)``, ..."""
+    if not names:
+        return "no parameters"
+    number = f"{required} to {len(names)}" if required < len(names) else str(required)
+    return f"{number} parameter{'s' * (number != '1')} ({', '.join(names)})"
+
+
+def _shortened(text: str) -> str:
+    return repr(text) if len(text) <= 60 else repr(text[:60]) + "..."

@@ -21,7 +21,8 @@ from bleuprint import _io
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint._validators import check_positive_whole
+from bleuprint.exceptions import InputError
 from bleuprint.typing import Segment
 
 DEFAULT_CHUNK_SIZE = 20_000
@@ -95,12 +96,8 @@ def count_pairs(
     jobs: int,
 ) -> BLEUStats:
     """The summed statistics of (hypothesis, references) pairs, a chunk at a time."""
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ConfigurationError(
-            f"chunk_size must be a whole number of at least 1, got {chunk_size!r}"
-        )
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ConfigurationError(f"jobs must be a whole number of at least 1, got {jobs!r}")
+    check_positive_whole("chunk_size", chunk_size)
+    check_positive_whole("jobs", jobs)
     total = engine.empty_stats()
     for segments in _counted(engine, _chunks(pairs, chunk_size), jobs):
         total = engine.total(segments, total)

@@ -1,39 +1,177 @@
-"""attrs validators shared by several families of parts."""
+"""The checks parts make when they are built: one attrs validator (or converter) per kind.
+
+Each refuses a value with a :class:`~bleuprint.ConfigurationError` that names the class and the
+field, says what the field must be, and shows what it got, e.g. ``AddK: k must be a finite
+number of at least 0, got nan``. A range refusing a value some peer accepts says why (the score
+could leave the definition's range).
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Collection, Iterable
+from typing import Any, NoReturn
 
 import attrs
 
 from bleuprint.exceptions import ConfigurationError
 
-
-def positive_whole(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    """A whole number of at least 1 (``True`` is not one), else a ConfigurationError."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigurationError(
-            f"{attribute.name} must be a whole number of at least 1, got {value!r}"
-        )
+Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
 
 
-def float_tuple(values: Iterable[float]) -> tuple[float, ...]:
-    """The values as a tuple of floats (an attrs converter)."""
-    return tuple(float(value) for value in values)
+def _refuse(
+    instance: object, name: str, requirement: str, value: object, why: str = ""
+) -> NoReturn:
+    reason = f" ({why})" if why else ""
+    raise ConfigurationError(
+        f"{type(instance).__name__}: {name} must be {requirement}, got {value!r}{reason}"
+    )
 
 
-def weight_values(
+def _is_number(value: object) -> bool:
+    """An int or float (``True`` is not a number here, nor is text)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_finite_number(value: object) -> bool:
+    return _is_number(value) and math.isfinite(value)  # type: ignore[arg-type]
+
+
+# -- whole numbers ---------------------------------------------------------------------------
+
+
+_POSITIVE_WHOLE = "a whole number of at least 1"
+
+
+def _is_positive_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
+def check_positive_whole(name: str, value: object) -> None:
+    """A whole number of at least 1 (``True`` is not one), else a ConfigurationError naming
+    ``name``: for options checked outside an attrs class."""
+    if not _is_positive_whole(value):
+        raise ConfigurationError(f"{name} must be {_POSITIVE_WHOLE}, got {value!r}")
+
+
+def positive_whole(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A whole number of at least 1 (``True`` is not one)."""
+    if not _is_positive_whole(value):
+        _refuse(instance, attribute.name, _POSITIVE_WHOLE, value)
+
+
+# -- real numbers ----------------------------------------------------------------------------
+
+
+def non_negative(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A finite number of at least 0."""
+    if not (_is_finite_number(value) and value >= 0):  # type: ignore[operator]
+        _refuse(instance, attribute.name, "a finite number of at least 0", value)
+
+
+def positive(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A finite number above 0."""
+    if not (_is_finite_number(value) and value > 0):  # type: ignore[operator]
+        _refuse(instance, attribute.name, "a finite number above 0", value)
+
+
+def between(low: float, high: float, *, above: str = "") -> Validator:
+    """A finite number from ``low`` to ``high``, both included; ``above`` says what a value
+    above ``high`` would do (shown when one is refused)."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if not (_is_finite_number(value) and low <= value <= high):  # type: ignore[operator]
+            beyond = above if _is_finite_number(value) and value > high else ""  # type: ignore[operator]
+            _refuse(
+                instance, attribute.name, f"a finite number from {low} to {high}", value, beyond
+            )
+
+    return check
+
+
+# -- choices, flags, parts -------------------------------------------------------------------
+
+
+def one_of(choices: Collection[object]) -> Validator:
+    """One of ``choices`` (compared with ``==``, so ``True`` is not ``1`` here either)."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if isinstance(value, bool) or value not in choices:
+            listed = ", ".join(repr(choice) for choice in choices)
+            _refuse(instance, attribute.name, f"one of {listed}", value)
+
+    return check
+
+
+def boolean(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """``True`` or ``False`` itself: a truthy value such as ``"yes"`` or ``1`` is refused, as
+    ``"no"`` would be read as true."""
+    if not isinstance(value, bool):
+        _refuse(instance, attribute.name, "True or False", value)
+
+
+def fits(protocol: type) -> Validator:
+    """An object fitting the runtime-checkable ``protocol`` (a part of that family)."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if not isinstance(value, protocol):
+            _refuse(
+                instance,
+                attribute.name,
+                f"a part fitting the {protocol.__name__} protocol (a signature and a __call__)",
+                value,
+            )
+
+    return check
+
+
+def is_callable(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """Something that can be called."""
+    if not callable(value):
+        _refuse(instance, attribute.name, "callable", value)
+
+
+def non_empty_text(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A string with at least one character that is not whitespace."""
+    if not isinstance(value, str) or not value.strip():
+        _refuse(instance, attribute.name, "a non-empty string", value)
+
+
+# -- tuples of numbers -----------------------------------------------------------------------
+
+
+def float_tuple(values: Any) -> Any:
+    """An attrs converter: numbers (not text, not ``True``) as a tuple of floats; anything else
+    is left as it is, for :func:`finite_numbers` to refuse by name."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        return values
+    items = tuple(values)
+    return tuple(float(item) for item in items) if all(map(_is_number, items)) else items
+
+
+def finite_numbers(instance: object, attribute: attrs.Attribute[Any], values: object) -> None:
+    """One or more finite numbers (after :func:`float_tuple`)."""
+    if not (isinstance(values, tuple) and values and all(map(_is_finite_number, values))):
+        _refuse(instance, attribute.name, "one or more finite numbers, one per order", values)
+
+
+def not_all_zero(
     instance: object, attribute: attrs.Attribute[Any], values: tuple[float, ...]
 ) -> None:
-    """One or more finite numbers, not all 0, else a ConfigurationError."""
-    if not values or not all(math.isfinite(value) for value in values):
-        raise ConfigurationError(
-            f"{attribute.name} must be one or more finite numbers, one per order, got {values!r}"
-        )
+    """Weights of which at least one is not 0."""
     if not any(values):
-        raise ConfigurationError(
-            f"{attribute.name} are all 0: no order would count (the score would be the "
-            "brevity penalty alone)"
+        _refuse(
+            instance,
+            attribute.name,
+            "not all 0",
+            values,
+            "with all 0 no order would count: the score would be the brevity penalty alone",
         )
+
+
+def none_negative(
+    instance: object, attribute: attrs.Attribute[Any], values: tuple[float, ...]
+) -> None:
+    """Numbers none of which is below 0."""
+    if any(value < 0 for value in values):
+        _refuse(instance, attribute.name, "numbers of at least 0", values)

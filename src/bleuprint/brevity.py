@@ -23,7 +23,8 @@ import numpy as np
 
 from bleuprint._exact import exactly
 from bleuprint._signature import Part
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint._validators import boolean, one_of
+from bleuprint.exceptions import InputError
 from bleuprint.typing import FloatArray, IntArray
 
 __all__ = [
@@ -69,14 +70,6 @@ class Characters(Part, family="len", name="chars"):
         return np.fromiter(map(len, texts), np.int64, len(texts))
 
 
-_TIE_RULES = ("shorter", "first")
-
-
-def _tie_rule(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
-    if value not in _TIE_RULES:
-        raise ConfigurationError(f"ties must be one of {_TIE_RULES}, got {value!r}")
-
-
 @attrs.frozen
 class Closest(Part, family="ref", name="closest"):
     """The reference length closest to the hypothesis length.
@@ -85,7 +78,7 @@ class Closest(Part, family="ref", name="closest"):
     longer reference towards the shorter; ``ties="first"`` keeps the first listed.
     """
 
-    ties: str = attrs.field(default="shorter", validator=_tie_rule)
+    ties: str = attrs.field(default="shorter", validator=one_of(("shorter", "first")))
 
     def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
         def distance(length: int) -> tuple[int, int]:
@@ -197,7 +190,7 @@ class Ratio(Part, family="bp", name="ratio"):
     An empty reference (``r = 0``) gives 0.
     """
 
-    capped: bool = False
+    capped: bool = attrs.field(default=False, validator=boolean)
 
     def __call__(self, hypothesis_length: float, reference_length: float) -> float:
         if reference_length <= 0:

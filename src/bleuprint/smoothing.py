@@ -32,7 +32,8 @@ import numpy as np
 
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint._validators import between, boolean, non_negative
+from bleuprint.exceptions import InputError
 from bleuprint.typing import BoolArray, FloatArray, Precision
 
 if TYPE_CHECKING:
@@ -81,11 +82,6 @@ def _zero_without_matches(
     return np.where(unmatched[:, None], 0.0, precisions), defined | unmatched[:, None]
 
 
-def _non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-        raise ConfigurationError(f"{attribute.name} must be a number >= 0, got {value!r}")
-
-
 @attrs.frozen
 class NoSmoothing(Part, family="smooth", name="none"):
     """The plain ratio ``matches / totals``; an order without n-grams is undefined.
@@ -106,14 +102,20 @@ class NoSmoothing(Part, family="smooth", name="none"):
 @attrs.frozen
 class Floor(Part, family="smooth", name="floor"):
     """An order with n-grams but no match counts ``value`` matches (sacreBLEU's ``floor``,
-    Chen and Cherry's method 1).
+    Chen and Cherry's method 1). ``value`` is from 0 to 1: sacreBLEU takes more, and then
+    scores above 100.
 
     >>> from bleuprint._stats import BLEUStats
     >>> Floor()(BLEUStats((3, 0, 0, 0), (4, 3, 2, 1), 4, 4))
     [0.75, 0.03333333333333333, 0.05, 0.1]
     """
 
-    value: float = attrs.field(default=0.1, validator=_non_negative)
+    value: float = attrs.field(
+        default=0.1,
+        validator=between(
+            0, 1, above="above 1 an unmatched order's precision exceeds 1, and so can BLEU"
+        ),
+    )
 
     def __call__(self, stats: BLEUStats) -> list[Precision]:
         if (zeros := _without_matches(stats)) is not None:
@@ -145,7 +147,7 @@ class AddK(Part, family="smooth", name="add-k"):
     [0.75, 0.5, 0.3333333333333333, 1.0]
     """
 
-    k: float = attrs.field(default=1.0, validator=_non_negative)
+    k: float = attrs.field(default=1.0, validator=non_negative)
 
     def __call__(self, stats: BLEUStats) -> list[Precision]:
         if (zeros := _without_matches(stats)) is not None:
@@ -220,7 +222,7 @@ class AddOne(Part, family="smooth", name="add-one"):
     ([0.75, 0.5, 1.0], [0.8, 0.5, 1.0])
     """
 
-    unigrams: bool = False
+    unigrams: bool = attrs.field(default=False, validator=boolean)
 
     def __call__(self, stats: BLEUStats) -> list[Precision]:
         return [
@@ -242,7 +244,10 @@ class ReplaceZero(Part, family="smooth", name="replace-zero"):
     [0.75, 1e-09, 1e-09]
     """
 
-    value: float = 1e-9
+    value: float = attrs.field(
+        default=1e-9,
+        validator=between(0, 1, above="a precision above 1 would let BLEU exceed 1"),
+    )
 
     def __call__(self, stats: BLEUStats) -> list[Precision]:
         return [

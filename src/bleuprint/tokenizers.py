@@ -30,6 +30,7 @@ import attrs
 import regex
 
 from bleuprint._signature import Part
+from bleuprint._validators import fits, is_callable, non_empty_text
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.typing import BatchTokenizer, Tokenizer
 
@@ -441,7 +442,7 @@ class Lowercase(Part, family="tok", name="lowercase"):
     'lowercase[13a[]]'
     """
 
-    inner: Tokenizer
+    inner: Tokenizer = attrs.field(validator=fits(Tokenizer))
 
     def __call__(self, text: str) -> list[str]:
         return self.inner(text.lower())
@@ -456,8 +457,8 @@ class Lowercase(Part, family="tok", name="lowercase"):
 
 @attrs.frozen
 class _CallableTokenizer:
-    function: Callable[[str], list[str]]
-    signature: str
+    function: Callable[[str], list[str]] = attrs.field(validator=is_callable)
+    signature: str = attrs.field(validator=non_empty_text)
 
     def __call__(self, text: str) -> list[str]:
         return list(self.function(text))
@@ -501,7 +502,7 @@ class LowercaseAfter(Part, family="tok", name="lowercase-after"):
     ['the', "eu's", 'gdp', '.']
     """
 
-    inner: Tokenizer
+    inner: Tokenizer = attrs.field(validator=fits(Tokenizer))
 
     def __call__(self, text: str) -> list[str]:
         return [token.lower() for token in self.inner(text)]

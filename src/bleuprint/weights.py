@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import takewhile
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
-from bleuprint._validators import float_tuple, weight_values
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint._validators import finite_numbers, float_tuple, none_negative, not_all_zero
+from bleuprint.exceptions import InputError
 from bleuprint.typing import BoolArray, FloatArray, Precision
 
 if TYPE_CHECKING:
@@ -74,20 +74,6 @@ class EffectiveOrder(Part, family="weights", name="effective"):
 # -- explicit weights ------------------------------------------------------------------
 
 
-def _not_negative(
-    instance: object, attribute: attrs.Attribute[Any], values: tuple[float, ...]
-) -> None:
-    if any(value < 0 for value in values):
-        raise ConfigurationError(f"{attribute.name} must not be negative, got {values!r}")
-
-
-def _fit(values: Sequence[float], orders: int) -> list[float]:
-    """The weights of orders 1..orders: missing orders weigh 0."""
-    if len(values) > orders:
-        raise InputError(f"{len(values)} weights given but only {orders} orders are scored")
-    return [*values, *[0.0] * (orders - len(values))]
-
-
 @attrs.frozen
 class Explicit(Part, family="weights", name="explicit"):
     """The given weights, order by order, as they are (not normalised); orders beyond them
@@ -100,8 +86,16 @@ class Explicit(Part, family="weights", name="explicit"):
     """
 
     values: tuple[float, ...] = attrs.field(
-        converter=float_tuple, validator=[weight_values, _not_negative]
+        converter=float_tuple, validator=[finite_numbers, not_all_zero, none_negative]
     )
 
+    def order_problem(self, max_n: int) -> str | None:
+        """More weights than orders (the extra ones could weigh nothing), else ``None``."""
+        if len(self.values) > max_n:
+            return f"{len(self.values)} weights given but only {max_n} orders are scored"
+        return None
+
     def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
-        return _fit(self.values, len(precisions))
+        if (problem := self.order_problem(len(precisions))) is not None:
+            raise InputError(problem)
+        return [*self.values, *[0.0] * (len(precisions) - len(self.values))]

@@ -29,7 +29,7 @@ def add_command(commands: SubCommands) -> None:
         "--plot",
         metavar="FILE.png",
         help="also draw the scores and their 95%% intervals into an image "
-        "(needs the plot extra: pip install 'bleuprint[plot]')",
+        "(needs the plot extra: pip install '.[plot]' (from the repository))",
     )
     parser.set_defaults(command=run, sentence_level=False)
 

@@ -32,7 +32,7 @@ _PART_OPTIONS = {"tokenize": "tok", "smooth_method": "smooth"}
 _FLAGS = {
     "tokenize": "--tokenize",
     "lowercase": "--lowercase",
-    "smooth_method": "--smooth",
+    "smooth_method": "--smooth-method",
     "smooth_value": "--smooth-value",
     "max_n": "--max-n",
     "effective_order": "--effective-order",
@@ -63,9 +63,28 @@ def add_configuration_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "-lc", "--lowercase", action="store_const", const=True, help="compare without case"
     )
-    group.add_argument("--smooth", dest="smooth_method", metavar="METHOD", help="smoothing")
     group.add_argument(
-        "--smooth-value", type=float, metavar="VALUE", help="the smoothing method's parameter"
+        "-s",
+        "--smooth-method",
+        "--smooth",
+        dest="smooth_method",
+        metavar="METHOD",
+        help="smoothing, as sacreBLEU's -s: exp, floor, add-k, none (or a bleuprint part)",
+    )
+    group.add_argument(
+        "-sv",
+        "--smooth-value",
+        type=float,
+        metavar="VALUE",
+        help="the smoothing method's parameter, as sacreBLEU's -sv",
+    )
+    group.add_argument(
+        "-m",
+        "--metrics",
+        nargs="+",
+        choices=["bleu"],
+        default=["bleu"],
+        help="accepted for sacreBLEU's spelling: bleuprint computes BLEU only",
     )
     group.add_argument("--max-n", type=at_least(1), metavar="N", help="the highest n-gram order")
     group.add_argument(

@@ -43,8 +43,9 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "--input",
         nargs="+",
         metavar="HYP",
-        help="system output files, one segment per line; the first is the baseline of paired "
-        "tests (default: one system on standard input)",
+        help="system output files, one segment per line (default: one system on standard "
+        "input); with several, the first is the baseline of the paired tests of score and "
+        "compare",
     )
     group.add_argument(
         "-nr",

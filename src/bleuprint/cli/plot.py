@@ -9,7 +9,7 @@ from bleuprint.cli.significance import SIGNIFICANT
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.significance import SignificanceResult
 
-_INSTALL = "pip install 'bleuprint[plot]'"
+_INSTALL = "pip install '.[plot]' (from the repository)"
 
 
 def check_available() -> None:

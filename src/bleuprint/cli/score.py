@@ -40,7 +40,7 @@ def add_command(commands: SubCommands) -> None:
         metavar="SCHEDULER",
         help="count on a Dask cluster: a scheduler's address (tcp://host:8786), or 'local' for "
         "worker processes on this machine; corpus scores of files, the same output "
-        "(needs the dask extra: pip install 'bleuprint[dask]')",
+        "(needs the dask extra: pip install '.[dask]' (from the repository))",
     )
     parser.set_defaults(command=run)
 

@@ -65,16 +65,19 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
     """The tests (--paired-bs, --paired-ar, -ci), their sizes and their seed."""
     tests = parser.add_argument_group("significance")
     tests.add_argument(
+        "-pbs",
         "--paired-bs",
         action="store_true",
         help="paired bootstrap resampling against the first system",
     )
     tests.add_argument(
+        "-par",
         "--paired-ar",
         action="store_true",
         help="paired approximate randomization against the first system",
     )
     tests.add_argument(
+        "-pbsn",
         "--paired-bs-n",
         type=at_least(1),
         default=significance.DEFAULT_RESAMPLES,
@@ -82,6 +85,7 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
         help="bootstrap resamples (default: %(default)s)",
     )
     tests.add_argument(
+        "-parn",
         "--paired-ar-n",
         type=at_least(1),
         default=significance.DEFAULT_TRIALS,
@@ -92,6 +96,7 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
         "-ci", "--confidence", action="store_true", help="bootstrap 95%% confidence intervals"
     )
     tests.add_argument(
+        "-cin",
         "--confidence-n",
         type=at_least(1),
         default=significance.DEFAULT_RESAMPLES,

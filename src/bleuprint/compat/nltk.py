@@ -32,7 +32,16 @@ from bleuprint import brevity, ngrams
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
-from bleuprint._validators import float_tuple, positive_whole, weight_values
+from bleuprint._validators import (
+    between,
+    boolean,
+    finite_numbers,
+    float_tuple,
+    non_negative,
+    not_all_zero,
+    positive,
+    positive_whole,
+)
 from bleuprint.exceptions import ConfigurationError, InputError, StatisticsMismatchError
 from bleuprint.typing import Precision, Smoother
 
@@ -210,9 +219,15 @@ class NLTKWeights(Part, family="weights", name="nltk"):
     """
 
     values: tuple[float, ...] = attrs.field(
-        default=_NLTK_DEFAULT, converter=float_tuple, validator=weight_values
+        default=_NLTK_DEFAULT, converter=float_tuple, validator=[finite_numbers, not_all_zero]
     )
-    auto_reweigh: bool = False
+    auto_reweigh: bool = attrs.field(default=False, validator=boolean)
+
+    def order_problem(self, max_n: int) -> str | None:
+        """More weights than orders (NLTK counts one order per weight), else ``None``."""
+        if len(self.values) > max_n:
+            return f"{len(self.values)} weights given but only {max_n} orders are scored"
+        return None
 
     def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
         values = self.values
@@ -320,7 +335,12 @@ class NLTKMethod1(_NLTKMethod, Part, family="smooth", name="nltk-method1"):
     [0.75, 0.05]
     """
 
-    epsilon: float = 0.1
+    epsilon: float = attrs.field(
+        default=0.1,
+        validator=between(
+            0, 1, above="above 1 an unmatched order's precision exceeds 1, and so can BLEU"
+        ),
+    )
 
     def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
         return [(matched or self.epsilon) / total for matched, total in fractions]
@@ -408,6 +428,14 @@ def _fifth_order_of_last_segment(stats: BLEUStats, method: str) -> float:
     return matched / total
 
 
+def _reads_fifth_order(orders: int, max_n: int, method: str) -> str | None:
+    if max_n < 5:
+        return f"NLTK's {method} reads the 5-gram precision: count 5 orders at least, not {max_n}"
+    if orders > max_n:
+        return f"NLTK's {method} scores {orders} orders, but only {max_n} are counted"
+    return None
+
+
 @attrs.frozen
 class NLTKMethod4(_NLTKMethod, Part, family="smooth", name="nltk-method4"):
     """NLTK's ``method4``: like method 3, scaled by ``ln(L) / k`` for the hypothesis length
@@ -419,7 +447,7 @@ class NLTKMethod4(_NLTKMethod, Part, family="smooth", name="nltk-method4"):
     [0.75, 0.04621]
     """
 
-    k: float = 5
+    k: float = attrs.field(default=5, validator=positive)
 
     def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
         return _method4(fractions, stats.hypothesis_length, self.k)
@@ -437,6 +465,10 @@ class NLTKMethod5(_NLTKMethod, Part, family="smooth", name="nltk-method5"):
     """
 
     orders: int = attrs.field(default=4, validator=positive_whole)
+
+    def order_problem(self, max_n: int) -> str | None:
+        """Method 5 reads the 5-gram precision and scores ``orders`` orders."""
+        return _reads_fifth_order(self.orders, max_n, "method5")
 
     def _orders(self, stats: BLEUStats) -> int:
         return self.orders
@@ -457,7 +489,13 @@ class NLTKMethod6(_NLTKMethod, Part, family="smooth", name="nltk-method6"):
     bleuprint raises :class:`~bleuprint.InputError`.
     """
 
-    alpha: float = 5
+    alpha: float = attrs.field(default=5, validator=non_negative)
+
+    def order_problem(self, max_n: int) -> str | None:
+        """Method 6 interpolates from order 3 up: it needs 3 orders at least."""
+        if max_n < 3:
+            return f"NLTK's method6 needs at least 3 orders, got {max_n} (NLTK fails there)"
+        return None
 
     def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
         if len(fractions) < 3 or not fractions[2][0]:
@@ -487,8 +525,12 @@ class NLTKMethod6(_NLTKMethod, Part, family="smooth", name="nltk-method6"):
 class NLTKMethod7(_NLTKMethod, Part, family="smooth", name="nltk-method7"):
     """NLTK's ``method7``: method 4, then method 5 on its output (with method 5's quirks)."""
 
-    k: float = 5
+    k: float = attrs.field(default=5, validator=positive)
     orders: int = attrs.field(default=4, validator=positive_whole)
+
+    def order_problem(self, max_n: int) -> str | None:
+        """Method 7 reads the 5-gram precision and scores ``orders`` orders."""
+        return _reads_fifth_order(self.orders, max_n, "method7")
 
     def _orders(self, stats: BLEUStats) -> int:
         return self.orders

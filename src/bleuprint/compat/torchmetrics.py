@@ -29,9 +29,10 @@ from bleuprint import weights as weight_parts
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
+from bleuprint._validators import fits
 from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import Precision, Smoother, Tokenizer
+from bleuprint.typing import OrderConstrained, Precision, Smoother, Tokenizer
 
 __all__ = ["PRESET", "PRESETS", "RequireAllMatched", "parts"]
 
@@ -85,7 +86,11 @@ class RequireAllMatched(Part, family="smooth", name="all-matched"):
     [0.0, 0.0, 0.0]
     """
 
-    inner: Smoother = attrs.field(factory=smoothing.NoSmoothing)
+    inner: Smoother = attrs.field(factory=smoothing.NoSmoothing, validator=fits(Smoother))
+
+    def order_problem(self, max_n: int) -> str | None:
+        """Whatever the ``inner`` smoother needs of the orders."""
+        return self.inner.order_problem(max_n) if isinstance(self.inner, OrderConstrained) else None
 
     def __call__(self, stats: BLEUStats) -> list[Precision]:
         if min(stats.matches) == 0:

@@ -1,0 +1,136 @@
+"""``bleuprint sacrebleu`` beside the real ``sacrebleu`` command: the same standard output, byte
+for byte, on the WMT22 files of ``../shared``; and its refusals, one line and exit status 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SACREBLEU = Path(sys.executable).with_name("sacrebleu")
+SYSTEMS = ("sys.JDExploreAcademy.txt", "sys.LT22.txt", "sys.Online-A.txt")
+
+# Options after the references; "SYS1" and so on name the systems above.
+OPTION_SETS = {
+    "json": ["-i", "SYS1"],
+    "two-references-text": ["REF2", "-i", "SYS1", "-f", "text"],
+    "score-only-width": ["-i", "SYS1", "-b", "-w", "3"],
+    "smoothing-lowercase-intl": ["-i", "SYS1", "-s", "add-k", "-sv", "2", "-lc", "-tok", "intl"],
+    "floor-none-tokenizer": ["-i", "SYS1", "-s", "floor", "-tok", "none", "-f", "text"],
+    "sentence-level": ["-i", "SYS1", "-sl", "-w", "2"],
+    "sentence-level-score-only": ["-i", "SYS1", "-sl", "-b"],
+    "confidence-json": ["-i", "SYS1", "-ci", "-cin", "200"],
+    "confidence-text-short": ["-i", "SYS1", "--confidence", "-cin", "200", "-f", "text", "-sh"],
+    "systems-json": ["-i", "SYS1", "SYS2", "SYS3"],
+    "systems-text": ["-i", "SYS1", "SYS2", "SYS3", "-f", "text", "-w", "2"],
+    "systems-latex": ["-i", "SYS1", "SYS2", "-f", "latex"],
+    "paired-bs-json": ["-i", "SYS1", "SYS2", "SYS3", "-pbs", "-pbsn", "200"],
+    "paired-bs-text": ["-i", "SYS1", "SYS2", "SYS3", "--paired-bs", "-pbsn", "200", "-f", "text"],
+    "paired-bs-default-latex": ["-i", "SYS1", "SYS2", "-pbs", "-f", "latex"],
+    "paired-ar-json": ["-i", "SYS1", "SYS2", "-par", "-parn", "500"],
+    "paired-ar-default-text": ["-i", "SYS1", "SYS2", "SYS3", "-par", "-f", "text", "-sh"],
+    "abbreviated-option": ["-i", "SYS1", "--smooth-m", "none", "--score-o"],
+}
+
+
+def _expand(arguments: list[str], folder: Path) -> list[str]:
+    names = {f"SYS{n}": str(folder / name) for n, name in enumerate(SYSTEMS, start=1)}
+    names["REF2"] = str(folder / "ref.B.txt")
+    return [names.get(argument, argument) for argument in arguments]
+
+
+def _both(
+    arguments: list[str], *, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[bytes], subprocess.CompletedProcess[bytes]]:
+    environment = {**os.environ, **(env or {})}
+    environment.pop("SACREBLEU_FORMAT", None)
+    environment.update(env or {})
+    runs = [
+        subprocess.run(
+            command + arguments, input=stdin, capture_output=True, check=False, env=environment
+        )
+        for command in ([str(SACREBLEU)], [sys.executable, "-m", "bleuprint.cli", "sacrebleu"])
+    ]
+    return runs[0], runs[1]
+
+
+@pytest.fixture(scope="module")
+def de_en(shared: object) -> Path:
+    return shared("data", "wmt22", "de-en")  # type: ignore[operator, no-any-return]
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_SETS))
+def test_same_output_as_sacrebleu(de_en: Path, name: str) -> None:
+    arguments = [str(de_en / "ref.A.txt"), *_expand(OPTION_SETS[name], de_en)]
+    expected, got = _both(arguments)
+    assert expected.returncode == 0, expected.stderr
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == expected.stdout
+
+
+def test_standard_input_and_environment(de_en: Path, tmp_path: Path) -> None:
+    # Two systems, tab-separated on standard input; SACREBLEU_FORMAT overrides -f.
+    lines = zip(*((de_en / name).read_text("utf-8").splitlines() for name in SYSTEMS[:2]))
+    stdin = "".join("\t".join(pair) + "\n" for pair in lines).encode("utf-8")
+    for env in ({}, {"SACREBLEU_FORMAT": "text"}, {"SACREBLEU_SEED": "7"}):
+        expected, got = _both(
+            [str(de_en / "ref.A.txt"), "-pbs", "-pbsn", "100"], stdin=stdin, env=env
+        )
+        assert (got.returncode, got.stdout) == (0, expected.stdout), env
+
+
+def test_tab_separated_references_and_encoding(de_en: Path, tmp_path: Path) -> None:
+    references = zip(
+        *((de_en / name).read_text("utf-8").splitlines() for name in ("ref.A.txt", "ref.B.txt"))
+    )
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("".join("\t".join(pair) + "\n" for pair in references), "utf-8")
+    expected, got = _both([str(tsv), "-nr", "2", "-i", str(de_en / SYSTEMS[0])])
+    assert (got.returncode, got.stdout) == (0, expected.stdout)
+    # A Latin-1 file read with -e.
+    latin = tmp_path / "ref.latin1"
+    hypothesis = tmp_path / "sys.latin1"
+    for source, target in ((de_en / "ref.A.txt", latin), (de_en / SYSTEMS[1], hypothesis)):
+        text = source.read_text("utf-8").encode("latin-1", "replace")
+        target.write_bytes(text)
+    expected, got = _both([str(latin), "-i", str(hypothesis), "-e", "latin-1", "-f", "text"])
+    assert (got.returncode, got.stdout) == (0, expected.stdout)
+
+
+@pytest.mark.parametrize("pair", ["en-zh", "en-ja"])
+def test_language_pair_picks_the_tokenizer(shared: object, pair: str) -> None:
+    folder: Path = shared("data", "wmt22", pair)  # type: ignore[operator]
+    system = sorted(folder.glob("sys.*.txt"))[0]
+    expected, got = _both([str(folder / "ref.A.txt"), "-l", pair, "-i", str(system)])
+    assert (got.returncode, got.stdout) == (0, expected.stdout)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "names"),
+    [
+        (["-m", "chrf"], "-m chrf"),
+        (["-m", "bleu", "ter"], "-m ter"),
+        (["-t", "wmt22", "-l", "de-en"], "-t/--test-set"),
+        (["--echo", "src"], "--echo"),
+        (["-tok", "spm"], "-tok spm"),
+        (["-tok", "flores200"], "-tok flores200"),
+    ],
+)
+def test_refusals(tmp_path: Path, arguments: list[str], names: str) -> None:
+    reference = tmp_path / "ref.txt"
+    reference.write_text("a b c\n", "utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "bleuprint.cli", "sacrebleu", str(reference), *arguments],
+        input=b"a b c\n",
+        capture_output=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == b""
+    message = result.stderr.decode("utf-8")
+    assert message.count("\n") == 1
+    assert message.startswith(f"bleuprint: error: {names}")
+    assert "sacrebleu" in message  # what to do instead
