@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from bleuprint import (
+    _accumulator,
     _pairwise,
     _scoring,
     _streaming,
@@ -20,6 +21,7 @@ from bleuprint import (
     tokenizers,
     weights,
 )
+from bleuprint import mbr as mbr_decoding
 from bleuprint._counting import Counting
 from bleuprint._exact import weighted_geometric_mean
 from bleuprint._preset_entry import PresetEntry
@@ -325,6 +327,9 @@ class BLEUScore:
     count_stream = _streaming.count_stream
     corpus_score_files = _streaming.score_files
     pairwise_scores = _pairwise.pairwise_scores
+    accumulator = _accumulator.accumulator
+    mbr = mbr_decoding.mbr
+    self_bleu = mbr_decoding.self_bleu
 
     # -- scoring ---------------------------------------------------------------------------
 

@@ -83,15 +83,24 @@ def _pairwise_stats(parts: ArrayCounting, candidates: list[Segment]) -> SegmentS
 def _ngram_count_matrices(token_ids: IntArray, lengths: IntArray, max_n: int) -> Iterator[IntArray]:
     """For each order, how often each distinct n-gram (columns) occurs in each stream (rows)."""
     streams = len(lengths)
+    for stream_of, labels in ngram_labels(token_ids, lengths, max_n):
+        label_count = int(labels.max(initial=-1)) + 1
+        cells = stream_of * label_count + labels
+        yield np.bincount(cells, minlength=streams * label_count).reshape(streams, label_count)
+
+
+def ngram_labels(
+    token_ids: IntArray, lengths: IntArray, max_n: int
+) -> Iterator[tuple[IntArray, IntArray]]:
+    """For each order, every n-gram occurrence of the streams laid end to end: the stream it
+    is in, and a label 0, 1, 2, ... that is equal for equal n-grams (of that order)."""
     token_end = np.repeat(np.cumsum(lengths), lengths)
-    token_stream = np.repeat(np.arange(streams), lengths)
+    token_stream = np.repeat(np.arange(len(lengths)), lengths)
     unigram_labels = _dense(token_ids)
     unigram_count = int(unigram_labels.max(initial=-1)) + 1
     starts, labels = np.arange(len(token_ids)), unigram_labels
     for order in range(1, max_n + 1):
-        label_count = int(labels.max(initial=-1)) + 1
-        cells = token_stream[starts] * label_count + labels
-        yield np.bincount(cells, minlength=streams * label_count).reshape(streams, label_count)
+        yield token_stream[starts], labels
         # The (n+1)-gram at p is the n-gram at p and the token at p + n.
         longer = starts + order + 1 <= token_end[starts]
         starts = starts[longer]
