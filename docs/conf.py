@@ -52,7 +52,7 @@ autodoc_type_aliases = {
 nitpicky = True
 nitpick_ignore_regex = [
     ("py:.*", r"(collections|collections\.abc|typing|os)\..*"),
-    ("py:.*", r"(numpy|npt|dask|distributed|pandas|attrs|attr)(\..*)?"),
+    ("py:.*", r"(numpy|npt|dask|distributed|pandas|attrs|attr|math)(\..*)?"),
     ("py:meth", r"str\..*"),
 ]
 

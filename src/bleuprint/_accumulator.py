@@ -87,7 +87,7 @@ class Accumulator:
 
     @property
     def stats(self) -> BLEUStats:
-        """The statistics of every segment so far: what :meth:`compute` scores."""
+        """The statistics of every segment so far (what :meth:`compute` scores)."""
         return self._stats
 
     def update(
