@@ -1,5 +1,16 @@
 """Sphinx configuration for bleuprint's documentation."""
 
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from importlib.resources import files
+from typing import Any
+
+import attrs
+from sphinx.application import Sphinx
+
 from bleuprint import __version__
 
 project = "bleuprint"
@@ -21,6 +32,113 @@ html_theme = "furo"
 html_title = f"bleuprint {version}"
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "show-inheritance": False}
-nitpicky = False
+autodoc_default_options = {"members": True}
 suppress_warnings = ["myst.header"]
+
+# Formulas render without a network, at build and at view time: MathJax comes from the
+# django-static-mathjax package (the `docs` extra) and is copied into _static. The SVG
+# component with every TeX extension is one file that loads nothing else (no fonts either).
+_MATHJAX = files("mathjax") / "static" / "mathjax"
+html_static_path = [str(_MATHJAX / "es5" / "tex-svg-full.js"), str(_MATHJAX / "LICENSE")]
+mathjax_path = "tex-svg-full.js"
+
+# The annotations name the array aliases of bleuprint.typing by their short names.
+autodoc_type_aliases = {
+    name: f"bleuprint.typing.{name}" for name in ("IntArray", "FloatArray", "BoolArray")
+}
+
+# Every reference must resolve (`-n`), bleuprint's own by being documented. Names of other
+# projects cannot be linked without intersphinx, which needs the network: they stay plain.
+nitpicky = True
+nitpick_ignore_regex = [
+    ("py:.*", r"(collections|collections\.abc|typing|os)\..*"),
+    ("py:.*", r"(numpy|npt|dask|distributed|pandas|attrs|attr|math)(\..*)?"),
+    ("py:meth", r"str\..*"),
+]
+
+
+def _resolve(name: str) -> Any:
+    """The object a dotted name documented by autodoc stands for."""
+    parts = name.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            target: Any = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for attribute in parts[split:]:
+            target = getattr(target, attribute)
+        return target
+    raise LookupError(name)
+
+
+_FORWARD_ALIAS = re.compile(r"TypeAliasForwardRef\('([\w.]+)'\)")
+
+
+class _Shown:
+    """A default value shown by the text given (attrs' factories are not values)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+# Sphinx calls its event handlers with these seven arguments, positionally.
+def _attrs_signature(  # noqa: PLR0917
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, args: str | None, ret: str | None
+) -> tuple[str, str | None] | None:
+    """Show an attrs class's factory defaults as the values they make (``Whitespace()``)
+    rather than attrs' sentinel (``NOTHING``)."""
+    if what not in {"class", "exception"} or not attrs.has(obj):
+        return None
+    defaults = {
+        field.name: field.default
+        for field in attrs.fields(obj)
+        if isinstance(field.default, attrs.Factory)  # type: ignore[arg-type]
+    }
+    if not defaults:
+        return None
+    signature = inspect.signature(obj)
+    parameters = []
+    for parameter in signature.parameters.values():
+        factory = defaults.get(parameter.name)
+        shown = parameter.default
+        if factory is not None:
+            shown = _Shown("<computed>" if factory.takes_self else repr(factory.factory()))
+        parameters.append(parameter.replace(default=shown, annotation=inspect.Parameter.empty))
+    shown_signature = signature.replace(
+        parameters=parameters, return_annotation=inspect.Signature.empty
+    )
+    return str(shown_signature), ret
+
+
+def _tidy_annotations(  # noqa: PLR0917
+    app: Sphinx, what: str, name: str, obj: Any, options: Any, args: str | None, ret: str | None
+) -> None:
+    """Fix two things in the types autodoc recorded for the description.
+
+    An alias of ``autodoc_type_aliases`` inside a generic (``list[FloatArray]``) is recorded
+    as ``TypeAliasForwardRef('...')``: it becomes the alias's name. A module function the
+    engine binds as a method (``count_stream = ...``) annotates its first parameter, the
+    engine itself, with a small Protocol: as a method, that parameter is ``self``, not listed.
+    """
+    annotations = app.env.current_document.autodoc_annotations.get(name)
+    if not annotations:
+        return
+    for key, text in annotations.items():
+        annotations[key] = _FORWARD_ALIAS.sub(r"~\1", text)
+    if what != "method" or not inspect.isfunction(obj):
+        return
+    owner_name, _, member = name.rpartition(".")
+    if isinstance(inspect.getattr_static(_resolve(owner_name), member), staticmethod):
+        return
+    first = next(iter(inspect.signature(obj).parameters), None)
+    if first is not None:
+        annotations.pop(first, None)
+
+
+def setup(app: Sphinx) -> None:
+    app.connect("autodoc-process-signature", _attrs_signature)
+    # after autodoc's own handler (priority 500) has recorded the annotations
+    app.connect("autodoc-process-signature", _tidy_annotations, priority=600)

@@ -15,7 +15,9 @@ from sacrebleu.significance import PairedTest
 from tests.cli_helpers import (
     CANONICAL,
     canonical_sacrebleu,
+    fails,
     lines,
+    run,
     succeed,
     write_examples,
     write_vector_systems,
@@ -99,27 +101,6 @@ def test_compare_text_table(vector_systems: tuple[Path, dict[str, Any]]) -> None
     assert "Paired bootstrap resampling, 100 resamples, seed 12345" in output
 
 
-def test_compare_plot(vector_systems: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
-    pytest.importorskip("matplotlib")
-    folder, _ = vector_systems
-    target = tmp_path / "chart.png"
-    succeed(
-        "compare",
-        *CANONICAL,
-        "-r",
-        "ref.txt",
-        "-i",
-        "baseline.txt",
-        "sysB.txt",
-        "--paired-bs-n",
-        "20",
-        "--plot",
-        str(target),
-        cwd=folder,
-    )
-    assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
-
-
 def test_plot_without_matplotlib_is_a_clear_error(tmp_path: Path) -> None:
     files = write_examples(tmp_path)
     hide_matplotlib = (
@@ -151,3 +132,51 @@ def test_plot_without_matplotlib_is_a_clear_error(tmp_path: Path) -> None:
         "pip install '.[plot]' (from the repository)\n"
     )
     assert not (files / "out.png").exists()
+
+
+def test_compare_latex_table(vector_systems: tuple[Path, dict[str, Any]]) -> None:
+    folder, vectors = vector_systems
+    output = succeed(
+        "compare", *CANONICAL, "-r", "ref.txt", "-i", "baseline.txt", "sysA.txt", "sysB.txt",
+        "-f", "latex", "--paired-bs-n", "100", cwd=folder,
+    ).splitlines()  # fmt: skip
+    named = [(name, hypotheses) for name, hypotheses in vectors["hypotheses"].items()]
+    _, expected = PairedTest(
+        named, {"BLEU": canonical_sacrebleu()}, vectors["references"], "bs", n_samples=100
+    )()
+    rows = []
+    for name, wanted in zip(["baseline.txt (baseline)", "sysA.txt", "sysB.txt"], expected["BLEU"]):
+        star = "$^*$" if wanted.p_value is not None and wanted.p_value < 0.05 else ""
+        p_value = "" if wanted.p_value is None else f"{wanted.p_value:.4f}{star}"
+        interval = f"{wanted.mean:.1f} $\\pm$ {wanted.ci:.1f}"
+        rows.append(f"{name} & {wanted.score:.1f} & {interval} & {p_value} \\\\")
+    assert output[0].startswith("% BLEU|bleuprint:")
+    assert output[1:3] == [
+        "% Paired bootstrap resampling, 100 resamples, seed 12345",
+        "% *: p < 0.05, the difference from the baseline is significant",
+    ]
+    assert output[3:] == [
+        "\\begin{tabular}{lrrr}",
+        "\\toprule",
+        "System & BLEU & $\\mu \\pm$ 95\\% CI & $p$-value \\\\",
+        "\\midrule",
+        *rows,
+        "\\bottomrule",
+        "\\end{tabular}",
+    ]
+
+
+def test_latex_escapes_file_names_and_refuses_sentence_level(tmp_path: Path) -> None:
+    files = write_examples(tmp_path)
+    (files / "my_sys&1.txt").write_bytes((files / "hyp.txt").read_bytes())
+    output = succeed(
+        "score", *CANONICAL, "-r", "ref.txt", "-i", "my_sys&1.txt", "-f", "latex", cwd=files
+    )
+    hypotheses = (files / "hyp.txt").read_text(encoding="utf-8").splitlines()
+    references = (files / "ref.txt").read_text(encoding="utf-8").splitlines()
+    score = canonical_sacrebleu().corpus_score(hypotheses, [references]).score
+    assert f"my\\_sys\\&1.txt & {score:.1f} \\\\" in output.splitlines()
+    fails(
+        run("score", "-r", "ref.txt", "-i", "hyp.txt", "-sl", "-f", "latex", cwd=files),
+        "-f latex writes a table of systems: not with --sentence-level",
+    )

@@ -126,11 +126,11 @@ def test_a_plot_on_a_full_disk_leaves_no_file(files: Path, tiny_disk: Path) -> N
 @pytest.mark.parametrize(
     ("target", "message"),
     [
-        ("adir", "no format extension"),
+        ("adir", "not a file without extension"),
         ("adir.png", "is a directory"),
-        ("/dev/full", "no format extension"),
+        ("/dev/full", "not a file without extension"),
         ("fifo.png", "not a regular file"),
-        ("p.gif", "unknown format 'gif'"),
+        ("p.gif", "not .gif"),
         ("missing/p.png", "the folder missing does not exist"),
     ],
 )

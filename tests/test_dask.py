@@ -420,7 +420,7 @@ def test_importing_without_dask_says_what_to_install() -> None:
     )
     assert completed.returncode == 1
     assert "ImportError: bleuprint.dask needs" in completed.stderr
-    assert "pip install 'bleuprint[dask]'" in completed.stderr
+    assert "pip install '.[dask]' (from the repository's root)" in completed.stderr
 
 
 @settings(max_examples=60)

@@ -20,7 +20,8 @@ def examples() -> list[tuple[str, str]]:
     """Each command of the page with the output shown for it."""
     found = []
     for block in _CONSOLE.findall(PAGE.read_text(encoding="utf-8")):
-        for example in block.split("$ ")[1:]:
+        # a command starts a line ("$ " inside an output, as in LaTeX, is not one)
+        for example in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
             command, _, output = example.partition("\n")
             found.append((command, output))
     return found

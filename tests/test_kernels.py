@@ -1,17 +1,216 @@
-"""The compiled scoring loop against the scalar arithmetic it must reproduce bit for bit."""
+"""Both kernels, the compiled one and its plain-Python twin, against the definitions they
+must reproduce (Counters, the scalar arithmetic, math.fsum) and against each other, exactly."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from types import ModuleType
 
 import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from bleuprint import _scoring
+from bleuprint import _counting, _scoring
 from bleuprint._exact import weighted_geometric_mean
-from bleuprint._kernels import _rounded_sum
+from bleuprint._kernels import _python
+
+
+def compiled_kernel() -> ModuleType | None:
+    try:
+        from bleuprint._kernels import _compiled  # noqa: PLC0415 (absent where not built)
+    except ImportError:
+        return None
+    return _compiled
+
+
+COMPILED = compiled_kernel()
+# Where the extension must have been built (CI), its absence fails rather than skips.
+NOT_BUILT = pytest.mark.skipif(
+    COMPILED is None and os.environ.get("BLEUPRINT_REQUIRE_COMPILED") != "1",
+    reason="the compiled kernel is not built (pip install . builds it, with a C compiler)",
+)
+KERNELS = [
+    pytest.param(_python, id="python"),
+    pytest.param(COMPILED, id="compiled", marks=NOT_BUILT),
+]
+both_kernels = pytest.mark.parametrize("kernel", KERNELS)
+
+
+def compiled() -> ModuleType:
+    assert COMPILED is not None, "the compiled kernel is not built (BLEUPRINT_REQUIRE_COMPILED=1)"
+    return COMPILED
+
+
+# -- counting ---------------------------------------------------------------------------------
+
+
+def ngrams(tokens: list[int], n: int) -> list[tuple[int, ...]]:
+    return [tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
+
+
+def shared_by_counter(
+    texts: list[list[int]], hypotheses: list[int], references: list[list[int]], max_n: int
+) -> tuple[list[list[int]], list[tuple[int, int, int]]]:
+    """The kernel's output straight from its definition: for each segment and order, every
+    distinct hypothesis n-gram that a reference has, in order of first occurrence, with its
+    count in the hypothesis and its most in one reference; the (1, 1) ones only counted."""
+    singles = [[0] * max_n for _ in hypotheses]
+    repeated = []
+    for segment, (hypothesis, refs) in enumerate(zip(hypotheses, references)):
+        for n in range(1, max_n + 1):
+            in_references = [Counter(ngrams(texts[ref], n)) for ref in refs]
+            for gram, times in Counter(ngrams(texts[hypothesis], n)).items():
+                most = max(counts[gram] for counts in in_references)
+                if (times, most) == (1, 1):
+                    singles[segment][n - 1] += 1
+                elif most:
+                    repeated.append((segment * max_n + n - 1, times, most))
+    return singles, repeated
+
+
+def kernel_arguments(
+    texts: list[list[int]], hypotheses: list[int], references: list[list[int]], max_n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    lengths = [len(text) for text in texts]
+    return (
+        np.array([token for text in texts for token in text], np.int64),
+        np.cumsum([0, *lengths]),
+        np.array(hypotheses, np.int64),
+        np.array([text for refs in references for text in refs], np.int64),
+        np.cumsum([0, *map(len, references)]),
+        1 + max((token for text in texts for token in text), default=-1),
+        max_n,
+    )
+
+
+TOKENS = st.lists(st.integers(0, 3), max_size=12)  # few kinds: n-grams repeat often
+
+
+@st.composite
+def segments(draw: st.DrawFn) -> tuple[list[list[int]], list[int], list[list[int]], int]:
+    texts = draw(st.lists(TOKENS, min_size=1, max_size=8))
+    numbers = st.integers(0, len(texts) - 1)
+    hypotheses = draw(st.lists(numbers, max_size=6))
+    references = [draw(st.lists(numbers, min_size=1, max_size=3)) for _ in hypotheses]
+    return texts, hypotheses, references, draw(st.integers(1, 7))
+
+
+@both_kernels
+@given(segments())
+@example(([[0, 0, 0, 0], [0, 0]], [0, 1, 0], [[1], [0], [1, 0]], 3))
+@example(([[], [0]], [0, 1], [[1], [0]], 4))  # an empty hypothesis, an empty reference
+def test_shared_ngrams_are_the_definitions(
+    kernel: ModuleType, case: tuple[list[list[int]], list[int], list[list[int]], int]
+) -> None:
+    singles, repeated = kernel.shared_ngram_counts(*kernel_arguments(*case))
+    expected_singles, expected_repeated = shared_by_counter(*case)
+    assert (singles.dtype, repeated.dtype) == (np.int64, np.int64)
+    assert singles.tolist() == expected_singles
+    assert [tuple(row) for row in repeated.tolist()] == expected_repeated
+
+
+@NOT_BUILT
+@given(segments())
+def test_the_kernels_count_alike(
+    case: tuple[list[list[int]], list[int], list[list[int]], int],
+) -> None:
+    arguments = kernel_arguments(*case)
+    compiled_counts = compiled().shared_ngram_counts(*arguments)
+    python_counts = _python.shared_ngram_counts(*arguments)
+    for got, expected in zip(compiled_counts, python_counts, strict=True):
+        assert (got.shape, got.tolist()) == (expected.shape, expected.tolist())
+
+
+@both_kernels
+def test_a_long_segment_and_many_repeated_ngrams(kernel: ModuleType) -> None:
+    # More rows of repeated n-grams than the compiled kernel's first allocation holds, and a
+    # hypothesis long enough to grow its hash table.
+    rng = np.random.default_rng(12)
+    texts = [rng.integers(0, 10, 5000).tolist() for _ in range(4)]
+    case = texts, [0, 1, 2], [[1, 2], [3], [0, 1, 3]], 4
+    singles, repeated = kernel.shared_ngram_counts(*kernel_arguments(*case))
+    expected_singles, expected_repeated = shared_by_counter(*case)
+    assert len(expected_repeated) > 4096
+    assert singles.tolist() == expected_singles
+    assert [tuple(row) for row in repeated.tolist()] == expected_repeated
+
+
+def good_arguments() -> list[object]:
+    return list(kernel_arguments([[0, 1], [1]], [0], [[1]], 2))
+
+
+BAD_ARGUMENTS = [
+    (0, [[0, 1]], "token_ids must be a 1-dimensional array, got 2 dimensions"),
+    (6, 0, "max_n must be at least 1, got 0"),
+    (5, -1, "vocabulary_size must not be negative, got -1"),
+    (5, 1, r"token_ids\[1\] is 1, not in range\(1\)"),
+    (0, [0, -1, 1], r"token_ids\[1\] is -1, not in range\(2\)"),
+    (1, [0, 2, 9], "text_starts must hold the start of every text"),
+    (1, [], "text_starts must hold the start of every text"),
+    (1, [0, 3, 2], r"text_starts must not decrease \(at 2\)"),
+    (2, [2], r"hypothesis_texts\[0\] is 2, not a text number below 2"),
+    (3, [0, -1], r"reference_texts\[1\] is -1, not a text number below 2"),
+    (4, [0], "reference_offsets must hold one offset per segment and one more"),
+    (4, [0, 2], "reference_offsets must hold one offset per segment and one more"),
+    (4, [1, 0], r"reference_offsets must not decrease \(at 1\)"),
+]
+
+
+@both_kernels
+@pytest.mark.parametrize(("position", "value", "message"), BAD_ARGUMENTS)
+def test_inconsistent_tables_are_refused_by_name(
+    kernel: ModuleType, position: int, value: object, message: str
+) -> None:
+    arguments = good_arguments()
+    arguments[position] = value
+    with pytest.raises(ValueError, match=message):
+        kernel.shared_ngram_counts(*arguments)
+
+
+@NOT_BUILT
+def test_the_compiled_kernel_counts_without_the_gil() -> None:
+    # One long segment: the GIL-free loop takes nearly all of the call, so a thread that
+    # holds the GIL throughout would leave this one a gap as long as the call.
+    rng = np.random.default_rng(7)
+    texts = [rng.integers(0, 2000, 400_000).tolist() for _ in range(2)]
+    arguments = kernel_arguments(texts, [0], [[1]], 4)
+    span: list[float] = []
+
+    def count() -> None:
+        span.append(time.perf_counter())
+        compiled().shared_ngram_counts(*arguments)
+        span.append(time.perf_counter())
+
+    worker = threading.Thread(target=count)
+    samples = []
+    worker.start()
+    while worker.is_alive():
+        samples.append(time.perf_counter())
+    worker.join()
+    start, end = span
+    inside = [start, *(sample for sample in samples if start < sample < end), end]
+    longest_gap = max(b - a for a, b in itertools.pairwise(inside))
+    assert end - start > 0.02, "too short a call to tell"
+    assert longest_gap < (end - start) / 2
+
+
+def test_chunks_are_counted_by_the_chosen_kernel() -> None:
+    from bleuprint import _kernels  # noqa: PLC0415
+
+    assert _counting.shared_ngram_counts is _kernels.shared_ngram_counts
+    pure = os.environ.get("BLEUPRINT_PURE_PYTHON") == "1" or COMPILED is None
+    assert ("python" if pure else "compiled") == _kernels.KERNEL
+
+
+# -- scoring ----------------------------------------------------------------------------------
 
 FINITE = st.floats(allow_nan=False, allow_infinity=False)
 # Terms that cancel, lie half an ulp apart or span the whole exponent range.
@@ -21,13 +220,14 @@ TERMS = st.lists(
 )
 
 
+@NOT_BUILT
 @given(TERMS)
 @example([1e16, 1.0, 1e-16])
 @example([1.0, 2.0**-53, 2.0**-106])  # a tie broken by a third, far smaller term
 @example([1.0, -(2.0**-53), -(2.0**-106)])
 @example([1e308, 1e308, -1e308])  # math.fsum meets an overflow on the way
 def test_rounded_sum_is_math_fsum(terms: list[float]) -> None:
-    result = _rounded_sum(np.array(terms, np.float64), np.empty(len(terms)))
+    result = compiled().rounded_sum(terms)
     try:
         expected = math.fsum(terms)
     except OverflowError:
@@ -38,25 +238,32 @@ def test_rounded_sum_is_math_fsum(terms: list[float]) -> None:
 
 PRECISIONS = st.floats(0.0, 1.0) | st.sampled_from([0.0, 1.0, 1e-300, 2.0**-1074])
 WEIGHTS = st.floats(-1e3, 1e3, allow_nan=False) | st.sampled_from([0.0, 0.25, -2e3, 1e5])
+Rows = list[tuple[list[float], list[bool], list[float]]]
 
 
-@given(
-    st.integers(1, 5).flatmap(
+def rows_of(
+    precisions: st.SearchStrategy[float], weights: st.SearchStrategy[float]
+) -> st.SearchStrategy[Rows]:
+    return st.integers(1, 5).flatmap(
         lambda orders: st.lists(
             st.tuples(
-                st.lists(PRECISIONS, min_size=orders, max_size=orders),
+                st.lists(precisions, min_size=orders, max_size=orders),
                 st.lists(st.booleans(), min_size=orders, max_size=orders),
-                st.lists(WEIGHTS, min_size=orders, max_size=orders),
+                st.lists(weights, min_size=orders, max_size=orders),
             ),
             min_size=1,
             max_size=6,
         )
     )
-)
-def test_geometric_means_are_the_scalar_ones(
-    rows: list[tuple[list[float], list[bool], list[float]]],
-) -> None:
-    precisions, defined, weights = (np.array(column) for column in zip(*rows))
+
+
+def as_arrays(rows: Rows) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    precisions, defined, weights = zip(*rows)
+    return np.array(precisions), np.array(defined, bool), np.array(weights)
+
+
+def scalar_means(rows: Rows) -> list[float | type[Exception]]:
+    """The simple path's mean of each row, or the error it raises."""
     expected: list[float | type[Exception]] = []
     for row_precisions, row_defined, row_weights in rows:
         given = [p if known else None for p, known in zip(row_precisions, row_defined)]
@@ -64,10 +271,87 @@ def test_geometric_means_are_the_scalar_ones(
             expected.append(weighted_geometric_mean(given, row_weights))
         except (OverflowError, ValueError) as error:
             expected.append(type(error))
+    return expected
+
+
+@both_kernels
+@given(rows_of(PRECISIONS, WEIGHTS))
+def test_kernel_means_are_the_scalar_ones(kernel: ModuleType, rows: Rows) -> None:
+    means = kernel.weighted_geometric_means(*as_arrays(rows))
+    assert means.dtype == np.float64
+    for mean, expected in zip(means.tolist(), scalar_means(rows), strict=True):
+        if isinstance(expected, type):
+            assert math.isnan(mean)  # the kernel leaves the scalar code's errors to it
+        else:
+            assert (mean, math.copysign(1.0, mean)) == (expected, math.copysign(1.0, expected))
+
+
+ANY_FLOAT = st.floats() | st.sampled_from([math.inf, -math.inf, math.nan, -1.0, 0.0, -0.0])
+
+
+@NOT_BUILT
+@given(rows_of(ANY_FLOAT, ANY_FLOAT))
+@example([([math.inf], [True], [-1.0])])  # a term of -inf: the scalar code's mean is 0
+@example([([-0.5, 0.5], [True, True], [1.0, 1.0])])
+def test_the_kernels_agree_on_every_float(rows: Rows) -> None:
+    compiled_means = compiled().weighted_geometric_means(*as_arrays(rows))
+    python_means = _python.weighted_geometric_means(*as_arrays(rows))
+    assert np.isnan(compiled_means).tolist() == np.isnan(python_means).tolist()
+    known = ~np.isnan(compiled_means)
+    assert compiled_means[known].tobytes() == python_means[known].tobytes()  # the bits
+
+
+@both_kernels
+def test_means_take_any_layout_and_refuse_other_shapes(kernel: ModuleType) -> None:
+    precisions = np.array([[0.5, 0.25, 0.125], [1.0, 0.5, 0.5]])
+    weights = np.broadcast_to([0.5, 0.5, 0.0], precisions.shape)  # not contiguous
+    means = kernel.weighted_geometric_means(precisions[:, ::-1], [[1, 1, 1], [1, 1, 1]], weights)
+    assert means.tolist() == [
+        math.exp(math.fsum([0.5 * math.log(0.125), 0.5 * math.log(0.25)])),
+        math.exp(math.fsum([0.5 * math.log(0.5), 0.5 * math.log(0.5)])),
+    ]
+    with pytest.raises(ValueError, match=r"defined must have the shape of precisions, \(2, 3\)"):
+        kernel.weighted_geometric_means(precisions, [[True, True]], weights)
+    with pytest.raises(ValueError, match="order_weights must be a 2-dimensional array, got 1"):
+        kernel.weighted_geometric_means(precisions, precisions > 0, [1.0, 0.0, 0.0])
+
+
+@given(rows_of(PRECISIONS, WEIGHTS))
+def test_scoring_means_are_the_scalar_ones(rows: Rows) -> None:
+    expected = scalar_means(rows)
     errors = [outcome for outcome in expected if isinstance(outcome, type)]
     if errors:  # the first row that fails in the scalar code fails the batch, alike
         with pytest.raises(errors[0]):
-            _scoring._weighted_geometric_means(precisions, defined.astype(bool), weights)
+            _scoring._weighted_geometric_means(*as_arrays(rows))
     else:
-        means = _scoring._weighted_geometric_means(precisions, defined.astype(bool), weights)
-        assert means.tolist() == expected
+        assert _scoring._weighted_geometric_means(*as_arrays(rows)).tolist() == expected
+
+
+# -- settings ---------------------------------------------------------------------------------
+
+
+def run_python(code: str, **environment: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **environment}
+    return subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_settings_choose_the_kernel_and_the_threads() -> None:
+    shown = "import bleuprint._kernels as k; print(k.KERNEL, k.THREADS)"
+    chosen = run_python(shown, BLEUPRINT_PURE_PYTHON="1", BLEUPRINT_THREADS="3")
+    assert (chosen.stdout, chosen.stderr) == ("python 3\n", "")
+    refused = run_python(shown, BLEUPRINT_PURE_PYTHON="yes", BLEUPRINT_THREADS="0")
+    assert "BLEUPRINT_THREADS must be a positive whole number, got '0'" in refused.stderr
+    refused = run_python(shown, BLEUPRINT_PURE_PYTHON="yes", BLEUPRINT_THREADS="")
+    assert "BLEUPRINT_PURE_PYTHON must be 1 (or 0, or unset), got 'yes'" in refused.stderr
+
+
+def test_a_missing_extension_falls_back_with_one_warning() -> None:
+    hidden = "import sys; sys.modules['bleuprint._kernels._compiled'] = None; "
+    env_free = {"BLEUPRINT_PURE_PYTHON": ""}
+    fallen = run_python(hidden + "import bleuprint._kernels as k; print(k.KERNEL)", **env_free)
+    assert fallen.stdout == "python\n"
+    warnings = [line for line in fallen.stderr.splitlines() if "Warning" in line]
+    assert len(warnings) == 1
+    assert "compiled kernel is not available" in warnings[0]

@@ -113,7 +113,9 @@ def test_mecab_missing(
     monkeypatch.setitem(sys.modules, module, None)  # makes ``import module`` fail
     _mecab_tagger.cache_clear()
     try:
-        with pytest.raises(ConfigurationError, match=rf"pip install 'bleuprint\[{extra}\]'"):
+        with pytest.raises(
+            ConfigurationError, match=rf"pip install '\.\[{extra}\]' \(from the repository's root\)"
+        ):
             tokenizer()
     finally:
         _mecab_tagger.cache_clear()

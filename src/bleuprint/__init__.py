@@ -15,14 +15,17 @@ from bleuprint import (
     definitions,
     explain,
     matching,
+    mbr,
     ngrams,
     presets,
+    rewards,
     sacrebleu_compat,
     significance,
     smoothing,
     tokenizers,
     weights,
 )
+from bleuprint._accumulator import Accumulator
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
@@ -36,6 +39,7 @@ from bleuprint.exceptions import (
 )
 
 __all__ = [
+    "Accumulator",
     "BLEUError",
     "BLEUResult",
     "BLEUScore",
@@ -53,8 +57,10 @@ __all__ = [
     "definitions",
     "explain",
     "matching",
+    "mbr",
     "ngrams",
     "presets",
+    "rewards",
     "sacrebleu_compat",
     "significance",
     "smoothing",

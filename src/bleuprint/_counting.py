@@ -8,7 +8,7 @@ the fast path:
 1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids,
    kept in a :class:`TokenTable` (repeated lines and references shared by several systems
    cost one dictionary lookup).
-2. A compiled loop (:func:`bleuprint._kernels.shared_ngram_counts`) finds, segment by segment
+2. The kernel (:func:`bleuprint._kernels.shared_ngram_counts`, compiled C) finds, segment by segment
    and order by order, the hypothesis n-grams that a reference has too, with their counts.
    Nearly all are found once on each side; those are only counted, the others listed.
 3. The matcher's credit of those counts is summed per segment and order with numpy.
@@ -53,7 +53,8 @@ from bleuprint.typing import (
 )
 
 COUNTING_THREADS = THREADS
-"""Threads counting chunks at once: numba's ``NUMBA_NUM_THREADS`` (by default, one per CPU)."""
+"""Threads counting chunks at once: the environment variable ``BLEUPRINT_THREADS`` (by default,
+one per CPU)."""
 CHUNK_SEGMENTS = 8192
 """Segments counted together: enough to make the work per chunk in Python small, few enough
 that the chunks in flight take little memory."""
@@ -386,7 +387,7 @@ def _count_in_chunks(
 ) -> SegmentStats:
     """Every segment's statistics, a chunk at a time.
 
-    Worker threads count the n-grams of chunks (compiled code, which releases the GIL; as many
+    Worker threads count the n-grams of chunks (the compiled kernel releases the GIL; as many
     threads as ``COUNTING_THREADS``) while this thread tokenizes and interns the next chunks. A
     chunk holding anything but plain text (or plain token lists) throughout is counted here by
     ``Counting.count_one``, the simple path, which also raises the right error for bad input.

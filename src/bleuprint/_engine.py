@@ -10,6 +10,7 @@ from typing import Any
 import attrs
 
 from bleuprint import (
+    _accumulator,
     _pairwise,
     _scoring,
     _streaming,
@@ -20,6 +21,7 @@ from bleuprint import (
     tokenizers,
     weights,
 )
+from bleuprint import mbr as mbr_decoding
 from bleuprint._counting import Counting
 from bleuprint._exact import weighted_geometric_mean
 from bleuprint._preset_entry import PresetEntry
@@ -107,9 +109,13 @@ def _named(preset: PresetEntry) -> classmethod[BLEUScore, ..., BLEUScore]:
         return cls(**{**recipe(*args, **own), **parts})
 
     build.__name__ = build.__qualname__ = preset.constructor
+    # The recipe's name in its module, where it is documented (a partial has none of its own).
+    function = recipe.func if isinstance(recipe, functools.partial) else recipe
+    module = inspect.getmodule(function)
+    name = next(key for key, value in vars(module).items() if value is recipe)
     build.__doc__ = (
-        f"{preset.summary}: the parts of :func:`{recipe.__module__}.parts`, whose arguments "
-        "it takes, and any of the engine's parts by name."
+        f"{preset.summary}: the parts of :func:`{function.__module__}.{name}`, whose "
+        "arguments it takes, and any of the engine's parts by name."
     )
     # What help() shows: the recipe's options (after ``cls``, which binding removes).
     owner = inspect.Parameter("cls", inspect.Parameter.POSITIONAL_ONLY)
@@ -334,6 +340,9 @@ class BLEUScore:
     count_stream = _streaming.count_stream
     corpus_score_files = _streaming.score_files
     pairwise_scores = _pairwise.pairwise_scores
+    accumulator = _accumulator.accumulator
+    mbr = mbr_decoding.mbr
+    self_bleu = mbr_decoding.self_bleu
 
     # -- scoring ---------------------------------------------------------------------------
 

@@ -107,14 +107,23 @@ def _ngram_occurrences(token_ids: IntArray, lengths: IntArray, max_n: int) -> It
     (a dense one of streams x distinct n-grams would take gigabytes for thousands of
     candidates)."""
     streams = len(lengths)
+    for stream_of, labels in ngram_labels(token_ids, lengths, max_n):
+        cells, counts = np.unique(labels * streams + stream_of, return_counts=True)
+        yield cells % streams, cells // streams, counts
+
+
+def ngram_labels(
+    token_ids: IntArray, lengths: IntArray, max_n: int
+) -> Iterator[tuple[IntArray, IntArray]]:
+    """For each order, every n-gram occurrence of the streams laid end to end: the stream it
+    is in, and a label 0, 1, 2, ... that is equal for equal n-grams (of that order)."""
     token_end = np.repeat(np.cumsum(lengths), lengths)
-    token_stream = np.repeat(np.arange(streams), lengths)
+    token_stream = np.repeat(np.arange(len(lengths)), lengths)
     unigram_labels = _dense(token_ids)
     unigram_count = int(unigram_labels.max(initial=-1)) + 1
     starts, labels = np.arange(len(token_ids)), unigram_labels
     for order in range(1, max_n + 1):
-        cells, counts = np.unique(labels * streams + token_stream[starts], return_counts=True)
-        yield cells % streams, cells // streams, counts
+        yield token_stream[starts], labels
         # The (n+1)-gram at p is the n-gram at p and the token at p + n.
         longer = starts + order + 1 <= token_end[starts]
         starts = starts[longer]

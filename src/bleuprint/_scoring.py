@@ -1,7 +1,7 @@
 """Scoring on arrays: every segment's score at once, where the scoring parts allow.
 
 The smoothing, weights and brevity penalty of every segment are computed on arrays; the
-compiled :func:`~bleuprint._kernels.weighted_geometric_means` does the last step with the very
+kernel's :func:`~bleuprint._kernels.weighted_geometric_means` does the last step with the very
 rounding of the scalar code, so each score equals the engine's ``score`` of that segment.
 """
 

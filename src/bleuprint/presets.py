@@ -41,7 +41,7 @@ __all__ = ["PRESETS", "Preset", "get"]
 
 @attrs.frozen
 class Preset:
-    """A named way to build a :class:`BLEUScore`, and how its scores are printed.
+    """A named way to build a :class:`~bleuprint.BLEUScore`, and how its scores are printed.
 
     ``decimals`` is the number of decimals the definition's own statement prints (``None``:
     full precision); ``options`` are the keywords of the definition's own (besides the
@@ -99,7 +99,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType(
 
 
 def get(name: str) -> Preset:
-    """The preset called ``name``; an unknown name is a :class:`ConfigurationError`."""
+    """The preset called ``name``; an unknown name is a :class:`~bleuprint.ConfigurationError`."""
     try:
         return PRESETS[name]
     except KeyError:

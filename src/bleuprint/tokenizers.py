@@ -375,7 +375,8 @@ def _mecab_tagger(name: str) -> Any:
         dictionary = __import__(dictionary_name)
     except ImportError:
         raise ConfigurationError(
-            f"the {name} tokenizer needs MeCab and its dictionary: pip install 'bleuprint[{extra}]'"
+            f"the {name} tokenizer needs MeCab and its dictionary: pip install '.[{extra}]' "
+            "(from the repository's root)"
         ) from None
     tagger = module.Tagger(dictionary.MECAB_ARGS + " -Owakati")
     info = tagger.dictionary_info()
@@ -410,8 +411,8 @@ class _MecabWords:
 class JapaneseMecab(_MecabWords, Part, family="tok", name="ja-mecab"):
     """sacreBLEU's ``ja-mecab``: MeCab with the IPA dictionary splits the words.
 
-    Needs ``pip install 'bleuprint[ja]'``; without it, building the tokenizer raises a
-    :class:`~bleuprint.ConfigurationError` that says so.
+    Needs ``pip install '.[ja]'`` (from the repository's root); without it, building the
+    tokenizer raises a :class:`~bleuprint.ConfigurationError` that says so.
     """
 
 
@@ -461,7 +462,7 @@ class _CallableTokenizer:
         return list(self.function(text))
 
 
-def from_callable(function: Callable[[str], list[str]], *, signature: str) -> _CallableTokenizer:
+def from_callable(function: Callable[[str], list[str]], *, signature: str) -> Tokenizer:
     """Wrap a plain function ``str -> list[str]`` as a tokenizer with the given signature.
 
     >>> shout = from_callable(lambda text: text.upper().split(), signature="upper")

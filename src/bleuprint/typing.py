@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 Tokens: TypeAlias = Sequence[str]
 """A tokenized segment."""
 Segment: TypeAlias = "str | Sequence[str]"
-"""A segment as the user gives it: raw text, or a list of tokens taken as they are."""
+"""A segment as the user gives it (raw text, or a list of tokens taken as they are)."""
 Ngram: TypeAlias = tuple[str, ...]
 NgramCounts: TypeAlias = Mapping[Ngram, int]
 """How often each n-gram of every counted order occurs in one segment."""
@@ -155,8 +155,11 @@ class CorpusSmoother(Smoother, Protocol):
 # exactly what calling the part once per segment gives; an engine with any part lacking its
 # protocol takes the simple path.
 
+#: A numpy array of 64-bit integers (counts, lengths, token ids).
 IntArray: TypeAlias = "npt.NDArray[np.int64]"
+#: A numpy array of 64-bit floats (precisions, scores).
 FloatArray: TypeAlias = "npt.NDArray[np.float64]"
+#: A numpy array of booleans (masks).
 BoolArray: TypeAlias = "npt.NDArray[np.bool_]"
 
 

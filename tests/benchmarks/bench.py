@@ -10,7 +10,7 @@ Needs the ``bench`` extra: ``pip install -e '.[bench]'``. Quick run::
 
     python tests/benchmarks/bench.py --sizes 10000 --pairwise 10x10 --stream-size 0
 
-See ``docs/howto/performance.md``.
+See ``docs/performance/one-machine.md``.
 """
 
 from __future__ import annotations
@@ -72,6 +72,17 @@ def candidate_groups(groups: int, size: int) -> list[list[str]]:
     outputs = [read_segments(path) for path in systems]
     pool = [output[source] for source in range(len(outputs[0])) for output in outputs]
     return [repeated(pool[group * size :] + pool, size) for group in range(groups)]
+
+
+def distinct_candidate_groups(groups: int, size: int) -> list[list[str]]:
+    """Groups of ``size`` distinct real lines: the systems' outputs for neighbouring sources,
+    each line once, as the samples of one source differ from each other."""
+    folder = shared_root() / "data" / "wmt22" / PAIR
+    outputs = [read_segments(path) for path in sorted(folder.glob("sys.*.txt"))]
+    lines = (output[source] for source in range(len(outputs[0])) for output in outputs)
+    pool = list(dict.fromkeys(line for line in lines if line))
+    starts = np.linspace(0, len(pool) - size, groups).astype(int)
+    return [pool[start : start + size] for start in starts]
 
 
 # -- the cases: each a function of its input, run in a fresh process --------------------------
@@ -181,6 +192,66 @@ def fast_bleu_pairwise(groups: Any) -> Any:
         ]
         matrices.append(np.array(columns).T)
     return 100 * np.stack(matrices)
+
+
+def bleuprint_mbr(mode: str, groups: Any) -> Any:
+    from bleuprint import BLEUScore  # noqa: PLC0415
+
+    choices = BLEUScore.sacrebleu_sentence().mbr(groups, mode=mode)
+    return 100 * np.stack([choice.utilities for choice in choices])
+
+
+def sacrebleu_mbr(groups: Any) -> Any:
+    """What mbrs's BLEU does: one sacreBLEU ``sentence_score`` per candidate pair (mbrs
+    itself pulls torch and COMET, so it is not installed here)."""
+    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+
+    bleu = BLEU(effective_order=True)  # mbrs's defaults: 13a, exp smoothing
+    utilities = []
+    for group in groups:
+        scores = np.array(
+            [
+                [bleu.sentence_score(hypothesis, [ref]).score for ref in group]
+                for hypothesis in group
+            ]
+        )
+        np.fill_diagonal(scores, 0.0)  # a candidate is not its own pseudo-reference
+        utilities.append(scores.sum(axis=1) / (len(group) - 1))
+    return np.stack(utilities)
+
+
+REWARD_CALLS = 100
+
+
+def reward_batches(size: int) -> list[tuple[list[str], list[str]]]:
+    """``REWARD_CALLS`` batches of ``size`` real outputs and references, as a trainer's steps."""
+    hypotheses, references = corpus(size * REWARD_CALLS)
+    return [
+        (hypotheses[start : start + size], references[start : start + size])
+        for start in range(0, size * REWARD_CALLS, size)
+    ]
+
+
+def bleuprint_rewards(batches: Any) -> Any:
+    from bleuprint.rewards import bleu_reward  # noqa: PLC0415
+
+    reward = bleu_reward(scale=100)  # sacreBLEU's sentence_bleu, on its 0-100 scale
+    return np.concatenate(
+        [reward(completions, references=references) for completions, references in batches]
+    )
+
+
+def sacrebleu_rewards(batches: Any) -> Any:
+    """The reward functions written for TRL today: ``sacrebleu.sentence_bleu`` per sample."""
+    import sacrebleu  # noqa: PLC0415
+
+    return np.array(
+        [
+            sacrebleu.sentence_bleu(completion, [reference]).score
+            for completions, references in batches
+            for completion, reference in zip(completions, references, strict=True)
+        ]
+    )
 
 
 def bleuprint_files(jobs: int, paths: Any) -> float:
@@ -305,8 +376,17 @@ def format_row(row: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--pairwise", default="100x100", help="SOURCESxCANDIDATES, or 0 to skip")
+    parser.add_argument(
+        "--mbr", type=int, nargs="*", default=[64, 256], help="candidates per source (100 sources)"
+    )
+    parser.add_argument(
+        "--mbr-peer-up-to", type=int, default=64, help="largest group the sacreBLEU loop scores"
+    )
+    parser.add_argument(
+        "--rewards", type=int, nargs="*", default=[64, 256, 1024], help="reward batch sizes"
+    )
     parser.add_argument("--stream-size", type=int, default=10_000_000, help="0 to skip")
     parser.add_argument("--repeat", type=int, default=3, help="runs per case (median)")
     parser.add_argument("--distinct", action="store_true", help="no line repeats (see corpus)")
@@ -385,6 +465,28 @@ def main() -> None:
                 ]
             ),
             partial(candidate_groups, sources, candidates),
+            options.repeat,
+            rows,
+        )
+    for size in options.rewards:
+        run_task(
+            f"reward, {REWARD_CALLS} calls of {size}",
+            keep([("bleuprint", bleuprint_rewards), ("sacrebleu", sacrebleu_rewards)]),
+            partial(reward_batches, size),
+            options.repeat,
+            rows,
+        )
+    for size in options.mbr:
+        cases: list[tuple[str, Callable[[Any], Any]]] = [
+            ("bleuprint", partial(bleuprint_mbr, "exact")),
+            ("bleuprint aggregate", partial(bleuprint_mbr, "aggregate")),
+        ]
+        if size <= options.mbr_peer_up_to:
+            cases.append(("sacrebleu per pair", sacrebleu_mbr))
+        run_task(
+            f"MBR, 100 x {size} candidates",
+            keep(cases),
+            partial(distinct_candidate_groups, 100, size),
             options.repeat,
             rows,
         )

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from bleuprint.cli import output, render_scores
+from bleuprint.cli import plot, render_scores
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
 from bleuprint.cli.corpus import read_corpus
 from bleuprint.cli.options import SubCommands, add_input_options, add_output_options
 from bleuprint.cli.significance import add_significance_options, chosen_test
-from bleuprint.cli.systems import score_systems
+from bleuprint.cli.systems import plot_scores, score_systems
 
 
 def add_command(commands: SubCommands) -> None:
@@ -25,28 +25,14 @@ def add_command(commands: SubCommands) -> None:
     add_configuration_options(parser)
     add_output_options(parser)
     add_significance_options(parser)
-    parser.add_argument(
-        "--plot",
-        metavar="FILE.png",
-        help="also draw the scores and their 95%% intervals into an image "
-        "(needs the plot extra: pip install '.[plot]' (from the repository))",
-    )
+    plot.add_plot_options(parser)
     parser.set_defaults(command=run, sentence_level=False)
 
 
 def run(arguments: argparse.Namespace) -> str:
     engine = engine_from_options(arguments)
     test = chosen_test(arguments, compare=True)
-    if arguments.plot:
-        from bleuprint.cli import plot  # noqa: PLC0415 - matplotlib only when asked for
-
-        plot.check_available()
-        output.check_target(arguments.plot, plot.FORMATS)
+    plot.check(arguments)
     scores = score_systems(engine, read_corpus(arguments), test, quiet=arguments.quiet)
-    if arguments.plot:
-        plot.draw(
-            arguments.plot,
-            [(score.name, score.result.score, score.test) for score in scores],
-            title=f"BLEU ({arguments.preset})" + (f", {test.describe()}" if test else ""),
-        )
+    plot_scores(scores, test, arguments)
     return render_scores.corpus_scores(scores, test, arguments)

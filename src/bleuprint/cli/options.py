@@ -9,7 +9,7 @@ from typing import TypeAlias
 SubCommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """The sub-parsers that each command module adds its command to."""
 
-FORMATS = ("json", "text", "tsv")
+FORMATS = ("json", "text", "tsv", "latex")
 
 
 def at_least(minimum: int) -> Callable[[str], int]:

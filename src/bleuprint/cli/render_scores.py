@@ -1,4 +1,4 @@
-"""Scores as text: sacreBLEU's JSON and one-line forms, a table, or TSV.
+"""Scores as text: sacreBLEU's JSON and one-line forms, a table, TSV, or a LaTeX table.
 
 Scores print on sacreBLEU's 0-100 scale. The ``score`` is rounded to ``--width`` decimals
 everywhere (in JSON too, as sacreBLEU does); the other numbers of JSON and TSV output keep full
@@ -31,6 +31,8 @@ def sentence_scores(results: Sequence[BLEUResult], arguments: argparse.Namespace
             json.dumps({"segment": number, **_json_fields(result, width)}, ensure_ascii=False)
             for number, result in enumerate(results, start=1)
         ]
+    elif arguments.format == "latex":
+        raise ConfigurationError("-f latex writes a table of systems: not with --sentence-level")
     elif arguments.format == "tsv":
         return _tsv(
             [SystemScore(str(number), result) for number, result in enumerate(results, 1)],
@@ -46,13 +48,13 @@ def sentence_scores(results: Sequence[BLEUResult], arguments: argparse.Namespace
 def corpus_scores(
     scores: Sequence[SystemScore], test: SignificanceTest | None, arguments: argparse.Namespace
 ) -> str:
-    """One score per system: ``-b`` scores, TSV, JSON (one object for one system without a
-    test, else a document of systems), a text line, or a table."""
+    """One score per system: ``-b`` scores, a LaTeX table, TSV, JSON (one object for one
+    system without a test, else a document of systems), a text line, or a table."""
     width = arguments.width
     if arguments.score_only:
         return "".join(_rounded(score.result.score, width) + "\n" for score in scores)
-    if arguments.format == "tsv":
-        return _tsv(scores, test, width, first_column="system")
+    if arguments.format in {"latex", "tsv"}:
+        return _table_file(arguments.format, scores, test, width)
     if arguments.format == "json":
         objects = [_json_system(score, width) for score in scores]
         if len(scores) == 1 and test is None:
@@ -67,6 +69,15 @@ def corpus_scores(
     if len(scores) == 1:
         return _text_line(scores[0].result, width, scores[0].test) + "\n"
     return _text_table(scores, test, width)
+
+
+def _table_file(
+    output_format: str, scores: Sequence[SystemScore], test: SignificanceTest | None, width: int
+) -> str:
+    """The systems as a LaTeX table or as TSV."""
+    if output_format == "latex":
+        return _latex(scores, test, width)
+    return _tsv(scores, test, width, first_column="system")
 
 
 def _json_fields(result: BLEUResult, width: int) -> dict[str, Any]:
@@ -193,3 +204,50 @@ def _tsv_cell(value: object) -> str:
             raise InputError(f"cannot write {value!r} into a TSV cell")
         return value
     return repr(value)
+
+
+_LATEX_SPECIAL = {
+    **{char: "\\" + char for char in "&%$#_{}"},
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
+
+
+def _latex_text(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
+
+
+def _latex(scores: Sequence[SystemScore], test: SignificanceTest | None, width: int) -> str:
+    """A booktabs table for a paper (needs ``\\usepackage{booktabs}``), the signature and the
+    test in comments above it; the baseline of a paired test is marked, significant
+    differences from it starred."""
+    paired = test is not None and test.paired
+    intervals = any(score.test and score.test.mean is not None for score in scores)
+    header = ["System", "BLEU"]
+    if intervals:
+        header.append(r"$\mu \pm$ 95\% CI")
+    if paired:
+        header.append("$p$-value")
+    rows = [header]
+    for position, score in enumerate(scores):
+        name = _latex_text(score.name) + (" (baseline)" if paired and position == 0 else "")
+        row = [name, _rounded(score.result.score, width)]
+        if intervals:
+            interval = _interval(score.test, width).removeprefix("μ = ")
+            row.append(interval.replace(" ± ", r" $\pm$ "))
+        if paired:
+            row.append(_p_value(score.test).replace("*", "$^*$"))
+        rows.append(row)
+    lines = [f"% BLEU|{scores[0].result.signature}"]
+    if test is not None:
+        lines.append(f"% {test.describe().capitalize()}")
+    if paired:
+        lines.append(f"% *: p < {SIGNIFICANT}, the difference from the baseline is significant")
+    lines.append(r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}")
+    lines.append(r"\toprule")
+    lines.append(" & ".join(header) + r" \\")
+    lines.append(r"\midrule")
+    lines.extend(" & ".join(row) + r" \\" for row in rows[1:])
+    lines.extend([r"\bottomrule", r"\end{tabular}"])
+    return "\n".join(lines) + "\n"

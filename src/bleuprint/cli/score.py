@@ -10,13 +10,13 @@ import argparse
 
 from bleuprint._engine import BLEUScore
 from bleuprint._io import STDIN
-from bleuprint.cli import render_scores
+from bleuprint.cli import plot, render_scores
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
 from bleuprint.cli.corpus import Corpus, count_segments, read_corpus
 from bleuprint.cli.options import SubCommands, add_input_options, add_output_options
 from bleuprint.cli.progress import progress_bar
 from bleuprint.cli.significance import SignificanceTest, add_significance_options, chosen_test
-from bleuprint.cli.systems import SystemScore, score_systems
+from bleuprint.cli.systems import SystemScore, plot_scores, score_systems
 from bleuprint.exceptions import ConfigurationError
 
 
@@ -32,6 +32,7 @@ def add_command(commands: SubCommands) -> None:
     add_configuration_options(parser)
     add_output_options(parser)
     add_significance_options(parser)
+    plot.add_plot_options(parser)
     parser.add_argument(
         "-sl", "--sentence-level", action="store_true", help="one score per segment"
     )
@@ -61,6 +62,9 @@ def add_command(commands: SubCommands) -> None:
 def run(arguments: argparse.Namespace) -> str:
     engine = engine_from_options(arguments, sentence_level=arguments.sentence_level)
     test = chosen_test(arguments, compare=False)
+    if arguments.plot and (arguments.sentence_level or arguments.dask is not None):
+        raise ConfigurationError("--plot charts corpus scores: not with --sentence-level or --dask")
+    plot.check(arguments)
     if arguments.dask is not None:
         return render_scores.corpus_scores(_score_on_dask(engine, test, arguments), test, arguments)
     corpus = read_corpus(arguments)
@@ -71,6 +75,7 @@ def run(arguments: argparse.Namespace) -> str:
             )
         return _sentence_level(engine, corpus, arguments)
     scores = score_systems(engine, corpus, test, quiet=arguments.quiet)
+    plot_scores(scores, test, arguments)
     return render_scores.corpus_scores(scores, test, arguments)
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Sequence
+
 import attrs
 
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
+from bleuprint.cli import plot
 from bleuprint.cli.corpus import Corpus, count_segments
 from bleuprint.cli.progress import progress_bar
 from bleuprint.cli.significance import SignificanceTest, run_test
@@ -42,3 +46,19 @@ def score_systems(
         SystemScore(name, result, outcome)
         for name, result, outcome in zip(corpus.names, results, outcomes)
     ]
+
+
+def plot_scores(
+    scores: Sequence[SystemScore], test: SignificanceTest | None, arguments: argparse.Namespace
+) -> None:
+    """Draw the chart ``--plot`` asks for (nothing without it); the first system is the
+    baseline of a paired test."""
+    if not arguments.plot:
+        return
+    names = plot.system_names([score.name for score in scores], arguments.names)
+    paired = test is not None and test.paired
+    plotted = [
+        plot.PlottedSystem(name, score.result.score, score.test, baseline=paired and index == 0)
+        for index, (name, score) in enumerate(zip(names, scores))
+    ]
+    plot.draw(arguments.plot, plotted, test, title=f"BLEU, {arguments.preset} preset")

@@ -139,7 +139,7 @@ class NLTKStats(BLEUStats):
 
     @classmethod
     def from_dict(cls, data: Any) -> NLTKStats:
-        """Read back what :meth:`to_dict` wrote (``last`` included)."""
+        """Read back what :meth:`~bleuprint.BLEUStats.to_dict` wrote (``last`` included)."""
         values = dict(data)
         values["empty_orders"] = tuple(values.get("empty_orders", ()))
         if values.get("last") is not None:
@@ -149,24 +149,24 @@ class NLTKStats(BLEUStats):
     def __add__(self, other: BLEUStats) -> NLTKStats:
         if not isinstance(other, BLEUStats):
             return NotImplemented
-        summed = BLEUStats.__add__(self, other)
-        return NLTKStats(
-            **_shared_fields(summed),
-            empty_orders=tuple(a + b for a, b in zip(self.empty_orders, _empty_orders(other))),
-            last=_last_or_none(other) if other.segments else self.last,
-        )
+        return _added(self, other)
 
     def __radd__(self, other: object) -> NLTKStats:
-        if other == 0:
+        if other == 0:  # ``sum()`` starts from the integer 0
             return self
         if not isinstance(other, BLEUStats):
             return NotImplemented
-        summed = BLEUStats.__add__(other, self)
-        return NLTKStats(
-            **_shared_fields(summed),
-            empty_orders=tuple(a + b for a, b in zip(_empty_orders(other), self.empty_orders)),
-            last=self.last if self.segments else _last_or_none(other),
-        )
+        return _added(other, self)
+
+
+def _added(first: BLEUStats, second: BLEUStats) -> NLTKStats:
+    """``first + second``, keeping what NLTK reads besides the sums."""
+    summed = BLEUStats.__add__(first, second)
+    return NLTKStats(
+        **_shared_fields(summed),
+        empty_orders=tuple(a + b for a, b in zip(_empty_orders(first), _empty_orders(second))),
+        last=_last_or_none(second) if second.segments else _last_or_none(first),
+    )
 
 
 def _shared_fields(stats: BLEUStats) -> dict[str, Any]:

@@ -19,11 +19,11 @@ local schedulers).
 >>> score.compute(scheduler="sync").score
 1.0
 
-Install the optional dependencies with ``pip install 'bleuprint[dask]'``.
+Install the optional dependencies with ``pip install '.[dask]'`` from the repository's root.
 
-The package has three modules: :mod:`bleuprint.dask.core` (the graphs: counting partitions,
-the tree of sums, sentence scores), :mod:`bleuprint.dask.files` (text files split into
-partitions that the workers read) and :mod:`bleuprint.dask.cluster` (connecting to a
+The package has three modules: ``bleuprint.dask.core`` (the graphs: counting partitions,
+the tree of sums, sentence scores), ``bleuprint.dask.files`` (text files split into
+partitions that the workers read) and ``bleuprint.dask.cluster`` (connecting to a
 scheduler, starting a local cluster).
 """
 
@@ -38,7 +38,7 @@ try:
 except ImportError as error:
     raise ImportError(
         f"bleuprint.dask needs Dask's distributed scheduler and pandas (cannot import "
-        f"{error.name}); install them with: pip install 'bleuprint[dask]'"
+        f"{error.name}); install them with: pip install '.[dask]' (from the repository's root)"
     ) from error
 
 from bleuprint.dask.cluster import DEFAULT_TIMEOUT, adaptive_malloc, connect

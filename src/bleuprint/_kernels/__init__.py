@@ -1,0 +1,84 @@
+"""The kernel: the two loops of the fast path.
+
+``shared_ngram_counts(token_ids, text_starts, hypothesis_texts, reference_texts,
+reference_offsets, vocabulary_size, max_n)`` gives the n-grams of each segment's hypothesis
+that occur in one of its references. Text ``t`` is ``token_ids[text_starts[t]:text_starts[t +
+1]]``, with token ids in ``range(vocabulary_size)``; segment ``s`` is hypothesis
+``hypothesis_texts[s]`` and references
+``reference_texts[reference_offsets[s]:reference_offsets[s + 1]]``. It returns ``singles``,
+where ``singles[s, n - 1]`` counts the shared n-grams found once in the hypothesis and at most
+once in each reference (nearly all of them), and one row for every other shared n-gram, in
+order of segment, order and first occurrence in the hypothesis: its segment and order as ``s *
+max_n + n - 1``, its number of occurrences in the hypothesis, and its largest number in any
+one reference. Inconsistent tables raise :class:`ValueError` naming the argument.
+
+``weighted_geometric_means(precisions, defined, order_weights)`` gives, row by row,
+``exp(fsum(w * log p))`` over the orders of nonzero weight, with the very operations of the
+scalar code (the C library's ``log`` and ``exp``, as :mod:`math` calls them, and a correctly
+rounded sum, as :func:`math.fsum` gives): 0 where an order of nonzero weight has precision 0
+or none, or where no order has weight. NaN marks a row where the scalar code meets a
+non-finite number or raises; the caller asks it.
+
+Two implementations share this interface and give the same numbers: ``_compiled``, a C
+extension built with the package (``_compiled.c``; it releases the GIL while it loops), and
+``_python``, its plain-Python twin. bleuprint runs on the compiled one where it was built, on
+the plain one where it was not (with a warning) or where the environment variable
+``BLEUPRINT_PURE_PYTHON=1`` asks for it.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+PURE_PYTHON_VARIABLE = "BLEUPRINT_PURE_PYTHON"
+THREADS_VARIABLE = "BLEUPRINT_THREADS"
+
+
+def _pure_python() -> bool:
+    setting = os.environ.get(PURE_PYTHON_VARIABLE, "")
+    if setting not in {"", "0", "1"}:
+        raise ValueError(f"{PURE_PYTHON_VARIABLE} must be 1 (or 0, or unset), got {setting!r}")
+    return setting == "1"
+
+
+def _threads() -> int:
+    setting = os.environ.get(THREADS_VARIABLE, "")
+    if not setting:
+        if hasattr(os, "sched_getaffinity"):  # the CPUs this process may run on
+            return len(os.sched_getaffinity(0))
+        return os.cpu_count() or 1
+    if not setting.isdigit() or int(setting) < 1:
+        raise ValueError(f"{THREADS_VARIABLE} must be a positive whole number, got {setting!r}")
+    return int(setting)
+
+
+THREADS: int = _threads()
+"""How many threads may count at once: the environment variable ``BLEUPRINT_THREADS``, by
+default one per CPU this process may use."""
+
+KERNEL: str
+"""Which kernel runs: ``"compiled"`` or ``"python"``."""
+
+if _pure_python():
+    from bleuprint._kernels._python import shared_ngram_counts, weighted_geometric_means
+
+    KERNEL = "python"
+else:
+    try:
+        from bleuprint._kernels._compiled import shared_ngram_counts, weighted_geometric_means
+    except ImportError as error:
+        from bleuprint._kernels._python import shared_ngram_counts, weighted_geometric_means
+
+        warnings.warn(
+            f"bleuprint's compiled kernel is not available ({error}): running on the "
+            f"plain-Python kernel, slower, same numbers; {PURE_PYTHON_VARIABLE}=1 chooses it "
+            "without this warning",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        KERNEL = "python"
+    else:
+        KERNEL = "compiled"
+
+__all__ = ["KERNEL", "THREADS", "shared_ngram_counts", "weighted_geometric_means"]

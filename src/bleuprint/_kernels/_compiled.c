@@ -1,0 +1,622 @@
+/* bleuprint's compiled kernel: the two loops of the fast path, built with the package.
+ *
+ * shared_ngram_counts counts the n-grams each segment's hypothesis shares with its
+ * references; weighted_geometric_means gives each row's exp(fsum(w * log p)) with the very
+ * operations of the scalar code. Both take and return numpy arrays (converted and allocated
+ * through numpy's Python interface, so no numpy headers are needed to build), and both
+ * release the GIL while they loop. bleuprint/_kernels/_python.py is the plain-Python twin:
+ * same interface, same numbers.
+ *
+ * Built without floating-point contraction (-ffp-contract=off): a fused multiply-add would
+ * round differently from the scalar code.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int64_t i64;
+
+static PyObject *as_contiguous; /* numpy.ascontiguousarray */
+static PyObject *zeros;         /* numpy.zeros */
+
+/* -- arrays ------------------------------------------------------------------------------ */
+
+/* An argument as a C-contiguous numpy array of one dtype, held with its buffer. */
+typedef struct {
+    PyObject *array;
+    Py_buffer view;
+} Array;
+
+static void release(Array *array)
+{
+    if (array->array != NULL) {
+        PyBuffer_Release(&array->view);
+        Py_CLEAR(array->array);
+    }
+}
+
+/* `array` is `object` converted to `dtype` (int64, float64 or bool) and `ndim` dimensions;
+ * -1 with an exception naming the argument where it cannot be. */
+static int take(PyObject *object, const char *dtype, int ndim, const char *name, Array *array)
+{
+    array->array = PyObject_CallFunction(as_contiguous, "Os", object, dtype);
+    if (array->array == NULL)
+        return -1;
+    if (PyObject_GetBuffer(array->array, &array->view, PyBUF_C_CONTIGUOUS) < 0) {
+        Py_CLEAR(array->array);
+        return -1;
+    }
+    if (array->view.ndim != ndim) {
+        PyErr_Format(PyExc_ValueError, "%s must be a %d-dimensional array, got %d dimensions",
+                     name, ndim, array->view.ndim);
+        release(array);
+        return -1;
+    }
+    return 0;
+}
+
+/* A new writable array of zeros of shape (rows,) or (rows, columns). */
+static int new_zeros(Py_ssize_t rows, Py_ssize_t columns, const char *dtype, Array *array)
+{
+    PyObject *shape = columns < 0 ? Py_BuildValue("(n)", rows) : Py_BuildValue("(nn)", rows, columns);
+    if (shape == NULL)
+        return -1;
+    array->array = PyObject_CallFunction(zeros, "Os", shape, dtype);
+    Py_DECREF(shape);
+    if (array->array == NULL)
+        return -1;
+    if (PyObject_GetBuffer(array->array, &array->view, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+        Py_CLEAR(array->array);
+        return -1;
+    }
+    return 0;
+}
+
+static Py_ssize_t length(const Array *array) { return array->view.shape[0]; }
+static i64 *ints(const Array *array) { return (i64 *)array->view.buf; }
+
+/* -- counting ----------------------------------------------------------------------------
+ *
+ * A segment is counted one order at a time. Each distinct n-gram of its hypothesis gets a
+ * label 0, 1, 2, ...; a reference n-gram gets the label of the same hypothesis n-gram, or -1.
+ * Unigrams are found by token id; a longer n-gram by the label of its first n - 1 tokens with
+ * the unigram label of its last token, in a small open-addressing table. Only n-grams whose
+ * shorter parts are shared are looked up at all.
+ */
+
+typedef struct { i64 segment, label; } ByToken; /* the segment that last labelled a token */
+typedef struct { i64 key, label; } BySlot;      /* key -1: an empty slot */
+typedef struct {
+    i64 slot, in_hypothesis, most_in_a_reference, in_this_reference, this_reference;
+} ByLabel;
+
+/* Every table one call counts with; each call has its own, so calls may run on threads. */
+typedef struct {
+    const i64 *token_ids, *text_starts, *hypothesis_texts, *reference_texts, *reference_offsets;
+    Py_ssize_t segments, max_n;
+    i64 *singles;
+    i64 *repeated; /* rows of 3: segment * max_n + n - 1, count in hypothesis, most in a reference */
+    Py_ssize_t found, capacity;
+    i64 *labels[2]; /* by position: n-gram label, unigram label; the references' after */
+    ByToken *by_token;
+    BySlot *by_slot;
+    ByLabel *by_label; /* its last row: where the n-grams the hypothesis lacks are counted */
+    Py_ssize_t sink;
+} Counter;
+
+static i64 longer_key(const Counter *c, i64 i, i64 n, i64 unigrams)
+{
+    if (c->labels[0][i] < 0 || c->labels[1][i + n] < 0)
+        return -1;
+    return c->labels[0][i] * unigrams + c->labels[1][i + n];
+}
+
+static i64 find_slot(const BySlot *by_slot, i64 key, i64 mask)
+{
+    i64 slot = (i64)((((uint64_t)key * 2654435761u) >> 16) & (uint64_t)mask); /* Knuth's */
+    while (by_slot[slot].key != key && by_slot[slot].key != -1)
+        slot = (slot + 1) & mask;
+    return slot;
+}
+
+static i64 new_label(ByLabel *by_label, i64 label, i64 slot)
+{
+    by_label[label].slot = slot;
+    by_label[label].in_hypothesis = 0;
+    by_label[label].most_in_a_reference = 0;
+    by_label[label].this_reference = -1;
+    return label + 1;
+}
+
+/* Label the hypothesis's shared-so-far n-grams of order n + 1 and count them; return how
+ * many distinct ones there are. */
+static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 segment, i64 n, i64 unigrams,
+                            i64 mask)
+{
+    i64 distinct = 0;
+    for (i64 i = 0; i < size - n; i++) {
+        i64 label;
+        if (n == 0) {
+            ByToken *token = &c->by_token[c->token_ids[start + i]];
+            if (token->segment != segment) {
+                token->segment = segment;
+                token->label = distinct;
+                distinct = new_label(c->by_label, distinct, -1);
+            }
+            label = token->label;
+        } else {
+            i64 key = longer_key(c, i, n, unigrams);
+            if (key < 0) {
+                c->labels[0][i] = -1;
+                continue;
+            }
+            i64 slot = find_slot(c->by_slot, key, mask);
+            if (c->by_slot[slot].key == -1) {
+                c->by_slot[slot].key = key;
+                c->by_slot[slot].label = distinct;
+                distinct = new_label(c->by_label, distinct, slot);
+            }
+            label = c->by_slot[slot].label;
+        }
+        c->by_label[label].in_hypothesis++;
+        c->labels[0][i] = label;
+    }
+    return distinct;
+}
+
+/* Count the n-grams of order n + 1 of the segment's reference `number` (labelled from
+ * `position` on) that the hypothesis has too, and label them (-1 for the others). */
+static void count_in_reference(Counter *c, i64 start, i64 size, i64 position, i64 segment, i64 n,
+                               i64 unigrams, i64 number, i64 mask)
+{
+    for (i64 i = position; i < position + size - n; i++) {
+        i64 label;
+        if (n == 0) {
+            const ByToken *token = &c->by_token[c->token_ids[start + i - position]];
+            label = token->segment == segment ? token->label : -1;
+            c->labels[1][i] = label;
+        } else {
+            i64 key = longer_key(c, i, n, unigrams);
+            if (key < 0) {
+                c->labels[0][i] = -1;
+                continue;
+            }
+            i64 slot = find_slot(c->by_slot, key, mask);
+            label = c->by_slot[slot].key == key ? c->by_slot[slot].label : -1;
+        }
+        c->labels[0][i] = label;
+        ByLabel *counted = &c->by_label[label >= 0 ? label : c->sink];
+        if (counted->this_reference != number) {
+            counted->this_reference = number;
+            counted->in_this_reference = 0;
+        }
+        counted->in_this_reference++;
+        if (counted->in_this_reference > counted->most_in_a_reference)
+            counted->most_in_a_reference = counted->in_this_reference;
+    }
+}
+
+/* Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels). */
+static void forget_unshared(Counter *c, i64 positions, i64 n)
+{
+    for (i64 i = 0; i < positions; i++) {
+        i64 label = c->labels[0][i];
+        if (label >= 0 && c->by_label[label].most_in_a_reference == 0)
+            c->labels[0][i] = -1;
+        if (n == 0)
+            c->labels[1][i] = c->labels[0][i];
+    }
+}
+
+/* One row of `repeated`; 0 where memory ran out. */
+static int add_repeated(Counter *c, i64 cell, i64 in_hypothesis, i64 in_reference)
+{
+    if (c->found == c->capacity) {
+        Py_ssize_t capacity = 2 * c->capacity;
+        i64 *grown = realloc(c->repeated, (size_t)capacity * 3 * sizeof(i64));
+        if (grown == NULL)
+            return 0;
+        c->repeated = grown;
+        c->capacity = capacity;
+    }
+    i64 *row = &c->repeated[3 * c->found++];
+    row[0] = cell;
+    row[1] = in_hypothesis;
+    row[2] = in_reference;
+    return 1;
+}
+
+/* Count every segment; 0 where memory ran out. */
+static int count_segments(Counter *c)
+{
+    const i64 *starts = c->text_starts;
+    for (i64 segment = 0; segment < c->segments; segment++) {
+        i64 text = c->hypothesis_texts[segment];
+        i64 start = starts[text], size = starts[text + 1] - start;
+        i64 mask = 15;
+        while (mask + 1 < 2 * size)
+            mask = 2 * mask + 1;
+        i64 unigrams = 0, orders = c->max_n < size ? c->max_n : size;
+        i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
+        for (i64 n = 0; n < orders; n++) { /* n: the order minus one */
+            i64 distinct = label_hypothesis(c, start, size, segment, n, unigrams, mask);
+            if (distinct == 0)
+                break;
+            i64 position = size;
+            for (i64 number = 0; number < last - first; number++) {
+                i64 reference = c->reference_texts[first + number];
+                i64 reference_size = starts[reference + 1] - starts[reference];
+                count_in_reference(c, starts[reference], reference_size, position, segment, n,
+                                   unigrams, number, mask);
+                position += reference_size;
+            }
+            i64 shared = 0;
+            for (i64 label = 0; label < distinct; label++) {
+                const ByLabel *counts = &c->by_label[label];
+                if (n > 0)
+                    c->by_slot[counts->slot].key = -1;
+                if (counts->most_in_a_reference == 0)
+                    continue;
+                shared++;
+                if (counts->in_hypothesis == 1 && counts->most_in_a_reference == 1)
+                    c->singles[segment * c->max_n + n]++;
+                else if (!add_repeated(c, segment * c->max_n + n, counts->in_hypothesis,
+                                       counts->most_in_a_reference))
+                    return 0;
+            }
+            if (shared == 0 || n == c->max_n - 1)
+                break;
+            forget_unshared(c, size - n, n);
+            if (n == 0)
+                unigrams = distinct;
+        }
+    }
+    return 1;
+}
+
+/* The most tokens of one hypothesis, and of the references of one segment together (at
+ * least 1 each). */
+static void longest(const Counter *c, i64 *hypothesis, i64 *references)
+{
+    const i64 *starts = c->text_starts;
+    *hypothesis = *references = 1;
+    for (i64 segment = 0; segment < c->segments; segment++) {
+        i64 text = c->hypothesis_texts[segment];
+        if (starts[text + 1] - starts[text] > *hypothesis)
+            *hypothesis = starts[text + 1] - starts[text];
+        i64 tokens = 0;
+        for (i64 j = c->reference_offsets[segment]; j < c->reference_offsets[segment + 1]; j++)
+            tokens += starts[c->reference_texts[j] + 1] - starts[c->reference_texts[j]];
+        if (tokens > *references)
+            *references = tokens;
+    }
+}
+
+/* Allocate the tables and count; 0 where memory ran out. */
+static int count(Counter *c, i64 vocabulary_size)
+{
+    i64 longest_hypothesis, longest_references;
+    longest(c, &longest_hypothesis, &longest_references);
+    i64 slots = 16;
+    while (slots < 2 * longest_hypothesis)
+        slots *= 2;
+    i64 positions = longest_hypothesis + longest_references;
+    c->capacity = 1 << 12;
+    c->repeated = malloc((size_t)c->capacity * 3 * sizeof(i64));
+    c->labels[0] = malloc((size_t)positions * 2 * sizeof(i64));
+    c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(ByToken));
+    c->by_slot = malloc((size_t)slots * sizeof(BySlot));
+    c->by_label = calloc((size_t)longest_hypothesis + 1, sizeof(ByLabel));
+    c->sink = longest_hypothesis;
+    int counted = 0;
+    if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label) {
+        c->labels[1] = c->labels[0] + positions;
+        for (i64 token = 0; token < vocabulary_size; token++)
+            c->by_token[token].segment = c->by_token[token].label = -1;
+        for (i64 slot = 0; slot < slots; slot++)
+            c->by_slot[slot].key = c->by_slot[slot].label = -1;
+        counted = count_segments(c);
+    }
+    free(c->labels[0]);
+    free(c->by_token);
+    free(c->by_slot);
+    free(c->by_label);
+    return counted;
+}
+
+/* Where the arrays describe texts, segments and tokens inconsistently: a ValueError naming
+ * the argument, as reading past an array would crash the process. */
+static int check_tables(const Array *token_ids, const Array *text_starts,
+                        const Array *hypothesis_texts, const Array *reference_texts,
+                        const Array *reference_offsets, Py_ssize_t vocabulary_size,
+                        Py_ssize_t max_n)
+{
+    if (max_n < 1) {
+        PyErr_Format(PyExc_ValueError, "max_n must be at least 1, got %zd", max_n);
+        return -1;
+    }
+    if (vocabulary_size < 0) {
+        PyErr_Format(PyExc_ValueError, "vocabulary_size must not be negative, got %zd",
+                     vocabulary_size);
+        return -1;
+    }
+    const i64 *starts = ints(text_starts);
+    Py_ssize_t texts = length(text_starts) - 1;
+    if (texts < 0 || starts[0] < 0 || starts[texts] > length(token_ids)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "text_starts must hold the start of every text and the end of the last, "
+                        "within token_ids");
+        return -1;
+    }
+    for (Py_ssize_t t = 0; t < texts; t++)
+        if (starts[t + 1] < starts[t]) {
+            PyErr_Format(PyExc_ValueError, "text_starts must not decrease (at %zd)", t + 1);
+            return -1;
+        }
+    for (Py_ssize_t i = 0; i < length(token_ids); i++)
+        if (ints(token_ids)[i] < 0 || ints(token_ids)[i] >= vocabulary_size) {
+            PyErr_Format(PyExc_ValueError, "token_ids[%zd] is %lld, not in range(%zd)", i,
+                         (long long)ints(token_ids)[i], vocabulary_size);
+            return -1;
+        }
+    const Array *numbered[2] = {hypothesis_texts, reference_texts};
+    const char *names[2] = {"hypothesis_texts", "reference_texts"};
+    for (int k = 0; k < 2; k++)
+        for (Py_ssize_t i = 0; i < length(numbered[k]); i++)
+            if (ints(numbered[k])[i] < 0 || ints(numbered[k])[i] >= texts) {
+                PyErr_Format(PyExc_ValueError, "%s[%zd] is %lld, not a text number below %zd",
+                             names[k], i, (long long)ints(numbered[k])[i], texts);
+                return -1;
+            }
+    const i64 *offsets = ints(reference_offsets);
+    Py_ssize_t segments = length(hypothesis_texts);
+    if (length(reference_offsets) != segments + 1 || offsets[0] < 0 ||
+        offsets[segments] > length(reference_texts)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "reference_offsets must hold one offset per segment and one more, "
+                        "within reference_texts");
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < segments; s++)
+        if (offsets[s + 1] < offsets[s]) {
+            PyErr_Format(PyExc_ValueError, "reference_offsets must not decrease (at %zd)", s + 1);
+            return -1;
+        }
+    return 0;
+}
+
+static PyObject *shared_ngram_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"token_ids", "text_starts", "hypothesis_texts", "reference_texts",
+                               "reference_offsets", "vocabulary_size", "max_n", NULL};
+    PyObject *objects[5];
+    Py_ssize_t vocabulary_size, max_n;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOnn:shared_ngram_counts", keywords,
+                                     &objects[0], &objects[1], &objects[2], &objects[3],
+                                     &objects[4], &vocabulary_size, &max_n))
+        return NULL;
+    Array arrays[5] = {{0}}, singles = {0};
+    PyObject *result = NULL;
+    Counter c = {0};
+    int counted;
+    for (int k = 0; k < 5; k++)
+        if (take(objects[k], "int64", 1, keywords[k], &arrays[k]) < 0)
+            goto done;
+    if (check_tables(&arrays[0], &arrays[1], &arrays[2], &arrays[3], &arrays[4], vocabulary_size,
+                     max_n) < 0)
+        goto done;
+    c.token_ids = ints(&arrays[0]);
+    c.text_starts = ints(&arrays[1]);
+    c.hypothesis_texts = ints(&arrays[2]);
+    c.reference_texts = ints(&arrays[3]);
+    c.reference_offsets = ints(&arrays[4]);
+    c.segments = length(&arrays[2]);
+    c.max_n = max_n;
+    if (new_zeros(c.segments, max_n, "int64", &singles) < 0)
+        goto done;
+    c.singles = ints(&singles);
+    Py_BEGIN_ALLOW_THREADS
+    counted = count(&c, vocabulary_size);
+    Py_END_ALLOW_THREADS
+    if (!counted) {
+        PyErr_NoMemory();
+    } else {
+        Array repeated = {0};
+        if (new_zeros(c.found, 3, "int64", &repeated) == 0) {
+            memcpy(repeated.view.buf, c.repeated, (size_t)c.found * 3 * sizeof(i64));
+            result = PyTuple_Pack(2, singles.array, repeated.array);
+            release(&repeated);
+        }
+    }
+    free(c.repeated);
+done:
+    for (int k = 0; k < 5; k++)
+        release(&arrays[k]);
+    release(&singles);
+    return result;
+}
+
+/* -- scoring ----------------------------------------------------------------------------- */
+
+/* The exact sum of the terms rounded once, to nearest with ties to even, by Shewchuk's
+ * non-overlapping partial sums (as math.fsum): NaN if a term or a partial sum is not finite.
+ * `partials` has room for `count` numbers. */
+static double rounded_sum(const double *terms, Py_ssize_t count, double *partials)
+{
+    Py_ssize_t used = 0;
+    for (Py_ssize_t t = 0; t < count; t++) {
+        double total = terms[t];
+        Py_ssize_t kept = 0;
+        for (Py_ssize_t k = 0; k < used; k++) {
+            double other = partials[k];
+            if (fabs(total) < fabs(other)) {
+                double swapped = total;
+                total = other;
+                other = swapped;
+            }
+            double high = total + other;
+            double low = other - (high - total);
+            if (low != 0.0)
+                partials[kept++] = low;
+            total = high;
+        }
+        if (!isfinite(total))
+            return NAN;
+        used = kept;
+        if (total != 0.0)
+            partials[used++] = total;
+    }
+    if (used == 0)
+        return 0.0;
+    /* Add the partials from the largest down, until an addition is inexact... */
+    used -= 1;
+    double high = partials[used], low = 0.0;
+    while (used > 0) {
+        double total = high;
+        used -= 1;
+        high = total + partials[used];
+        low = partials[used] - (high - total);
+        if (low != 0.0)
+            break;
+    }
+    /* ... and round a half-way result to even: the partials left decide which way it lies. */
+    if (used > 0 && ((low < 0 && partials[used - 1] < 0) || (low > 0 && partials[used - 1] > 0))) {
+        double doubled = low * 2;
+        double rounded = high + doubled;
+        if (doubled == rounded - high)
+            high = rounded;
+    }
+    return high;
+}
+
+/* Row by row, exp(fsum(w * log p)) over the orders of nonzero weight; 0 where such an order
+ * has precision 0 or none, or where no order has weight; NaN where the scalar code meets a
+ * non-finite number or raises. `scratch` has room for 2 * orders numbers. */
+static void geometric_means(const double *precisions, const unsigned char *defined,
+                            const double *weights, Py_ssize_t rows, Py_ssize_t orders,
+                            double *means, double *scratch)
+{
+    double *terms = scratch, *partials = scratch + orders;
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        Py_ssize_t counted = 0;
+        for (Py_ssize_t n = 0; n < orders; n++) {
+            Py_ssize_t cell = row * orders + n;
+            if (weights[cell] == 0)
+                continue;
+            if (!defined[cell] || precisions[cell] == 0) {
+                counted = -1;
+                break;
+            }
+            terms[counted++] = weights[cell] * log(precisions[cell]);
+        }
+        if (counted > 0) {
+            double mean = exp(rounded_sum(terms, counted, partials));
+            means[row] = isfinite(mean) ? mean : NAN;
+        }
+    }
+}
+
+static PyObject *weighted_geometric_means(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"precisions", "defined", "order_weights", NULL};
+    static const char *dtypes[] = {"float64", "bool", "float64"};
+    PyObject *objects[3];
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:weighted_geometric_means", keywords,
+                                     &objects[0], &objects[1], &objects[2]))
+        return NULL;
+    Array arrays[3] = {{0}}, means = {0};
+    PyObject *result = NULL;
+    double *scratch = NULL;
+    Py_ssize_t rows, orders;
+    for (int k = 0; k < 3; k++)
+        if (take(objects[k], dtypes[k], 2, keywords[k], &arrays[k]) < 0)
+            goto done;
+    rows = arrays[0].view.shape[0];
+    orders = arrays[0].view.shape[1];
+    for (int k = 1; k < 3; k++)
+        if (arrays[k].view.shape[0] != rows || arrays[k].view.shape[1] != orders) {
+            PyErr_Format(PyExc_ValueError, "%s must have the shape of precisions, (%zd, %zd)",
+                         keywords[k], rows, orders);
+            goto done;
+        }
+    if (new_zeros(rows, -1, "float64", &means) < 0)
+        goto done;
+    scratch = PyMem_RawMalloc((size_t)(2 * orders + 1) * sizeof(double));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    geometric_means(arrays[0].view.buf, arrays[1].view.buf, arrays[2].view.buf, rows, orders,
+                    means.view.buf, scratch);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(scratch);
+    result = Py_NewRef(means.array);
+done:
+    for (int k = 0; k < 3; k++)
+        release(&arrays[k]);
+    release(&means);
+    return result;
+}
+
+/* rounded_sum on a sequence of floats, for the tests against math.fsum. */
+static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
+{
+    PyObject *items = PySequence_Fast(sequence, "rounded_sum takes a sequence of floats");
+    if (items == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
+    double *numbers = PyMem_Malloc((size_t)(2 * count + 1) * sizeof(double));
+    if (numbers == NULL) {
+        Py_DECREF(items);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        numbers[k] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(items, k));
+        if (numbers[k] == -1.0 && PyErr_Occurred()) {
+            PyMem_Free(numbers);
+            Py_DECREF(items);
+            return NULL;
+        }
+    }
+    double sum = rounded_sum(numbers, count, numbers + count);
+    PyMem_Free(numbers);
+    Py_DECREF(items);
+    return PyFloat_FromDouble(sum);
+}
+
+static PyMethodDef methods[] = {
+    {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
+     METH_VARARGS | METH_KEYWORDS, "The n-grams of each segment's hypothesis that occur in one "
+     "of its references (see bleuprint._kernels)."},
+    {"weighted_geometric_means", (PyCFunction)(void (*)(void))weighted_geometric_means,
+     METH_VARARGS | METH_KEYWORDS, "Row by row, exp(fsum(w * log p)) (see bleuprint._kernels)."},
+    {"rounded_sum", py_rounded_sum, METH_O,
+     "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "bleuprint._kernels._compiled",
+    .m_doc = "bleuprint's compiled kernel (C); bleuprint._kernels._python is its plain-Python twin.",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__compiled(void)
+{
+    PyObject *numpy = PyImport_ImportModule("numpy");
+    if (numpy == NULL)
+        return NULL;
+    as_contiguous = PyObject_GetAttrString(numpy, "ascontiguousarray");
+    zeros = PyObject_GetAttrString(numpy, "zeros");
+    Py_DECREF(numpy);
+    if (as_contiguous == NULL || zeros == NULL)
+        return NULL;
+    return PyModule_Create(&module);
+}

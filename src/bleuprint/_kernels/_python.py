@@ -1,0 +1,172 @@
+"""The plain-Python kernel: the interface of the compiled one (``_compiled.c``), the same
+numbers, slower. bleuprint runs on it where the extension was not built, or where the
+environment variable ``BLEUPRINT_PURE_PYTHON=1`` asks for it.
+
+Each segment is counted with :class:`collections.Counter` objects, order by order; n-grams
+are listed in the order of their first occurrence in the hypothesis, as the compiled kernel
+lists them. The means are computed with :func:`math.log`, :func:`math.fsum` and
+:func:`math.exp`, the scalar code's own operations.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from bleuprint.typing import FloatArray, IntArray
+
+Ngram = tuple[int, ...]
+ARRAYS = ("token_ids", "text_starts", "hypothesis_texts", "reference_texts", "reference_offsets")
+
+
+def shared_ngram_counts(  # noqa: PLR0917 (positional, as the compiled kernel's)
+    token_ids: npt.ArrayLike,
+    text_starts: npt.ArrayLike,
+    hypothesis_texts: npt.ArrayLike,
+    reference_texts: npt.ArrayLike,
+    reference_offsets: npt.ArrayLike,
+    vocabulary_size: int,
+    max_n: int,
+) -> tuple[IntArray, IntArray]:
+    """The n-grams of each segment's hypothesis that occur in one of its references (see
+    :func:`bleuprint._kernels.shared_ngram_counts`)."""
+    given = zip(
+        ARRAYS, (token_ids, text_starts, hypothesis_texts, reference_texts, reference_offsets)
+    )
+    arrays = {name: np.ascontiguousarray(array, np.int64) for name, array in given}
+    _check_tables(arrays, vocabulary_size, max_n)
+    token_list: list[int] = arrays["token_ids"].tolist()
+    start_list: list[int] = arrays["text_starts"].tolist()
+    offset_list: list[int] = arrays["reference_offsets"].tolist()
+    reference_list: list[int] = arrays["reference_texts"].tolist()
+    hypotheses = arrays["hypothesis_texts"]
+
+    def text(number: int) -> list[int]:
+        return token_list[start_list[number] : start_list[number + 1]]
+
+    singles = [[0] * max_n for _ in range(len(hypotheses))]
+    repeated: list[tuple[int, int, int]] = []
+    for segment, hypothesis in enumerate(hypotheses.tolist()):
+        hypothesis_tokens = text(hypothesis)
+        segment_references = reference_list[offset_list[segment] : offset_list[segment + 1]]
+        reference_tokens = [text(number) for number in segment_references]
+        for n in range(1, min(max_n, len(hypothesis_tokens)) + 1):
+            in_hypothesis = Counter(_ngrams(hypothesis_tokens, n))  # in order of first sight
+            most_in_a_reference: Counter[Ngram] = Counter()
+            for tokens_of_one in reference_tokens:
+                most_in_a_reference |= Counter(
+                    gram for gram in _ngrams(tokens_of_one, n) if gram in in_hypothesis
+                )
+            if not most_in_a_reference:
+                break  # no longer n-gram can be shared either
+            for gram, times in in_hypothesis.items():
+                in_reference = most_in_a_reference[gram]
+                if times == 1 and in_reference == 1:
+                    singles[segment][n - 1] += 1
+                elif in_reference:
+                    repeated.append((segment * max_n + n - 1, times, in_reference))
+    return (
+        np.array(singles, np.int64).reshape(len(hypotheses), max_n),
+        np.array(repeated, np.int64).reshape(len(repeated), 3),
+    )
+
+
+def _ngrams(tokens: list[int], n: int) -> Iterator[Ngram]:
+    return zip(*(tokens[k:] for k in range(n)))
+
+
+def _check_tables(arrays: dict[str, IntArray], vocabulary_size: int, max_n: int) -> None:
+    """The compiled kernel's checks of its arguments (named as in ``ARRAYS``), with its
+    messages."""
+    token_ids, text_starts = arrays["token_ids"], arrays["text_starts"]
+    hypothesis_texts, reference_texts = arrays["hypothesis_texts"], arrays["reference_texts"]
+    reference_offsets = arrays["reference_offsets"]
+    for name, array in arrays.items():
+        if array.ndim != 1:
+            raise ValueError(f"{name} must be a 1-dimensional array, got {array.ndim} dimensions")
+    if max_n < 1:
+        raise ValueError(f"max_n must be at least 1, got {max_n}")
+    if vocabulary_size < 0:
+        raise ValueError(f"vocabulary_size must not be negative, got {vocabulary_size}")
+    texts = len(text_starts) - 1
+    if texts < 0 or text_starts[0] < 0 or text_starts[texts] > len(token_ids):
+        raise ValueError(
+            "text_starts must hold the start of every text and the end of the last, "
+            "within token_ids"
+        )
+    _check_rising("text_starts", text_starts)
+    outside = np.flatnonzero((token_ids < 0) | (token_ids >= vocabulary_size))
+    if len(outside):
+        first = int(outside[0])
+        raise ValueError(
+            f"token_ids[{first}] is {token_ids[first]}, not in range({vocabulary_size})"
+        )
+    for name in ("hypothesis_texts", "reference_texts"):
+        outside = np.flatnonzero((arrays[name] < 0) | (arrays[name] >= texts))
+        if len(outside):
+            first = int(outside[0])
+            raise ValueError(
+                f"{name}[{first}] is {arrays[name][first]}, not a text number below {texts}"
+            )
+    segments = len(hypothesis_texts)
+    if (
+        len(reference_offsets) != segments + 1
+        or reference_offsets[0] < 0
+        or reference_offsets[segments] > len(reference_texts)
+    ):
+        raise ValueError(
+            "reference_offsets must hold one offset per segment and one more, "
+            "within reference_texts"
+        )
+    _check_rising("reference_offsets", reference_offsets)
+
+
+def _check_rising(name: str, array: IntArray) -> None:
+    falls = np.flatnonzero(np.diff(array) < 0)
+    if len(falls):
+        raise ValueError(f"{name} must not decrease (at {int(falls[0]) + 1})")
+
+
+def weighted_geometric_means(
+    precisions: npt.ArrayLike, defined: npt.ArrayLike, order_weights: npt.ArrayLike
+) -> FloatArray:
+    """Row by row, ``exp(fsum(w * log p))`` over the orders of nonzero weight (see
+    :func:`bleuprint._kernels.weighted_geometric_means`)."""
+    arrays = {
+        "precisions": np.ascontiguousarray(precisions, np.float64),
+        "defined": np.ascontiguousarray(defined, np.bool_),
+        "order_weights": np.ascontiguousarray(order_weights, np.float64),
+    }
+    for name, array in arrays.items():
+        if array.ndim != 2:
+            raise ValueError(f"{name} must be a 2-dimensional array, got {array.ndim} dimensions")
+    shape = arrays["precisions"].shape
+    for name in ("defined", "order_weights"):
+        if arrays[name].shape != shape:
+            raise ValueError(f"{name} must have the shape of precisions, {shape}")
+    rows = zip(*(array.tolist() for array in arrays.values()))
+    return np.fromiter((_mean(*row) for row in rows), np.float64, shape[0])
+
+
+def _mean(precisions: Sequence[float], defined: Sequence[bool], weights: Sequence[float]) -> float:
+    terms = []
+    for precision, known, weight in zip(precisions, defined, weights):
+        if weight == 0:
+            continue
+        if not known or precision == 0:
+            return 0.0
+        # (math.log raises for a negative precision, where the C library's log gives NaN.)
+        terms.append(weight * (math.log(precision) if precision > 0 else math.nan))
+    if not terms:
+        return 0.0
+    if not all(map(math.isfinite, terms)):
+        return math.nan  # as the compiled sum, which leaves these to the scalar code
+    try:
+        mean = math.exp(math.fsum(terms))
+    except OverflowError:  # in the sum or in exp
+        return math.nan
+    return mean if math.isfinite(mean) else math.nan

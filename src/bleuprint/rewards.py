@@ -1,0 +1,120 @@
+"""BLEU as a reward for reinforcement learning, in the form TRL's ``GRPOTrainer`` calls.
+
+TRL calls each reward function as ``reward(completions=..., prompts=..., **columns)`` with
+one entry per sample in every argument (the dataset's other columns among the keyword
+arguments), and takes back a list of floats. A completion is a string, or for conversational
+data a list of messages (``[{"role": "assistant", "content": "..."}]``). The trainer logs the
+reward under the function's ``__name__``.
+
+>>> from bleuprint import BLEUScore
+>>> from bleuprint.rewards import bleu_reward
+>>> reward = bleu_reward(BLEUScore.canonical(max_n=2), references="solution")
+>>> rewards = reward(["the cat is here", [{"role": "assistant", "content": "a dog"}]],
+...                  solution=["the cat was here", ["one dog", "a dog"]], prompts=["...", "..."])
+>>> [round(value, 4) for value in rewards]  # sqrt(3/4 * 1/3), and a match of one reference
+[0.5, 1.0]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from bleuprint._engine import BLEUScore
+from bleuprint.exceptions import ConfigurationError, InputError
+
+__all__ = ["BLEUReward", "bleu_reward"]
+
+
+def _positive_finite(instance: object, attribute: attrs.Attribute[Any], value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+        raise ConfigurationError(f"{attribute.name} must be a positive number, got {value!r}")
+
+
+@attrs.frozen
+class BLEUReward:
+    """A reward function: each completion's sentence BLEU against its references, times
+    ``scale`` (1 for rewards in [0, 1], 100 for sacreBLEU's 0-100).
+
+    ``references`` names the keyword argument (the dataset column) holding each sample's
+    references: one string, or a list of strings. Other keyword arguments are ignored, as
+    TRL requires. Make one with :func:`bleu_reward`.
+    """
+
+    engine: BLEUScore = attrs.field(factory=BLEUScore.sacrebleu_sentence)
+    references: str = "references"
+    scale: float = attrs.field(default=1.0, validator=_positive_finite)
+    name: str = "bleu"
+
+    @property
+    def __name__(self) -> str:
+        """What TRL logs the reward as."""
+        return self.name
+
+    def __call__(self, completions: Sequence[Any], **columns: Any) -> list[float]:
+        if self.references not in columns:
+            raise InputError(
+                f"the reward reads references from the keyword argument {self.references!r}, "
+                f"which is missing; it was given {sorted(columns) or 'none'}"
+            )
+        given = columns[self.references]
+        if (
+            isinstance(completions, str)
+            or isinstance(given, str)
+            or not isinstance(given, Sequence)
+            or len(given) != len(completions)
+        ):
+            raise InputError(
+                f"{_count(completions)} completions but {_count(given)} entries in "
+                f"{self.references!r}: give one per completion"
+            )
+        hypotheses = [_text(index, completion) for index, completion in enumerate(completions)]
+        references = [[refs] if isinstance(refs, str) else refs for refs in given]
+        scores: list[float] = (
+            self.engine.sentence_scores(hypotheses, references).scores * self.scale
+        ).tolist()
+        return scores
+
+
+def bleu_reward(
+    engine: BLEUScore | None = None,
+    *,
+    references: str = "references",
+    scale: float = 1.0,
+    name: str = "bleu",
+) -> BLEUReward:
+    """The reward function of a configuration (by default sacreBLEU's ``sentence_bleu``:
+    :meth:`BLEUScore.sacrebleu_sentence() <bleuprint.BLEUScore.sacrebleu_sentence>`), for
+    ``GRPOTrainer(reward_funcs=[...])``: see :class:`BLEUReward`.
+
+    >>> reward = bleu_reward(scale=100)
+    >>> [round(value, 2) for value in reward(["Hello, world!"], references=["Hello world!"])]
+    [35.36]
+    """
+    return BLEUReward(
+        BLEUScore.sacrebleu_sentence() if engine is None else engine, references, scale, name
+    )
+
+
+def _count(values: object) -> str:
+    return str(len(values)) if isinstance(values, Sequence) else f"a {type(values).__name__} of"
+
+
+def _text(index: int, completion: Any) -> Any:
+    """A completion's text: itself, or the content of its last assistant message."""
+    if isinstance(completion, str) or not isinstance(completion, Sequence):
+        return completion  # text, or something the engine rejects with its own message
+    for message in reversed(completion):
+        if not isinstance(message, Mapping) or "content" not in message:
+            break
+        if message.get("role", "assistant") == "assistant":
+            return message["content"]
+    if all(isinstance(token, str) for token in completion):
+        return completion  # a list of tokens
+    raise InputError(
+        f"completion {index} must be a string or a list of messages with an assistant "
+        f"message's 'content', got {completion!r:.80}"
+    )
