@@ -242,7 +242,7 @@ def _streams_fit_better(hypotheses: Sequence[Segment], references: Sequence[obje
         for other in range(sample):
             ours += len(words.intersection(table[index][other].split()))
             theirs += len(words.intersection(table[other][index].split()))
-    return theirs > ours
+    return theirs > 2 * ours  # clearly better: random words seldom are
 
 
 _PACKAGE = str(Path(__file__).resolve().parent)
