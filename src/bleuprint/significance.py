@@ -45,6 +45,7 @@ import numpy.typing as npt
 from bleuprint._engine import BLEUScore
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
+from bleuprint._validators import check_positive_whole
 from bleuprint.exceptions import ConfigurationError, InputError
 
 __all__ = [
@@ -109,7 +110,7 @@ def bootstrap_confidence(
     ``corpus_score(..., n_bootstrap=resamples)``)."""
     score = _Scoring.of(scorer)
     _check_segments(system)
-    _check_count("resamples", resamples)
+    check_positive_whole("resamples", resamples)
     rng = np.random.default_rng(seed)
     (scores,) = score.corpora([system], _bootstrap_blocks(rng, len(system), resamples), progress)
     mean, ci = _mean_and_ci(scores)
@@ -133,7 +134,7 @@ def paired_bootstrap(
     """
     score = _Scoring.of(scorer)
     _check_paired(baseline, system)
-    _check_count("resamples", resamples)
+    check_positive_whole("resamples", resamples)
     rng = np.random.default_rng(seed)
     blocks = _bootstrap_blocks(rng, len(system), resamples)
     baseline_scores, system_scores = score.corpora([baseline, system], blocks, progress)
@@ -165,7 +166,7 @@ def paired_approximate_randomization(
     """
     score = _Scoring.of(scorer)
     _check_paired(baseline, system)
-    _check_count("trials", trials)
+    check_positive_whole("trials", trials)
     rng = np.random.default_rng(seed)
     system_score = score.corpus(system)
     observed = abs(score.corpus(baseline) - system_score)
@@ -349,11 +350,6 @@ def _swapped(
     for start in range(0, trials, step):
         swaps = rng.integers(2, size=(min(step, trials - start), len(own)), dtype=bool)
         yield np.where(swaps, own, other), np.where(swaps, other, own)
-
-
-def _check_count(name: str, value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ConfigurationError(f"{name} must be a whole number of at least 1, got {value!r}")
 
 
 def _check_segments(segments: SegmentStats) -> None:
