@@ -1,8 +1,10 @@
-"""The fast path (``_counting``, ``_scoring``, ``_pairwise``) against the simple path.
+"""The fast path (``_counting``, ``_pairwise``) against the simple path, and scoring against
+the oracle (``tests/oracle.py``).
 
-The simple path is forced by wrapping each part in an object that fits only the plain
-protocol; the two engines then count the same thing and must agree exactly, down to the last
-bit of every float.
+The simple path is forced by wrapping each counting part in an object that fits only the plain
+protocol, and each scoring part in the oracle's formula written for one set of statistics at a
+time (which the engine calls through its adapters); the two engines then count the same thing,
+and every score must equal the oracle's exactly, down to the last bit of every float.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from bleuprint import (
 )
 from bleuprint._kernels import shared_ngram_counts
 from bleuprint.typing import ArrayMatcher, ArrayNgramExtractor, CorpusSmoother
+from tests import oracle
 
 Corpus = tuple[list[Any], list[list[Any]]]
 
@@ -51,32 +54,32 @@ class Plain:
         return self.part(*arguments)
 
 
-@attrs.frozen
-class PlainCorpusSmoother(Plain):
-    """A smoother that sums corpora its own way (NLTK's), without array methods."""
-
-    def total(self, segments: Any, start: Any) -> Any:
-        return self.part.total(segments, start)
-
-
-def plain(part: Any) -> Plain:
-    return PlainCorpusSmoother(part) if isinstance(part, CorpusSmoother) else Plain(part)
+COUNTING_PARTS = ("ngrams", "matching", "length")
+SCORING_FAMILIES = {
+    "reference_length": "ref",
+    "brevity_penalty": "bp",
+    "smoothing": "smooth",
+    "weights": "weights",
+}
 
 
-PARTS = (
-    "ngrams",
-    "matching",
-    "length",
-    "reference_length",
-    "brevity_penalty",
-    "smoothing",
-    "weights",
-)
+def scalar(part: Any, family: str) -> oracle.Scalar:
+    if isinstance(part, CorpusSmoother):
+        return oracle.ScalarCorpusSmoother(part, family)
+    return oracle.Scalar(part, family)
 
 
 def simple(engine: BLEUScore) -> BLEUScore:
-    """The same configuration, without array support in any part."""
-    return attrs.evolve(engine, **{field: plain(getattr(engine, field)) for field in PARTS})
+    """The same configuration, counting one segment at a time, scoring with the oracle's
+    formulas one set of statistics at a time (through the engine's adapters)."""
+    return attrs.evolve(
+        engine,
+        **{field: Plain(getattr(engine, field)) for field in COUNTING_PARTS},
+        **{
+            field: scalar(getattr(engine, field), family)
+            for field, family in SCORING_FAMILIES.items()
+        },
+    )
 
 
 def test_plain_wrapper_hides_the_array_protocols() -> None:
@@ -140,8 +143,16 @@ def assert_same_everywhere(engine: BLEUScore, hypotheses: list[Any], references:
     slow_results = [reference_engine.score(stats) for stats in slow]
     assert fast_results.scores.tolist() == [result.score for result in slow_results]
     assert list(fast_results) == slow_results
+    assert [as_oracle(result) for result in fast_results] == [
+        oracle.score(engine, stats) for stats in slow
+    ]
     corpus_result = engine.corpus_score(hypotheses, references)
     assert corpus_result == reference_engine.corpus_score(hypotheses, references)
+    assert as_oracle(corpus_result) == oracle.score(engine, engine.total(slow))
+
+
+def as_oracle(result: Any) -> tuple[float, tuple[float, ...], float]:
+    return result.score, result.precisions, result.brevity_penalty
 
 
 @given(ENGINES, corpora(as_text=True))

@@ -32,7 +32,7 @@ from typing import cast
 import attrs
 import numpy as np
 
-from bleuprint import ngrams
+from bleuprint import brevity, ngrams
 from bleuprint._kernels import THREADS, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
@@ -41,7 +41,6 @@ from bleuprint.typing import (
     ArrayLengthMeasure,
     ArrayMatcher,
     ArrayNgramExtractor,
-    ArrayReferenceLength,
     BatchTokenizer,
     IntArray,
     LengthMeasure,
@@ -120,7 +119,7 @@ class Counting:
             self.matching(hypothesis_ngrams, reference_ngrams, max_n),
             ngrams.order_totals(hypothesis_ngrams, max_n),
             hypothesis_length,
-            self.reference_length(hypothesis_length, reference_lengths),
+            brevity.reference_length(self.reference_length, hypothesis_length, reference_lengths),
             segments=1,
             reference_counts=frozenset({len(references)}),
             counting=self.signature,
@@ -340,7 +339,7 @@ class ArrayCounting:
     ngrams: ArrayNgramExtractor
     matching: ArrayMatcher
     length: ArrayLengthMeasure
-    reference_length: ArrayReferenceLength
+    reference_length: ReferenceLength
 
     @property
     def signature(self) -> str:
@@ -353,7 +352,6 @@ class ArrayCounting:
             isinstance(counting.ngrams, ArrayNgramExtractor)
             and isinstance(counting.matching, ArrayMatcher)
             and isinstance(counting.length, ArrayLengthMeasure)
-            and isinstance(counting.reference_length, ArrayReferenceLength)
         ):
             return cls(
                 counting,
