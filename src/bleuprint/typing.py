@@ -1,8 +1,10 @@
 """The interfaces of the engine's parts, as :class:`typing.Protocol` classes.
 
 A part is any object with a ``signature`` (a short text naming it and its parameters) and the
-``__call__`` of its family. bleuprint's own parts are small frozen attrs classes; a user's part
-need only fit the protocol, no subclassing required:
+method of its family: a ``__call__`` for the counting families, a method on rows of statistics
+for the scoring ones (or a ``__call__`` of a ``Scalar*`` shape, which the engine adapts).
+bleuprint's own parts are small frozen attrs classes; a user's part need only fit the
+protocol, no subclassing required:
 
 >>> import attrs
 >>> from bleuprint import BLEUScore
