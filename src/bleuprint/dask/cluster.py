@@ -85,7 +85,7 @@ _LEAST_TCP_TIMEOUT = 11
 def _logs_shown(shown: bool) -> Iterator[None]:
     """Within the block, distributed's log handlers in this process print nothing unless
     ``shown`` (distributed's own ``silence_logging_cmgr``, which is not public, does alike)."""
-    handlers = [] if shown else logging.getLogger("distributed").handlers
+    handlers = [] if shown else list(logging.getLogger("distributed").handlers)
     levels = [handler.level for handler in handlers]
     for handler in handlers:
         handler.setLevel(logging.CRITICAL + 1)
