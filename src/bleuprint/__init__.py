@@ -30,6 +30,7 @@ from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._stats import BLEUStats
+from bleuprint._token_ids import TokenIds
 from bleuprint._version import __version__
 from bleuprint.exceptions import (
     BLEUError,
@@ -50,6 +51,7 @@ __all__ = [
     "SentenceScores",
     "Signature",
     "StatisticsMismatchError",
+    "TokenIds",
     "__version__",
     "bleu_score",
     "brevity",

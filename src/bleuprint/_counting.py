@@ -32,7 +32,7 @@ from typing import cast
 import attrs
 import numpy as np
 
-from bleuprint import ngrams
+from bleuprint import _token_ids, ngrams
 from bleuprint._kernels import THREADS, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
@@ -84,6 +84,8 @@ class Counting:
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")
         _check_memory(len(hypotheses), self.ngrams.max_n)
+        if _token_ids.corpus_holds_ids(hypotheses, references):
+            return self.count_ids(_token_ids.IdCorpus.of(hypotheses, references))
         arrays = ArrayCounting.of(self)
         if arrays is not None:
             return _count_in_chunks(arrays, hypotheses, references)
@@ -97,10 +99,13 @@ class Counting:
         self, index: int, hypothesis: Segment, references: Sequence[Segment]
     ) -> BLEUStats:
         """The statistics of segment number ``index`` (which error messages name)."""
-        hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
         references = as_corpus(references, "references", segment=index, items="references")
         if not references:
             raise InputError("no references", segment=index)
+        if _token_ids.segment_holds_ids(hypothesis, references):
+            corpus = _token_ids.IdCorpus.of([hypothesis], [references], first_segment=index)
+            return self.count_ids(corpus)[0]
+        hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
         tokenized_refs = [
             self._tokenize(index, f"reference {k}", ref) for k, ref in enumerate(references)
         ]
@@ -126,6 +131,33 @@ class Counting:
             counting=self.signature,
         )
 
+    def count_ids(self, corpus: _token_ids.IdCorpus) -> SegmentStats:
+        """The statistics of each segment of a corpus of token ids: straight to the kernel
+        (the ids are the tokens), or written as string tokens for counting parts without
+        array support."""
+        arrays = ArrayCounting.of(self)
+        if arrays is None:
+            return self.count_segments(*corpus.as_tokens())
+        table = TokenTable(corpus.token_ids, corpus.starts, corpus.vocabulary_size)
+        lengths = _id_lengths(arrays, corpus.token_counts)
+        offsets = corpus.segments + np.concatenate(([0], np.cumsum(corpus.reference_counts)))
+        chunks = [
+            InternedChunk(
+                arrays,
+                table,
+                np.arange(start, stop),
+                np.arange(offsets[start], offsets[stop]),
+                corpus.reference_counts[start:stop],
+                lengths[start:stop],
+                lengths[offsets[start] : offsets[stop]],
+            )
+            for start, stop in _chunk_bounds(corpus.segments)
+        ]
+        if len(chunks) == 1:  # one call's batch: counted here, no thread to hand it to
+            return chunks[0].statistics()
+        with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
+            return SegmentStats.concatenate(counting.map(InternedChunk.statistics, chunks))
+
     def _tokenize(self, index: int, role: str, segment: Segment) -> tuple[str | None, list[str]]:
         if isinstance(segment, str):
             return segment, self.tokenizer(segment)
@@ -137,10 +169,30 @@ class Counting:
         )
 
 
+def _chunk_bounds(segments: int) -> list[tuple[int, int]]:
+    return [
+        (start, min(start + CHUNK_SEGMENTS, segments))
+        for start in range(0, max(segments, 1), CHUNK_SEGMENTS)
+    ]
+
+
+def _id_lengths(parts: ArrayCounting, token_counts: IntArray) -> IntArray:
+    """The lengths of sequences of ids, as the length measure measures them; one that needs
+    the text (characters) is refused, naming why."""
+    try:
+        return parts.length.lengths_array(None, token_counts)
+    except InputError as error:
+        raise InputError(
+            f"token ids have no text, and this configuration needs it: {error.reason} "
+            f"(len:{parts.counting.length.signature}); decode the ids, or measure in tokens"
+        ) from None
+
+
 def as_corpus(
     texts: object, what: str, *, segment: int | None = None, items: str = "segments"
 ) -> Sequence[Segment]:
-    """``texts`` as a sequence, if it is one of segments: any sequence as it is; a numpy array,
+    """``texts`` as a sequence, if it is one of segments: any sequence as it is; an integer
+    array or tensor as :class:`~bleuprint.TokenIds` (rows of token ids); another numpy array,
     a pandas Series, a generator or another iterable as a list of its items. A string, bytes,
     a mapping, a set, ``None`` or a number is refused, naming what was given: a string would
     otherwise be read as one segment per character, a dictionary as its keys."""
@@ -156,6 +208,15 @@ def as_corpus(
             f"got {type(texts).__name__}",
             segment=segment,
         )
+    ids = _token_ids.as_id_corpus(texts)
+    if ids is not None:
+        if ids.ndim == 1:
+            raise InputError(
+                f"{what} must be a list of {items}, got one sequence of token ids (wrap one "
+                "in a list: [ids])",
+                segment=segment,
+            )
+        return ids
     if isinstance(texts, Sequence):
         return texts
     tolist = getattr(texts, "tolist", None)  # numpy arrays and pandas Series: Python strings
