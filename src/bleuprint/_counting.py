@@ -489,6 +489,23 @@ def _one_by_one(
     return counted
 
 
+def candidate_tokens(
+    parts: ArrayCounting, candidates: Sequence[Segment], what: str
+) -> tuple[IntArray, IntArray, IntArray] | None:
+    """The token ids of candidates (of MBR or pairwise scoring) laid end to end, how many each
+    has and each one's length as the length measure measures it; ``None`` where they are not
+    all text, all string tokens or all token ids. Errors name ``{what} i``."""
+    if _token_ids.corpus_holds_ids(candidates, []):
+        corpus = _token_ids.sequences(candidates, what)
+        return corpus.token_ids, corpus.token_counts, _id_lengths(parts, corpus.token_counts)
+    kind = plain_kind(candidates, [[candidate] for candidate in candidates])
+    if kind is None:
+        return None
+    table, texts = parts.token_table(candidates, kind)
+    token_ids, token_counts = table.laid_end_to_end(texts)
+    return token_ids, token_counts, parts.lengths(candidates, kind, token_counts)
+
+
 def plain_kind(
     hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
 ) -> str | None:

@@ -27,7 +27,15 @@ import numpy.typing as npt
 from bleuprint.exceptions import InputError
 from bleuprint.typing import BoolArray, IntArray
 
-__all__ = ["IdCorpus", "TokenIds", "as_id_corpus", "corpus_holds_ids", "segment_holds_ids"]
+__all__ = [
+    "IdCorpus",
+    "TokenIds",
+    "as_id_corpus",
+    "corpus_holds_ids",
+    "looks_like_ids",
+    "one_sequence",
+    "segment_holds_ids",
+]
 
 Ids = npt.NDArray[Any]
 """Raw ids as given: any integer dtype (``object`` for Python ints beyond 64 bits)."""
@@ -427,12 +435,22 @@ def looks_like_ids(segment: object) -> bool:
     if isinstance(segment, TokenIds):
         return True
     if isinstance(segment, (list, tuple)):
-        return bool(segment) and not isinstance(segment[0], (str, bytes, list, tuple))
+        return bool(segment) and isinstance(segment[0], (int, float, np.number, np.bool_))
     if isinstance(segment, np.ndarray):
         return segment.dtype.kind in "iubfc" or (
             segment.dtype.kind == "O" and segment.size > 0 and _is_int(segment.flat[0])
         )
     return not isinstance(segment, (str, bytes)) and _converts(segment)
+
+
+def one_sequence(value: object) -> bool:
+    """Whether ``value`` is one sequence of token ids (not a list of them)."""
+    if isinstance(value, TokenIds):
+        return value.ndim == 1
+    if isinstance(value, (list, tuple)):
+        return looks_like_ids(value)
+    array = _as_array(value, "the ids") if looks_like_ids(value) else None
+    return array is not None and array.ndim == 1
 
 
 def corpus_holds_ids(hypotheses: Sequence[Any], references: Sequence[Any]) -> bool:
