@@ -202,12 +202,6 @@ def as_corpus(
             "(wrap one in a list: [text])",
             segment=segment,
         )
-    if isinstance(texts, (Mapping, Set)) or not isinstance(texts, Iterable):
-        raise InputError(
-            f"{what} must be a list (or another ordered sequence) of {items}, "
-            f"got {type(texts).__name__}",
-            segment=segment,
-        )
     ids = _token_ids.as_id_corpus(texts)
     if ids is not None:
         if ids.ndim == 1:
@@ -217,6 +211,12 @@ def as_corpus(
                 segment=segment,
             )
         return ids
+    if isinstance(texts, (Mapping, Set)) or not isinstance(texts, Iterable):
+        raise InputError(
+            f"{what} must be a list (or another ordered sequence) of {items}, "
+            f"got {type(texts).__name__}",
+            segment=segment,
+        )
     if isinstance(texts, Sequence):
         return texts
     tolist = getattr(texts, "tolist", None)  # numpy arrays and pandas Series: Python strings

@@ -223,7 +223,11 @@ class TokenIds(Sequence[Any]):
 
 
 def _cut_to_lengths(ragged: _Ragged, lengths: object) -> _Ragged:
-    given = _as_array(lengths, "TokenIds' lengths")
+    given = (
+        np.asarray(lengths)
+        if isinstance(lengths, (list, tuple))
+        else _as_array(lengths, "TokenIds' lengths")
+    )
     if given is None or given.dtype.kind not in "iu" or given.size != len(ragged.lengths):
         raise InputError(
             f"TokenIds' lengths must be {len(ragged.lengths)} whole numbers, one per sequence, "
@@ -243,9 +247,15 @@ def _positions(ragged: _Ragged) -> IntArray:
 
 def _cut_at(ragged: _Ragged, ends: BoolArray) -> _Ragged:
     """Each sequence up to its first marked id (without it)."""
-    marks = np.cumsum(ends)  # marked ids up to each position, all sequences together
+    marks = np.cumsum(ends, dtype=_counter(len(ends)))  # marks so far, sequences together
     before = np.concatenate(([0], marks))[np.cumsum(ragged.lengths) - ragged.lengths]
     return _without(ragged, marks == np.repeat(before, ragged.lengths))
+
+
+def _counter(size: int) -> type[np.signedinteger[Any]]:
+    """The dtype of a running count up to ``size``: 32 bits where they do, which numpy sums
+    many times faster than 64."""
+    return np.int32 if size < 1 << 31 else np.int64
 
 
 def _without(ragged: _Ragged, keep: BoolArray) -> _Ragged:
@@ -307,7 +317,7 @@ def _converted(value: Any) -> np.ndarray[Any, Any]:
 def _array_problem(array: np.ndarray[Any, Any]) -> str | None:
     """Why an array cannot hold token ids, or ``None``."""
     kind = array.dtype.kind
-    if kind in "iu":
+    if kind in "iu" or (array.size == 0 and kind in "fc"):  # np.array([]) is of floats
         return None
     if kind == "b":
         return "booleans (a mask?), not token ids"
@@ -342,6 +352,8 @@ def _read(value: object, where: str, segment: int | None) -> tuple[int, _Ragged,
         )
     if array.dtype.kind == "O":
         array = np.array(array.tolist(), dtype=object).reshape(array.shape)
+    elif array.dtype.kind not in "iu":
+        array = array.astype(np.int64)  # empty
     width = array.shape[-1]
     sequences = int(np.prod(array.shape[:-1], dtype=np.int64))
     ragged = _Ragged(array.reshape(-1), np.full(sequences, width, np.int64))
@@ -387,7 +399,8 @@ def _converts(value: object) -> bool:
 
 def _python_ids(values: Sequence[Any], where: str, segment: int | None) -> _Ragged:
     """One sequence of ids given as Python (or numpy) integers."""
-    if not set(map(type, values)) <= {int}:
+    ids = _integers(values)
+    if ids is None:
         for position, item in enumerate(values):
             if not _is_int(item):
                 raise InputError(
@@ -395,7 +408,21 @@ def _python_ids(values: Sequence[Any], where: str, segment: int | None) -> _Ragg
                     f"{_found(item)}",
                     segment=segment,
                 )
-    return _Ragged(_exact_array(values), np.array([len(values)], np.int64))
+        ids = np.array([int(value) for value in values], dtype=object)  # beyond 64 bits
+    return _Ragged(ids, np.array([len(values)], np.int64))
+
+
+def _integers(values: Sequence[Any]) -> Ids | None:
+    """Python integers as an array, read by numpy (which tells their type as it reads them:
+    ``True`` among ints is 1, as in Python); ``None`` where they are not all integers or do
+    not fit 64 bits."""
+    if not values:
+        return np.zeros(0, np.int64)
+    try:
+        ids = np.array(values)
+    except (ValueError, OverflowError):
+        return None
+    return ids if ids.dtype.kind in "iu" and ids.ndim == 1 else None
 
 
 def _found(item: object) -> str:
@@ -404,14 +431,6 @@ def _found(item: object) -> str:
     if isinstance(item, (bool, np.bool_)):
         return f"a bool ({item}), not a token id"
     return f"a {type(item).__name__} ({item!r:.40})"
-
-
-def _exact_array(values: Sequence[Any]) -> Ids:
-    """Integers as an int64 array, or where some do not fit 64 bits, as Python ints."""
-    try:
-        return np.array(values, dtype=np.int64)
-    except OverflowError:
-        return np.array([int(value) for value in values], dtype=object)
 
 
 def as_id_corpus(value: object) -> TokenIds | None:
@@ -511,6 +530,10 @@ class IdCorpus:
             raise InputError("no references", segment=first_segment + int(segment))
         ragged = _Ragged.joined([hypothesis_ids, reference_ids])
         labels, vocabulary_size = _labels(ragged)
+        never = np.flatnonzero(labels < 0)
+        if len(never):  # the kernel takes labels in range(vocabulary_size): one label each
+            labels[never] = vocabulary_size + np.arange(len(never))
+            vocabulary_size += len(never)
         starts = np.concatenate(([0], np.cumsum(ragged.lengths)))
         return cls(labels, starts, vocabulary_size, len(hypothesis_ids.lengths), counts)
 
@@ -533,7 +556,8 @@ class IdCorpus:
 
 def sequences(candidates: Sequence[Any], what: str) -> IdCorpus:
     """Sequences of ids alone (candidates of MBR or pairwise scoring), labelled as in a
-    corpus, with no references."""
+    corpus, with no references; an id that never matches is labelled -1 (it would match
+    itself, where a candidate is its own pseudo-reference, under a label of its own)."""
     ragged = _hypotheses(candidates, None, what)
     labels, vocabulary_size = _labels(ragged)
     starts = np.concatenate(([0], np.cumsum(ragged.lengths)))
@@ -550,10 +574,9 @@ def _hypotheses(hypotheses: Sequence[Any], first: int | None, what: str = "hypot
                 f"{hypotheses.ndim}-D"
             )
         return hypotheses._ragged
-    if all(type(item) is list for item in hypotheses):
-        fast = _lists_at_once(hypotheses)
-        if fast is not None:
-            return fast
+    fast = _at_once(hypotheses)
+    if fast is not None:
+        return fast
     parts = []
     for number, item in enumerate(hypotheses):
         segment = number if first is None else first + number
@@ -562,17 +585,21 @@ def _hypotheses(hypotheses: Sequence[Any], first: int | None, what: str = "hypot
     return _Ragged.joined(parts)
 
 
-def _lists_at_once(lists: Sequence[list[Any]]) -> _Ragged | None:
-    """Lists of Python ints read in one pass (``None`` where one holds anything else, to be
-    read one by one, which names it)."""
-    flat = list(chain.from_iterable(lists))
-    if not set(map(type, flat)) <= {int}:
+def _at_once(sequences: Sequence[Any]) -> _Ragged | None:
+    """Sequences all given as lists of Python ints, or all as 1-D integer numpy arrays, read
+    in one pass; ``None`` for anything else, to be read one by one (which names a problem)."""
+    types = set(map(type, sequences))
+    if types == {list}:
+        ids = _integers(list(chain.from_iterable(sequences)))
+    elif types == {np.ndarray}:
+        if not {(array.ndim, array.dtype.kind) for array in sequences} <= {(1, "i"), (1, "u")}:
+            return None
+        ids = _joined_ids(sequences)
+    else:
         return None
-    try:
-        ids = np.array(flat, dtype=np.int64)
-    except OverflowError:
+    if ids is None:
         return None
-    return _Ragged(ids, np.fromiter(map(len, lists), np.int64, len(lists)))
+    return _Ragged(ids, np.fromiter(map(len, sequences), np.int64, len(sequences)))
 
 
 def _one_sequence(item: object, where: str, segment: int | None) -> _Ragged:
@@ -605,6 +632,10 @@ def _references(references: Sequence[Any], first: int) -> tuple[_Ragged, IntArra
             )
         assert references._groups is not None
         return references._ragged, references._groups
+    if set(map(type, references)) == {list}:  # lists of sequences: all in one pass
+        fast = _at_once(list(chain.from_iterable(references)))
+        if fast is not None:
+            return fast, np.fromiter(map(len, references), np.int64, len(references))
     parts: list[_Ragged] = []
     counts = np.zeros(len(references), np.int64)
     for number, item in enumerate(references):
@@ -612,8 +643,7 @@ def _references(references: Sequence[Any], first: int) -> tuple[_Ragged, IntArra
         if isinstance(item, TokenIds) and item.ndim == 2:
             part = item._ragged
         elif isinstance(item, (list, tuple)) and not looks_like_ids(item):
-            fast = _lists_at_once(item) if all(type(one) is list for one in item) else None
-            part = fast or _Ragged.joined(
+            part = _at_once(item) or _Ragged.joined(
                 [_one_sequence(one, f"reference {k}", segment) for k, one in enumerate(item)]
             )
         else:
@@ -642,23 +672,20 @@ def _reference_rows(item: object, segment: int) -> _Ragged:
 
 
 def _labels(ragged: _Ragged) -> tuple[IntArray, int]:
-    """Labels ``0, 1, ...`` for the ids (equal ids, equal labels), each id that never matches
-    given a new label of its own, and how many labels there are."""
+    """Labels ``0, 1, ...`` for the ids (equal ids, equal labels; -1 for an id that never
+    matches), and how many labels there are."""
     ids = ragged.ids
     if not len(ids):
         return np.zeros(0, np.int64), 0
     if ids.dtype.kind in "iu" and ids.min() >= 0 and ids.max() < max(_TABLE_LABELS, 4 * len(ids)):
         present = np.zeros(int(ids.max()) + 1, bool)  # a table, not a sort: linear
         present[ids] = True
-        numbers = np.cumsum(present) - 1
+        numbers = np.cumsum(present, dtype=_counter(len(present))) - 1
         labels: IntArray = numbers[ids].astype(np.int64, copy=False)
         size = int(numbers[-1]) + 1
     else:
         distinct, inverse = np.unique(ids, return_inverse=True)
         labels, size = inverse.reshape(-1).astype(np.int64, copy=False), len(distinct)
     if ragged.never is not None and ragged.never.any():
-        never = np.flatnonzero(ragged.never)
-        labels = labels.copy()
-        labels[never] = size + np.arange(len(never))
-        size += len(never)
+        labels = np.where(ragged.never, -1, labels)
     return labels, size
