@@ -79,7 +79,7 @@ class Counting:
         """The statistics of each segment, on arrays where every counting part supports them,
         else one segment at a time."""
         hypotheses = as_corpus(hypotheses, "hypotheses")
-        references = as_corpus(references, "references")
+        references = cast("Sequence[Sequence[Segment]]", as_corpus(references, "references"))
         _check_layout(hypotheses, references)
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")
@@ -162,7 +162,7 @@ class Counting:
         if isinstance(segment, str):
             return segment, self.tokenizer(segment)
         if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
-            return None, list(segment)
+            return None, cast("list[str]", list(segment))
         raise InputError(
             f"the {role} must be a string or a list of string tokens, got {type(segment).__name__}",
             segment=index,
@@ -431,7 +431,7 @@ class ArrayCounting:
         ``plain_kind``), and the number of each segment's text in it."""
         if kind == "text":
             return self.texts(cast("Sequence[str]", segments))
-        return TokenTable.of(segments), np.arange(len(segments))
+        return TokenTable.of(cast("Sequence[Sequence[str]]", segments)), np.arange(len(segments))
 
     def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
         texts = cast("Sequence[str]", segments) if kind == "text" else None
@@ -518,7 +518,8 @@ def plain_kind(
     kinds = set(map(type, segments))
     if kinds == {str}:
         return "text"
-    if kinds <= {list, tuple} and set(map(type, chain.from_iterable(segments))) <= {str}:
+    tokens = chain.from_iterable(cast("list[Sequence[object]]", segments))
+    if kinds <= {list, tuple} and set(map(type, tokens)) <= {str}:
         return "tokens"
     return None
 
