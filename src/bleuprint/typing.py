@@ -38,11 +38,12 @@ class ArrayConvertible(Protocol):
     def __array__(self) -> Any: ...
 
 
-Segment: TypeAlias = (
-    "str | Sequence[str] | Sequence[int] | npt.NDArray[np.integer[Any]] | ArrayConvertible"
-)
-"""A segment as the user gives it: raw text, a list of tokens taken as they are, or token
-ids (a list of ints, an integer array or a tensor; see :class:`bleuprint.TokenIds`)."""
+# Not strings, as the aliases around are: annotations naming Segment are then evaluated in
+# their own module, where these names may be missing (and autodoc could not read them).
+TokenIdSequence: TypeAlias = Sequence[int] | npt.NDArray[np.integer[Any]] | ArrayConvertible
+"""Token ids (a list of ints, an integer array, or a tensor)."""
+Segment: TypeAlias = str | Sequence[str] | TokenIdSequence
+"""A segment as the user gives it (raw text, a list of tokens taken as they are, token ids)."""
 Ngram: TypeAlias = tuple[str, ...]
 NgramCounts: TypeAlias = Mapping[Ngram, int]
 """How often each n-gram of every counted order occurs in one segment."""
