@@ -40,7 +40,9 @@ __all__ = [
 Ids = npt.NDArray[Any]
 """Raw ids as given: any integer dtype (``object`` for Python ints beyond 64 bits)."""
 
-# Ids from 0 below this bound are labelled through a table of this size, not by sorting.
+# Ids from 0 below the first bound (or the number of ids) are their own labels; below the
+# second, they are labelled through a table of that size; others, by sorting.
+_OWN_LABELS = 1 << 17
 _TABLE_LABELS = 1 << 22
 
 
@@ -149,14 +151,10 @@ class TokenIds(Sequence[Any]):
         if isinstance(ids, TokenIds):
             raise InputError("TokenIds wraps ids, not TokenIds: give its array once")
         ndim, ragged, groups = _read(ids, "TokenIds", None)
-        if lengths is not None:
-            ragged = _cut_to_lengths(ragged, lengths)
+        stops = ragged.lengths if lengths is None else _limits(ragged, lengths)
         if eos is not None:
-            ragged = _cut_at(ragged, ragged.ids == eos)
-        if pad is not None:
-            if groups is not None:  # a reference of padding only is no reference
-                ragged, groups = _without_padding_rows(ragged, groups, pad)
-            ragged = _without(ragged, ragged.ids != pad)
+            stops = _stops_at(ragged, stops, eos)
+        ragged, groups = _trimmed(ragged, groups, stops, pad)
         if unk is not None:
             ragged = attrs.evolve(ragged, never=ragged.ids == unk)
         self._ndim, self._ragged, self._groups = ndim, ragged, groups
@@ -222,7 +220,8 @@ class TokenIds(Sequence[Any]):
         return f"TokenIds({shown!r}, ndim={self._ndim})"
 
 
-def _cut_to_lengths(ragged: _Ragged, lengths: object) -> _Ragged:
+def _limits(ragged: _Ragged, lengths: object) -> IntArray:
+    """How many ids of each sequence ``lengths`` lets be read."""
     given = (
         np.asarray(lengths)
         if isinstance(lengths, (list, tuple))
@@ -233,45 +232,71 @@ def _cut_to_lengths(ragged: _Ragged, lengths: object) -> _Ragged:
             f"TokenIds' lengths must be {len(ragged.lengths)} whole numbers, one per sequence, "
             f"got {_described(lengths)}"
         )
-    limit = given.reshape(-1).astype(np.int64)
-    if (limit < 0).any():
-        raise InputError(f"TokenIds' lengths must not be negative, got {int(limit.min())}")
-    return _without(ragged, _positions(ragged) < np.repeat(limit, ragged.lengths))
+    limits = given.reshape(-1).astype(np.int64)
+    if (limits < 0).any():
+        raise InputError(f"TokenIds' lengths must not be negative, got {int(limits.min())}")
+    return np.minimum(ragged.lengths, limits)
 
 
-def _positions(ragged: _Ragged) -> IntArray:
-    """Each id's position in its sequence."""
+def _stops_at(ragged: _Ragged, stops: IntArray, eos: int) -> IntArray:
+    """How many ids of each sequence come before its first ``eos`` (at most ``stops``)."""
     ends = np.cumsum(ragged.lengths)
-    return np.arange(len(ragged.ids)) - np.repeat(ends - ragged.lengths, ragged.lengths)
+    at = np.flatnonzero(ragged.ids == eos)  # every eos: few, so what follows is cheap
+    sequence = np.searchsorted(ends, at, side="right")
+    first, index = np.unique(sequence, return_index=True)
+    stops = stops.copy()
+    stops[first] = np.minimum(stops[first], at[index] - (ends - ragged.lengths)[first])
+    return stops
 
 
-def _cut_at(ragged: _Ragged, ends: BoolArray) -> _Ragged:
-    """Each sequence up to its first marked id (without it)."""
-    marks = np.cumsum(ends, dtype=_counter(len(ends)))  # marks so far, sequences together
-    before = np.concatenate(([0], marks))[np.cumsum(ragged.lengths) - ragged.lengths]
-    return _without(ragged, marks == np.repeat(before, ragged.lengths))
-
-
-def _counter(size: int) -> type[np.signedinteger[Any]]:
-    """The dtype of a running count up to ``size``: 32 bits where they do, which numpy sums
-    many times faster than 64."""
-    return np.int32 if size < 1 << 31 else np.int64
-
-
-def _without(ragged: _Ragged, keep: BoolArray) -> _Ragged:
-    sequence = np.repeat(np.arange(len(ragged.lengths)), ragged.lengths)
-    lengths = np.bincount(sequence[keep], minlength=len(ragged.lengths)).astype(np.int64)
+def _trimmed(
+    ragged: _Ragged, groups: IntArray | None, stops: IntArray, pad: int | None
+) -> tuple[_Ragged, IntArray | None]:
+    """The first ``stops[s]`` ids of each sequence ``s`` without ``pad``; of references
+    (``groups``: how many each segment has), those of padding only left out."""
+    if pad is None and (stops == ragged.lengths).all():
+        return ragged, groups
+    count = _Counts(ragged.lengths)
+    keep = count.before(stops)
+    counts = stops
+    if pad is not None:
+        not_pad = ragged.ids != pad
+        keep &= not_pad
+        counts = count.of(keep)
+        if groups is not None:  # a reference of padding only is no reference
+            absent = (ragged.lengths > 0) & (count.of(not_pad) == 0)
+            if absent.any():
+                segment = np.repeat(np.arange(len(groups)), groups)
+                groups = np.bincount(segment[~absent], minlength=len(groups)).astype(np.int64)
+                counts = counts[~absent]
     never = None if ragged.never is None else ragged.never[keep]
-    return _Ragged(ragged.ids[keep], lengths, never)
+    return _Ragged(ragged.ids[keep], counts.astype(np.int64, copy=False), never), groups
 
 
-def _without_padding_rows(ragged: _Ragged, groups: IntArray, pad: int) -> tuple[_Ragged, IntArray]:
-    sequence = np.repeat(np.arange(len(ragged.lengths)), ragged.lengths)
-    padding = np.bincount(sequence[ragged.ids == pad], minlength=len(ragged.lengths))
-    present = (padding < ragged.lengths) | (ragged.lengths == 0)
-    segment = np.repeat(np.arange(len(groups)), groups)
-    counts = np.bincount(segment[present], minlength=len(groups)).astype(np.int64)
-    return ragged.take(np.flatnonzero(present)), counts
+class _Counts:
+    """Per-sequence masks and counts of sequences laid end to end: on a rectangle (the rows
+    of an array) by reshaping, else through each id's sequence number."""
+
+    def __init__(self, lengths: IntArray) -> None:
+        self.lengths = lengths
+        self.width = int(lengths[0]) if len(lengths) and (lengths == lengths[0]).all() else None
+        if self.width is None:
+            self.sequence = np.repeat(np.arange(len(lengths)), lengths)
+
+    def before(self, stops: IntArray) -> BoolArray:
+        """Which ids come before their sequence's stop."""
+        if self.width is not None:
+            mask: BoolArray = (np.arange(self.width) < stops[:, None]).reshape(-1)
+            return mask
+        starts = np.cumsum(self.lengths) - self.lengths
+        return np.arange(len(self.sequence)) < (starts + stops)[self.sequence]
+
+    def of(self, mask: BoolArray) -> IntArray:
+        """How many ids of each sequence the mask holds."""
+        if self.width is not None:
+            counts: IntArray = mask.reshape(-1, self.width).sum(axis=1)
+            return counts
+        return np.bincount(self.sequence[mask], minlength=len(self.lengths))
 
 
 # -- reading what was given ------------------------------------------------------------------
@@ -673,16 +698,19 @@ def _reference_rows(item: object, segment: int) -> _Ragged:
 
 def _labels(ragged: _Ragged) -> tuple[IntArray, int]:
     """Labels ``0, 1, ...`` for the ids (equal ids, equal labels; -1 for an id that never
-    matches), and how many labels there are."""
+    matches), and how many labels there may be."""
     ids = ragged.ids
     if not len(ids):
         return np.zeros(0, np.int64), 0
-    if ids.dtype.kind in "iu" and ids.min() >= 0 and ids.max() < max(_TABLE_LABELS, 4 * len(ids)):
-        present = np.zeros(int(ids.max()) + 1, bool)  # a table, not a sort: linear
+    small = ids.dtype.kind in "iu" and ids.min() >= 0
+    if small and ids.max() < max(_OWN_LABELS, len(ids)):  # their own labels: no work at all
+        labels: IntArray = ids.astype(np.int64, copy=False)
+        size = int(ids.max()) + 1
+    elif small and ids.max() < _TABLE_LABELS:  # a table, not a sort: linear
+        present = np.zeros(int(ids.max()) + 1, bool)
         present[ids] = True
-        numbers = np.cumsum(present, dtype=_counter(len(present))) - 1
-        labels: IntArray = numbers[ids].astype(np.int64, copy=False)
-        size = int(numbers[-1]) + 1
+        numbers = np.cumsum(present, dtype=np.int32) - 1  # 32 bits: summed much faster
+        labels, size = numbers[ids].astype(np.int64), int(numbers[-1]) + 1
     else:
         distinct, inverse = np.unique(ids, return_inverse=True)
         labels, size = inverse.reshape(-1).astype(np.int64, copy=False), len(distinct)
