@@ -321,6 +321,48 @@ def test_pad_eos_and_lengths_are_read_as_documented() -> None:
     assert TokenIds(np.zeros((3, 2, 4), np.int64), pad=PAD)[0].tolist() == []  # all absent
 
 
+def read_by_hand(row: list[int], pad: int | None, eos: int | None, length: int | None) -> list[int]:
+    """The documented reading of one row: its first ``length`` ids, up to the first eos,
+    without pad."""
+    row = row[:length] if length is not None else row
+    if eos is not None and eos in row:
+        row = row[: row.index(eos)]
+    return [token for token in row if token != pad]
+
+
+@given(
+    st.integers(1, 5).flatmap(
+        lambda width: st.lists(
+            st.lists(st.integers(0, 3), min_size=width, max_size=width), max_size=5
+        )
+    ),
+    st.none() | st.integers(0, 3),
+    st.none() | st.integers(0, 3),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+def test_token_ids_read_rows_as_documented(
+    rows: list[list[int]], pad: int | None, eos: int | None, cut: bool, random: Any
+) -> None:
+    lengths = [random.randint(0, len(row)) for row in rows] if cut else None
+    expected = [
+        read_by_hand(row, pad, eos, None if lengths is None else lengths[number])
+        for number, row in enumerate(rows)
+    ]
+    ragged = [row[: random.randint(0, len(row))] for row in rows]  # lists of any lengths
+    expected_ragged = [read_by_hand(row, pad, eos, None) for row in ragged]
+    if rows:
+        array = np.array(rows, np.int64)
+        assert TokenIds(array, pad=pad, eos=eos, lengths=lengths).tolist() == expected
+        batch = TokenIds(array[None], pad=pad, eos=eos)  # one segment's references
+        present = [
+            read_by_hand(row, pad, eos, None) for row in rows if pad is None or set(row) != {pad}
+        ]
+        assert (batch[0].tolist() if len(batch) else []) == present
+        assert TokenIds(rows, pad=pad, eos=eos, lengths=lengths).tolist() == expected
+        assert TokenIds(ragged, pad=pad, eos=eos).tolist() == expected_ragged
+
+
 def test_an_unknown_id_never_matches_not_even_itself() -> None:
     bleu = BLEUScore.canonical(max_n=2)
     # "5 unk 6" against "5 unk 6": unigrams 5 and 6 match (2 of 3), no bigram holds no unk.

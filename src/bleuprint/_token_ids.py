@@ -279,7 +279,8 @@ class _Counts:
 
     def __init__(self, lengths: IntArray) -> None:
         self.lengths = lengths
-        self.width = int(lengths[0]) if len(lengths) and (lengths == lengths[0]).all() else None
+        rectangle = len(lengths) and lengths[0] > 0 and (lengths == lengths[0]).all()
+        self.width = int(lengths[0]) if rectangle else None
         if self.width is None:
             self.sequence = np.repeat(np.arange(len(lengths)), lengths)
 
