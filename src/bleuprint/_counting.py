@@ -164,7 +164,8 @@ class Counting:
         if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
             return None, cast("list[str]", list(segment))
         raise InputError(
-            f"the {role} must be a string or a list of string tokens, got {type(segment).__name__}",
+            f"the {role} must be a string, a list of string tokens or token ids, got "
+            f"{type(segment).__name__}",
             segment=index,
         )
 

@@ -485,7 +485,7 @@ def looks_like_ids(segment: object) -> bool:
         return segment.dtype.kind in "iubfc" or (
             segment.dtype.kind == "O" and segment.size > 0 and _is_int(segment.flat[0])
         )
-    return not isinstance(segment, (str, bytes)) and _converts(segment)
+    return not isinstance(segment, (str, bytes, np.generic)) and _converts(segment)
 
 
 def one_sequence(value: object) -> bool:
