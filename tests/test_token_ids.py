@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
-from bleuprint import BLEUScore, InputError, TokenIds, brevity
+from bleuprint import BLEUScore, InputError, TokenIds, brevity, matching, ngrams
 from bleuprint.rewards import bleu_reward
 
 PAD, EOS, UNK = 0, 2, 3
@@ -374,6 +374,28 @@ def test_an_unknown_id_never_matches_not_even_itself() -> None:
     # Same as strings where every unk is a word of its own.
     strings = bleu.corpus_score([["5", "u1", "6"]], [[["5", "u2", "6"]]])
     assert result.matches == strings.matches and result.score == strings.score
+
+
+class RecordingMatcher:
+    """Clipped matching that records the hypothesis n-grams it is given (no array support:
+    the engine counts one segment at a time)."""
+
+    signature = "recording"
+
+    def __init__(self) -> None:
+        self.seen: list[list[tuple[str, ...]]] = []
+
+    def __call__(self, hypothesis: Any, references: Any, max_n: int) -> list[int]:
+        self.seen.append(sorted(hypothesis))
+        return matching.Clipped()(hypothesis, references, max_n)
+
+
+def test_parts_without_array_support_see_the_ids_written_in_decimal() -> None:
+    matcher = RecordingMatcher()
+    bleu = BLEUScore(ngrams=ngrams.Contiguous(1), matching=matcher)
+    result = bleu.corpus_score(TokenIds([[2**40, -7, UNK]], unk=UNK), [[[2**40, UNK]]])
+    assert matcher.seen == [[("-7",), ("1099511627776",), ("never-1",)]]
+    assert result.matches == (1,)
 
 
 def test_unknown_ids_never_match_in_pairwise_scores() -> None:

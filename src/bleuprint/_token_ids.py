@@ -543,6 +543,8 @@ class IdCorpus:
     vocabulary_size: int
     segments: int
     reference_counts: IntArray
+    given: Ids  # the ids as given, and which never match: to write them out
+    never: BoolArray | None = None
 
     @classmethod
     def of(
@@ -561,7 +563,10 @@ class IdCorpus:
             labels[never] = vocabulary_size + np.arange(len(never))
             vocabulary_size += len(never)
         starts = np.concatenate(([0], np.cumsum(ragged.lengths)))
-        return cls(labels, starts, vocabulary_size, len(hypothesis_ids.lengths), counts)
+        hypotheses_count = len(hypothesis_ids.lengths)
+        return cls(
+            labels, starts, vocabulary_size, hypotheses_count, counts, ragged.ids, ragged.never
+        )
 
     @property
     def token_counts(self) -> IntArray:
@@ -570,10 +575,14 @@ class IdCorpus:
         return counts
 
     def as_tokens(self) -> tuple[list[list[str]], list[list[list[str]]]]:
-        """The hypotheses and references as lists of string tokens (the labels written out),
-        for counting parts without array support: they score as the ids do."""
-        words = np.array([str(label) for label in range(self.vocabulary_size)], dtype=object)
-        sequences = np.split(words[self.token_ids], self.starts[1:-1]) if self.segments else []
+        """The hypotheses and references as lists of string tokens, for counting parts
+        without array support: each id written in decimal (as a quirk part may expect), one
+        that never matches as a word of its own (``never-1``, ``never-2``, ...)."""
+        words = np.array([str(token) for token in self.given.tolist()], dtype=object)
+        if self.never is not None:
+            never = np.flatnonzero(self.never)
+            words[never] = [f"never-{number}" for number in range(1, len(never) + 1)]
+        sequences = np.split(words, self.starts[1:-1]) if self.segments else []
         tokens = [sequence.tolist() for sequence in sequences]
         ends = self.segments + np.cumsum(self.reference_counts)
         references = [tokens[end - count : end] for end, count in zip(ends, self.reference_counts)]
@@ -587,7 +596,10 @@ def sequences(candidates: Sequence[Any], what: str) -> IdCorpus:
     ragged = _hypotheses(candidates, None, what)
     labels, vocabulary_size = _labels(ragged)
     starts = np.concatenate(([0], np.cumsum(ragged.lengths)))
-    return IdCorpus(labels, starts, vocabulary_size, len(ragged.lengths), np.zeros(0, np.int64))
+    none = np.zeros(0, np.int64)
+    return IdCorpus(
+        labels, starts, vocabulary_size, len(ragged.lengths), none, ragged.ids, ragged.never
+    )
 
 
 def _hypotheses(hypotheses: Sequence[Any], first: int | None, what: str = "hypothesis") -> _Ragged:
