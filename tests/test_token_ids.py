@@ -20,7 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu, sentence_bleu
 
-from bleuprint import BLEUScore, InputError, TokenIds, brevity, matching, ngrams
+from bleuprint import BLEUScore, InputError, TokenIds, _counting, brevity, matching, ngrams
 from bleuprint.rewards import bleu_reward
 
 PAD, EOS, UNK = 0, 2, 3
@@ -479,6 +479,16 @@ def test_rewards_read_completion_ids_with_their_end_of_sequence() -> None:
     assert direct(HYPOTHESES[:6], references=REFERENCES[:6]) == pytest.approx(
         _expected_scores(BLEUScore.sacrebleu_sentence(tokenize="none"))[:6], abs=1e-12
     )
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_corpus_of_many_chunks_counts_as_one(monkeypatch: Any, threads: int) -> None:
+    whole = BLEUScore.canonical().count_segments(HYPOTHESES, REFERENCES)
+    monkeypatch.setattr(_counting, "CHUNK_SEGMENTS", 7)
+    monkeypatch.setattr(_counting, "COUNTING_THREADS", threads)
+    chunked = BLEUScore.canonical().count_segments(HYPOTHESES, REFERENCES)
+    for column in ("matches", "totals", "hypothesis_lengths", "reference_lengths"):
+        assert getattr(chunked, column).tolist() == getattr(whole, column).tolist()
 
 
 def test_no_tensor_library_is_imported() -> None:

@@ -155,6 +155,8 @@ class Counting:
         ]
         if len(chunks) == 1:  # one call's batch: counted here, no thread to hand it to
             return chunks[0].statistics()
+        if COUNTING_THREADS == 1:
+            return SegmentStats.concatenate(chunk.statistics() for chunk in chunks)
         with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
             return SegmentStats.concatenate(counting.map(InternedChunk.statistics, chunks))
 
