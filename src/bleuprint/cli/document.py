@@ -70,8 +70,9 @@ def score_fields(
 ) -> dict[str, Any]:
     """A score object: sacreBLEU's keys in sacreBLEU's order (its signature's only where
     sacreBLEU can compute the configuration, with the ``tested`` fields that name the test, as
-    ``bs:1000|seed:12345``; its confidence keys only where a bootstrap ran), the test's p-value
-    where it has one, then the details, at full precision.
+    ``bs:1000|seed:12345``; its confidence keys only where a bootstrap ran, rounded as
+    sacreBLEU rounds them), the outcome of a ``test`` (``p_value``, ``mean``, ``ci``: ``None``
+    where not computed), then the details, at full precision.
 
     >>> from bleuprint import BLEUScore
     >>> result = BLEUScore.sacrebleu().corpus_score(["a b c d"], [["a b c d"]])
@@ -91,8 +92,8 @@ def score_fields(
     fields["verbose_score"] = verbose(result)
     if signature is not None:
         fields.update(field.partition(":")[::2] for field in signature.split("|"))
-    if test is not None and test.p_value is not None:
-        fields["p_value"] = test.p_value
+    if test is not None:
+        fields.update(p_value=test.p_value, mean=percent(test.mean), ci=percent(test.ci))
     fields.update(
         precisions=[100 * precision for precision in result.precisions],
         bp=result.brevity_penalty,
@@ -120,6 +121,11 @@ def verbose(result: BLEUResult) -> str:
     """The details that follow the score in the result's one-line form (sacreBLEU's
     ``verbose_score``)."""
     return result.format().split(" ", 3)[3]
+
+
+def percent(value: float | None) -> float | None:
+    """A number of [0, 1] on the 0-100 scale (``None`` stays ``None``)."""
+    return None if value is None else 100 * value
 
 
 def rounded(score: float, width: int) -> str:

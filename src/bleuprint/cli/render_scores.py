@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bleuprint._result import BLEUResult
-from bleuprint.cli.document import document, rounded, score_fields, verbose
+from bleuprint.cli.document import document, percent, rounded, score_fields, verbose
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
 from bleuprint.cli.table import format_table
@@ -94,10 +94,6 @@ def _json_system(
     return {"system": score.name, **score_fields(score.result, width, score.test, tested)}
 
 
-def _percent(value: float | None) -> float | None:
-    return None if value is None else 100 * value
-
-
 def _interval(test: SignificanceResult | None, width: int) -> str:
     if test is None or test.mean is None or test.ci is None:
         return ""
@@ -159,7 +155,7 @@ def _tsv(
         cells += [result.hypothesis_length, result.reference_length]
         if test is not None:
             outcome = score.test or SignificanceResult(result.score)
-            cells += [_percent(outcome.mean), _percent(outcome.ci), outcome.p_value]
+            cells += [percent(outcome.mean), percent(outcome.ci), outcome.p_value]
         rows.append("\t".join(_tsv_cell(cell) for cell in cells))
     return "\n".join(rows) + "\n"
 
