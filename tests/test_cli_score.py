@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -642,3 +644,87 @@ def test_presets_listed_for_the_preset_option() -> None:
     assert completed.returncode == 0
     for name in presets.PRESETS:
         assert name in completed.stdout
+
+
+# -- The detokenize warning and --jobs ---------------------------------------------------------
+
+
+def _tokenized_files(folder: Path, tokenized: int) -> None:
+    """120 segments, ``tokenized`` of them ending in a tokenized full stop."""
+    hypotheses = [f"line {n} ends here ." for n in range(tokenized)]
+    hypotheses += [f"line {n} ends here." for n in range(tokenized, 120)]
+    (folder / "hyp.txt").write_text("\n".join(hypotheses) + "\n", encoding="utf-8")
+    (folder / "ref.txt").write_text("line 1 ends here.\n" * 120, encoding="utf-8")
+
+
+_TOKENIZED = (
+    "bleuprint: warning: {names}: 100 or more lines end in a tokenized period (' .'): it looks "
+    "like you forgot to detokenize your test data, which may hurt your score (--force to "
+    "silence this)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "tokenized", "options", "warned"),
+    [
+        ("score", 100, (), True),
+        ("score", 99, (), False),  # sacreBLEU's threshold: 100 lines
+        ("score", 100, ("--force",), False),
+        ("score", 100, ("-q",), False),
+        ("score", 100, ("-tok", "none"), False),  # tokenized on purpose
+        ("score", 100, ("-sl", "-b"), True),
+        ("compare", 100, ("-pbsn", "10"), True),
+        ("explain", 100, (), True),
+    ],
+)
+def test_the_detokenize_warning(
+    tmp_path: Path, command: str, tokenized: int, options: tuple[str, ...], warned: bool
+) -> None:
+    _tokenized_files(tmp_path, tokenized)
+    systems = ("hyp.txt", "hyp.txt") if command == "compare" else ("hyp.txt",)
+    completed = run(command, "-r", "ref.txt", "-i", *systems, *options, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    names = ", ".join(systems)
+    assert completed.stderr == (_TOKENIZED.format(names=names) if warned else "")
+
+
+def test_the_warning_is_sacrebleus(tmp_path: Path) -> None:
+    # sacreBLEU's own command warns at the same count (its message, on its logger).
+    for tokenized, warned in [(100, True), (99, False)]:
+        _tokenized_files(tmp_path, tokenized)
+        completed = subprocess.run(
+            [sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=True,
+        )
+        assert ("forgot to detokenize" in completed.stderr) is warned
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("score", "-i", "hyp.txt", "better.txt"),
+        ("score", "-i", "hyp.txt", "better.txt", "-pbs", "-pbsn", "30", "-ci"),
+        ("score", "-i", "hyp.txt", "-sl"),
+        ("compare", "-i", "hyp.txt", "better.txt", "-pbsn", "30"),
+    ],
+    ids=["two systems", "paired", "sentence level", "compare"],
+)
+def test_jobs_change_nothing_but_the_processes(tmp_path: Path, options: tuple[str, ...]) -> None:
+    # More segments than one counting chunk (16,384), so that several processes count.
+    repeat = 6_000
+    for name, text in [("ref.txt", REFERENCES), ("hyp.txt", HYPOTHESES), ("better.txt", BETTER)]:
+        (tmp_path / name).write_text(text * repeat, encoding="utf-8")
+    command, *rest = options
+    one = succeed(command, "-r", "ref.txt", *rest, cwd=tmp_path)
+    assert succeed(command, "-r", "ref.txt", *rest, "--jobs", "3", cwd=tmp_path) == one
+    assert succeed(command, "-r", "ref.txt", *rest, "-j", "2", cwd=tmp_path) == one
+
+
+def test_jobs_are_refused_with_dask(files: Path) -> None:
+    fails(
+        run("score", "-r", "ref.txt", "-i", "hyp.txt", "--dask", "local", "-j", "2", cwd=files),
+        "--dask counts on the cluster's workers: not with --jobs",
+    )

@@ -33,6 +33,7 @@ from bleuprint._io import (
     standard_input,
 )
 from bleuprint.cli import sacrebleu_tables
+from bleuprint.cli.corpus import looks_tokenized
 from bleuprint.cli.options import SubCommands
 from bleuprint.cli.progress import progress_bar
 from bleuprint.cli.sacrebleu_numbers import SMOOTH_DEFAULTS, Arithmetic, Rows, Score
@@ -44,7 +45,6 @@ _TOKENIZERS = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab")
 _SENTENCEPIECE = ("spm", "flores101", "flores200", "spBLEU-1K")
 _SHORT_KEYS = {"version": "v", "nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s"}
 _DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
-_TOKENIZED_LINES = 100  # sacreBLEU warns from this many hypotheses ending in " ."
 
 
 def add_command(commands: SubCommands) -> None:
@@ -314,7 +314,7 @@ def _warn_if_tokenized(system: Sequence[str], arguments: argparse.Namespace) -> 
     """sacreBLEU's warning: 100 or more lines of a system end in a tokenized full stop."""
     if arguments.bleu_force or arguments.sentence_level or arguments.quiet:
         return
-    if sum(line.endswith(" .") for line in system) >= _TOKENIZED_LINES:
+    if looks_tokenized(system):
         print(
             "bleuprint: warning: 100 or more lines end in a tokenized period (' .'): it looks "
             "like you forgot to detokenize your test data, which may hurt your score "

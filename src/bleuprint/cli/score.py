@@ -92,13 +92,13 @@ def _sentence_level(
     engine: BLEUScore, corpus: Corpus, arguments: argparse.Namespace, progress: Progress
 ) -> str:
     hypotheses = corpus.systems[0]
-    references = corpus.segment_references()
     with progress.stage("counting", len(hypotheses), "segments") as update:
+        references = corpus.segment_references()
         segments = count_segments(engine, hypotheses, references, update, arguments.jobs)
     with progress.stage("scoring"):
         results = engine.score_segments(segments)
         system = SystemScore(corpus.names[0], engine.score(engine.total(segments)))
-    return render_scores.sentence_scores(results, system, arguments)
+        return render_scores.sentence_scores(results, system, arguments)
 
 
 def _score_on_dask(

@@ -40,9 +40,9 @@ def score_systems(
         raise ConfigurationError(
             "a paired test needs at least two systems: give the baseline first to -i"
         )
-    references = corpus.segment_references()
     size = sum(len(system) for system in corpus.systems)
     with progress.stage("counting", size, "segments") as update:
+        references = corpus.segment_references()
         counted = [
             count_segments(engine, system, references, update, jobs) for system in corpus.systems
         ]
