@@ -9,11 +9,13 @@ precision, and text output rounds them for reading.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bleuprint._result import BLEUResult
+from bleuprint._segments import SentenceScores
 from bleuprint.cli.document import document, percent, rounded, score_fields, verbose
+from bleuprint.cli.progress import Update
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
 from bleuprint.cli.table import format_table
@@ -22,34 +24,42 @@ from bleuprint.significance import SignificanceResult
 
 
 def sentence_scores(
-    segments: Sequence[BLEUResult],
+    scores: SentenceScores,
     corpus: SystemScore,
     arguments: argparse.Namespace,
+    progress: Update,
 ) -> str:
     """One score per segment: the JSON document (the system's score over them, with its
-    ``segments``), text lines, ``-b`` scores or a TSV table."""
+    ``segments``), text lines, ``-b`` scores or a TSV table; ``progress`` is told of each
+    segment's result as it is made."""
     width = arguments.width
     if arguments.score_only:
-        lines = [rounded(result.score, width) for result in segments]
-    elif arguments.format == "json":
+        progress(len(scores))
+        return "".join(rounded(score, width) + "\n" for score in scores.scores.tolist())
+    if arguments.format == "latex":
+        raise ConfigurationError("-f latex writes a table of systems: not with --sentence-level")
+    segments = _reported(scores, progress)
+    if arguments.format == "json":
         system = _json_system(corpus, width)
         system["segments"] = [
             {"segment": number, **score_fields(result, width)}
             for number, result in enumerate(segments, start=1)
         ]
         return document("score", arguments.preset, corpus.result.signature, [system])
-    elif arguments.format == "latex":
-        raise ConfigurationError("-f latex writes a table of systems: not with --sentence-level")
-    elif arguments.format == "tsv":
+    if arguments.format == "tsv":
         return _tsv(
             [SystemScore(str(number), result) for number, result in enumerate(segments, 1)],
             None,
             width,
             first_column="segment",
         )
-    else:
-        lines = [_text_line(result, width) for result in segments]
-    return "\n".join(lines) + "\n"
+    return "".join(_text_line(result, width) + "\n" for result in segments)
+
+
+def _reported(scores: SentenceScores, progress: Update) -> Iterator[BLEUResult]:
+    for result in scores:
+        yield result
+        progress(1)
 
 
 def corpus_scores(

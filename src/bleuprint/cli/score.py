@@ -95,10 +95,10 @@ def _sentence_level(
     with progress.stage("counting", len(hypotheses), "segments") as update:
         references = corpus.segment_references()
         segments = count_segments(engine, hypotheses, references, update, arguments.jobs)
-    with progress.stage("scoring"):
+    with progress.stage("scoring", len(hypotheses), "segments") as update:
         results = engine.score_segments(segments)
         system = SystemScore(corpus.names[0], engine.score(engine.total(segments)))
-        return render_scores.sentence_scores(results, system, arguments)
+        return render_scores.sentence_scores(results, system, arguments, update)
 
 
 def _score_on_dask(
