@@ -10,12 +10,15 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 from pathlib import Path
 
 import pyte
 import pytest
 
-from bleuprint.cli.progress import progress_bar
+from bleuprint._io import read_segments
+from bleuprint.cli.progress import Progress, progress_bar
+from bleuprint.exceptions import ConfigurationError
 
 
 class _Terminal(io.StringIO):
@@ -156,3 +159,38 @@ def test_a_terminal_sees_every_step_from_the_start_and_a_clean_screen_at_the_end
     # By hand: 6/7 unigrams, 4/6 bigrams, 2/5 trigrams, 1/4 4-grams, equal lengths.
     score = f"{100 * (6 / 7 * 4 / 6 * 2 / 5 * 1 / 4) ** 0.25:.1f}"
     assert shown == [score, score]
+
+
+def test_a_step_that_reports_nothing_is_redrawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A heartbeat redraws the line while the step runs; waited for, not timed.
+    monkeypatch.setenv("BLEUPRINT_PROGRESS_DELAY", "0")
+    monkeypatch.setenv("BLEUPRINT_PROGRESS_INTERVAL", "0.001")
+    terminal = _Terminal()
+    with Progress(quiet=False, stream=terminal) as progress, progress.stage("plotting"):
+        first = terminal.getvalue().count("plotting [")
+        while terminal.getvalue().count("plotting [") < first + 3:
+            threading.Event().wait(0.001)
+    assert first >= 1  # drawn when the step begins
+    assert terminal.getvalue().endswith("\r")  # and erased when it ends
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("BLEUPRINT_PROGRESS_INTERVAL", "-1"), ("BLEUPRINT_PROGRESS_DELAY", "nan")],
+)
+def test_bad_progress_settings_are_errors(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError, match=f"{variable} must be a number of seconds"):
+        Progress(quiet=False, stream=_Terminal())
+
+
+def test_reading_reports_every_byte(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text("é a b c\n" * 30_000, encoding="utf-8")  # 9 bytes a line
+    reported: list[int] = []
+    segments = read_segments(str(path), reported.append)
+    assert len(segments) == 30_000
+    assert sum(reported) == 9 * 30_000 == path.stat().st_size
+    assert len(reported) > 1  # told as the reading goes, not only at the end
