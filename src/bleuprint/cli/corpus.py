@@ -51,7 +51,7 @@ def read_corpus(arguments: argparse.Namespace, progress: Progress) -> Corpus:
     if names.count(STDIN) > 1 or (STDIN in arguments.references and STDIN in names):
         raise InputError("standard input (-) can be read only once")
     paths = [*arguments.references, *names]
-    with progress.stage("reading", _total_bytes(paths), "bytes") as update:
+    with progress.stage("reading", total_bytes(paths), "bytes") as update:
         read = {path: _read(path, arguments.quiet, update) for path in paths}
     streams = [
         (path, stream)
@@ -65,7 +65,7 @@ def read_corpus(arguments: argparse.Namespace, progress: Progress) -> Corpus:
     return Corpus(_display(names), systems, references)
 
 
-def _total_bytes(paths: Sequence[str]) -> int | None:
+def total_bytes(paths: Sequence[str]) -> int | None:
     """The bytes the files hold, if known before reading (not standard input, not .gz)."""
     total = 0
     for path in paths:
