@@ -108,6 +108,17 @@ def score_fields(
 
 def _sacrebleu_signature(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
     """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
+    # Every segment of a run has the same: worked out once (a run has few configurations).
+    key = (result.signature.nrefs, *result.signature.parts.items(), *tested.items())
+    if key not in _SIGNATURES:
+        _SIGNATURES[key] = _worked_out(result, tested)
+    return _SIGNATURES[key]
+
+
+_SIGNATURES: dict[tuple[object, ...], str | None] = {}
+
+
+def _worked_out(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
     try:
         signature = sacrebleu.signature(result)
     except ConfigurationError:
