@@ -20,9 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from types import TracebackType
-from typing import NoReturn, TextIO
-
-from tqdm import tqdm
+from typing import Any, Protocol, TextIO
 
 from bleuprint.exceptions import ConfigurationError
 
@@ -38,6 +36,44 @@ Update = Callable[[int], object]
 _UNITS = {"bytes": "B"}  # units tqdm writes with its own prefixes (kB, MB, ...)
 
 
+class Bar(Protocol):
+    """What is done with a bar: record work done, redraw, close; in a ``with`` block."""
+
+    def update(self, n: float = 1) -> bool | None: ...
+
+    def refresh(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Bar: ...
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: Any, /
+    ) -> None: ...
+
+
+class _Hidden:
+    """A bar nobody can see: it does nothing, and tqdm (tens of milliseconds to import) is not
+    loaded for it."""
+
+    def update(self, n: float = 1) -> None:
+        pass
+
+    def refresh(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> _Hidden:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: Any, /
+    ) -> None:
+        pass
+
+
 def progress_bar(
     label: str,
     total: int | None,
@@ -46,24 +82,29 @@ def progress_bar(
     quiet: bool,
     stream: TextIO | None = None,
     delay: float | None = None,
-) -> tqdm[NoReturn]:
+) -> Bar:
     """A bar for ``total`` units of work (``None``: not known ahead); ``update(n)`` records
     ``n`` more done. ``stream`` (default: standard error) is drawn on only if it is a terminal;
     the bar shows after ``delay`` seconds (default: :data:`DELAY`)."""
     stream = stream or sys.stderr
+    delay = _seconds("BLEUPRINT_PROGRESS_DELAY", DELAY) if delay is None else delay
+    if quiet or not stream.isatty():
+        return _Hidden()
+    from tqdm import tqdm  # noqa: PLC0415 - only where a bar can show
+
     symbol = _UNITS.get(unit)
-    return tqdm(
+    bar: Bar = tqdm(
         desc=label,
         total=total,
         unit=symbol or f" {unit}",
         unit_scale=symbol is not None,
         unit_divisor=1024,
         file=stream,
-        disable=quiet or not stream.isatty(),
-        delay=_seconds("BLEUPRINT_PROGRESS_DELAY", DELAY) if delay is None else delay,
+        delay=delay,
         leave=False,
         bar_format=None if unit else "{desc} [{elapsed}]",
     )
+    return bar
 
 
 class Progress:
@@ -74,13 +115,13 @@ class Progress:
         self._quiet = quiet or not self._stream.isatty()
         self._shows_at = time.monotonic() + _seconds("BLEUPRINT_PROGRESS_DELAY", DELAY)
         self._interval = _seconds("BLEUPRINT_PROGRESS_INTERVAL", INTERVAL)
-        self._bar: tqdm[NoReturn] | None = None
+        self._bar: Bar | None = None
         self._lock = threading.Lock()  # the bar is redrawn from the heartbeat thread too
         self._done = threading.Event()
         self._heartbeat: threading.Thread | None = None
 
     def __enter__(self) -> Progress:
-        if not self._quiet:
+        if not self._quiet:  # no thread where nothing shows
             self._heartbeat = threading.Thread(target=self._beat, name="progress", daemon=True)
             self._heartbeat.start()
         return self
