@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
@@ -38,6 +37,8 @@ def schema() -> dict[str, Any]:
     >>> schema()["properties"]["layout"]["const"] == LAYOUT
     True
     """
+    from importlib import resources  # noqa: PLC0415 - it imports tempfile: start-up time
+
     text = resources.files("bleuprint").joinpath(SCHEMA).read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
