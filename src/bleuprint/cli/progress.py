@@ -5,10 +5,10 @@ and time so far; a step with nothing to count: its time so far).
 A command runs inside a :class:`Progress` and each step that can take long (reading the files,
 counting, testing, plotting) as one of its :meth:`~Progress.stage`\\ s. The line shows only when
 standard error is a terminal (never in a log file or a pipe), never with ``--quiet``, and only
-once the command has run for :data:`DELAY` seconds (``$BLEUPRINT_PROGRESS_DELAY``), so short
-runs stay silent. While it shows, a thread redraws it every :data:`INTERVAL` seconds
-(``$BLEUPRINT_PROGRESS_INTERVAL``), so the time moves even while a step reports nothing. Each
-stage's line is erased when it ends.
+once the process has run for :data:`DELAY` seconds (``$BLEUPRINT_PROGRESS_DELAY``; start-up
+included, where the system tells when the process started), so short runs stay silent. While
+it shows, a thread redraws it every :data:`INTERVAL` seconds (``$BLEUPRINT_PROGRESS_INTERVAL``),
+so the time moves even while a step reports nothing. Each stage's line is erased when it ends.
 """
 
 from __future__ import annotations
@@ -113,7 +113,8 @@ class Progress:
     def __init__(self, *, quiet: bool, stream: TextIO | None = None) -> None:
         self._stream = stream or sys.stderr
         self._quiet = quiet or not self._stream.isatty()
-        self._shows_at = time.monotonic() + _seconds("BLEUPRINT_PROGRESS_DELAY", DELAY)
+        delay = _seconds("BLEUPRINT_PROGRESS_DELAY", DELAY)
+        self._shows_at = time.monotonic() - _process_age() + delay
         self._interval = _seconds("BLEUPRINT_PROGRESS_INTERVAL", INTERVAL)
         self._bar: Bar | None = None
         self._lock = threading.Lock()  # the bar is redrawn from the heartbeat thread too
@@ -158,6 +159,19 @@ class Progress:
             with self._lock:
                 if self._bar is not None and time.monotonic() >= self._shows_at:
                     self._bar.refresh()
+
+
+def _process_age() -> float:
+    """Seconds since this process started, where the system says (Linux), else 0: the delay
+    counts from the start, so that a slow start-up does not add to it."""
+    try:
+        with open("/proc/self/stat", "rb") as stat, open("/proc/uptime", "rb") as uptime:
+            # starttime, the 22nd field, in clock ticks since boot (after the name's ")")
+            started = int(stat.read().rsplit(b")", 1)[1].split()[19])
+            now = float(uptime.read().split()[0])
+        return max(0.0, now - started / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def _seconds(variable: str, default: float) -> float:
