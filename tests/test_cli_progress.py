@@ -194,3 +194,14 @@ def test_reading_reports_every_byte(tmp_path: Path) -> None:
     assert len(segments) == 30_000
     assert sum(reported) == 9 * 30_000 == path.stat().st_size
     assert len(reported) > 1  # told as the reading goes, not only at the end
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_the_delay_counts_from_the_start_of_the_process() -> None:
+    # A process that has slept 0.3 s is at least that old (to the system's 0.01 s ticks).
+    code = "import time; time.sleep(0.3)\nfrom bleuprint.cli import progress\n"
+    code += "print(progress._process_age())"
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert float(completed.stdout) >= 0.3 - 0.02
