@@ -52,7 +52,11 @@ def read_corpus(arguments: argparse.Namespace, progress: Progress) -> Corpus:
         raise InputError("standard input (-) can be read only once")
     paths = [*arguments.references, *names]
     with progress.stage("reading", total_bytes(paths), "bytes") as update:
-        read = {path: _read(path, arguments.quiet, update) for path in paths}
+        read = {path: read_segments(path, update) for path in paths}
+    for path, segments in read.items():  # once the progress line is gone
+        warning = byte_order_mark_warning(path, segments)
+        if warning and not arguments.quiet:
+            print(f"bleuprint: warning: {warning}", file=sys.stderr)
     streams = [
         (path, stream)
         for path in arguments.references
@@ -83,14 +87,6 @@ def _references(path: str, segments: list[str], count: int) -> list[list[str]]:
     if count == 1:
         return [segments]
     return split_references(segments, count, _display([path])[0])
-
-
-def _read(path: str, quiet: bool, progress: Update) -> list[str]:
-    segments = read_segments(path, progress)
-    warning = byte_order_mark_warning(path, segments)
-    if warning and not quiet:
-        print(f"bleuprint: warning: {warning}", file=sys.stderr)
-    return segments
 
 
 def _display(paths: Sequence[str]) -> list[str]:
