@@ -5,9 +5,12 @@ time with :class:`collections.Counter` objects (tens of microseconds of Python p
 Where every counting part fits the array protocols of :mod:`bleuprint.typing`, a batch takes
 the fast path:
 
-1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids,
-   kept in a :class:`TokenTable` (repeated lines and references shared by several systems
-   cost one dictionary lookup).
+1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids
+   by the kernel's :class:`~bleuprint._kernels.Vocabulary`, kept in a :class:`TokenTable`
+   (repeated lines and references shared by several systems cost one dictionary lookup).
+   The compiled kernel runs the built-in tokenizers that users run at scale (whitespace,
+   sacreBLEU's 13a and char, lowercased or not) itself, on the str objects; a user's tokenizer
+   gives token lists, which the kernel interns.
 2. The kernel (:func:`bleuprint._kernels.shared_ngram_counts`, compiled C) finds, segment by segment
    and order by order, the hypothesis n-grams that a reference has too, with their counts.
    Nearly all are found once on each side; those are only counted, the others listed.
@@ -19,10 +22,11 @@ corpora.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import warnings
-from collections import defaultdict, deque
+from collections import deque
 from collections.abc import Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, count
@@ -32,8 +36,8 @@ from typing import cast
 import attrs
 import numpy as np
 
-from bleuprint import ngrams
-from bleuprint._kernels import THREADS, shared_ngram_counts
+from bleuprint import ngrams, tokenizers
+from bleuprint._kernels import THREADS, Vocabulary, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import InputError, ReferenceLayoutWarning
@@ -273,7 +277,7 @@ class TokenTable:
     @classmethod
     def of(cls, streams: Sequence[Sequence[str]]) -> TokenTable:
         """The table of these token lists, text ``t`` being ``streams[t]``."""
-        token_ids, lengths = intern(streams)
+        token_ids, lengths = Vocabulary().intern_tokens(streams)
         starts = np.concatenate(([0], np.cumsum(lengths)))
         return cls(token_ids, starts, int(token_ids.max(initial=-1)) + 1)
 
@@ -292,6 +296,14 @@ class TokenTable:
         return self.token_ids[np.arange(int(ends[-1])) + shift], lengths
 
 
+# The tokenizers the compiled kernel runs itself (exactly these classes: a subclass may differ).
+_BUILT_IN_TOKENIZERS: dict[type, str] = {
+    tokenizers.Whitespace: "whitespace",
+    tokenizers.Mteval13a: "13a",
+    tokenizers.Chars: "char",
+}
+
+
 class InternedTexts:
     """The token ids of every distinct text seen so far: each is tokenized and interned once
     (sacreBLEU caches tokenized lines too), so references shared by several systems and
@@ -300,11 +312,16 @@ class InternedTexts:
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
+        self._built_in = _BUILT_IN_TOKENIZERS.get(type(tokenizer))  # the kernel's name for it
+        self._lowercase = False  # sacreBLEU's lowercase=True around a built-in tokenizer
+        if type(tokenizer) is tokenizers.Lowercase:
+            self._built_in = _BUILT_IN_TOKENIZERS.get(type(tokenizer.inner))
+            self._lowercase = self._built_in is not None
         self._forget()
 
     def _forget(self) -> None:
         self.numbers: dict[str, int] = {}
-        self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
+        self.vocabulary = Vocabulary()
         self.table = TokenTable(np.zeros(0, np.int64), np.zeros(1, np.int64), 0)
 
     def __call__(self, texts: Sequence[str]) -> tuple[TokenTable, IntArray]:
@@ -322,7 +339,16 @@ class InternedTexts:
         if len(self.numbers) + len(new) > CACHED_TEXTS:
             self._forget()
             new = list(distinct)
-        token_ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
+        if self._lowercase:  # the texts lowercased, then given to the built-in tokenizer
+            inner = cast("tokenizers.Lowercase", self.tokenizer).inner
+            lowered = [text.lower() for text in new]
+            token_ids, lengths = self.vocabulary.intern_texts(
+                lowered, self._built_in, functools.partial(tokenize, inner)
+            )
+        else:
+            token_ids, lengths = self.vocabulary.intern_texts(
+                new, self._built_in, functools.partial(tokenize, self.tokenizer)
+            )
         self.numbers.update(zip(new, count(len(self.numbers))))
         self.table = TokenTable(
             np.concatenate((self.table.token_ids, token_ids)),
@@ -516,24 +542,3 @@ class InternedChunk:
             self.reference_counts,
             parts.signature,
         )
-
-
-def intern(
-    streams: Iterable[Sequence[str]], vocabulary: defaultdict[str, int] | None = None
-) -> tuple[IntArray, IntArray]:
-    """All tokens of all streams as one array of integer ids (equal tokens, equal ids: a new
-    token gets the next number of the vocabulary), and the length of each stream.
-
-    The streams are read once, in order: given one at a time, each is let go once interned,
-    which is twice as fast for a large batch as holding every token of it at once."""
-    if vocabulary is None:
-        vocabulary = defaultdict(count().__next__)
-    lengths: list[int] = []
-
-    def measured(stream: Sequence[str]) -> Sequence[str]:
-        lengths.append(len(stream))
-        return stream
-
-    tokens = chain.from_iterable(map(measured, streams))
-    ids = np.fromiter(map(vocabulary.__getitem__, tokens), np.int64)  # lookups in C
-    return ids, np.array(lengths, np.int64)
