@@ -27,7 +27,7 @@ import os
 import sys
 import warnings
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, count
 from pathlib import Path
@@ -357,6 +357,21 @@ class InternedTexts:
         )
 
 
+_ARRAY_PROTOCOLS = (ArrayNgramExtractor, ArrayMatcher, ArrayLengthMeasure, ArrayReferenceLength)
+_FIT_ARRAYS: dict[tuple[type, ...], bool] = {}
+
+
+def _fit_arrays(*parts: object) -> bool:
+    """Whether the n-gram, matching, length and reference length parts fit the array protocols,
+    as known for their classes (a check of a runtime protocol takes tens of microseconds, much
+    of a small batch; its members are methods and fields, alike for every part of a class)."""
+    classes = tuple(map(type, parts))
+    fit = _FIT_ARRAYS.get(classes)
+    if fit is None:
+        fit = _FIT_ARRAYS[classes] = all(map(isinstance, parts, _ARRAY_PROTOCOLS))
+    return fit
+
+
 @attrs.frozen
 class ArrayCounting:
     """Counting parts known to support arrays, with a cache of tokens (for one call)."""
@@ -375,11 +390,8 @@ class ArrayCounting:
     @classmethod
     def of(cls, counting: Counting) -> ArrayCounting | None:
         """The parts, or ``None`` where one of them has no array support."""
-        if (
-            isinstance(counting.ngrams, ArrayNgramExtractor)
-            and isinstance(counting.matching, ArrayMatcher)
-            and isinstance(counting.length, ArrayLengthMeasure)
-            and isinstance(counting.reference_length, ArrayReferenceLength)
+        if _fit_arrays(
+            counting.ngrams, counting.matching, counting.length, counting.reference_length
         ):
             return cls(
                 counting,
@@ -413,45 +425,50 @@ def _count_in_chunks(
 ) -> SegmentStats:
     """Every segment's statistics, a chunk at a time.
 
-    Worker threads count the n-grams of chunks (the compiled kernel releases the GIL; as many
-    threads as ``COUNTING_THREADS``) while this thread tokenizes and interns the next chunks. A
-    chunk holding anything but plain text (or plain token lists) throughout is counted here by
-    ``Counting.count_one``, the simple path, which also raises the right error for bad input.
+    A batch of one chunk, or any batch where ``COUNTING_THREADS`` is 1, is counted in this
+    thread: handing a chunk to a pool costs more than a small batch takes to count. Otherwise
+    worker threads count the n-grams of chunks (the compiled kernel releases the GIL) while
+    this thread tokenizes and interns the next chunks.
     """
-    counted: list[SegmentStats] = []
-    pending: deque[Future[SegmentStats]] = deque()
-    with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
-        for start in range(0, len(hypotheses), CHUNK_SEGMENTS):
-            chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
-            chunk_references = references[start : start + CHUNK_SEGMENTS]
-            kind = plain_kind(chunk_hypotheses, chunk_references)
-            if kind is None:
-                future = _one_by_one(parts.counting, start, chunk_hypotheses, chunk_references)
-            else:
-                chunk = InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind)
-                future = counting.submit(chunk.statistics)
-            pending.append(future)
-            if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
-                counted.append(pending.popleft().result())
-        counted.extend(future.result() for future in pending)
+    starts = range(0, len(hypotheses), CHUNK_SEGMENTS)
+    if len(starts) == 1 or COUNTING_THREADS == 1:
+        counted = [_prepared(parts, start, hypotheses, references)() for start in starts]
+    else:
+        counted = []
+        pending: deque[Future[SegmentStats]] = deque()
+        with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
+            for start in starts:
+                pending.append(counting.submit(_prepared(parts, start, hypotheses, references)))
+                if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
+                    counted.append(pending.popleft().result())
+            counted.extend(future.result() for future in pending)
     return counted[0] if len(counted) == 1 else SegmentStats.concatenate(counted)
 
 
-def _one_by_one(
-    counting: Counting,
+def _prepared(
+    parts: ArrayCounting,
     start: int,
     hypotheses: Sequence[Segment],
     references: Sequence[Sequence[Segment]],
-) -> Future[SegmentStats]:
-    """A chunk counted here by the simple path (its first segment being number ``start``), as
-    a finished future, to take its place among the chunks counted on threads."""
+) -> Callable[[], SegmentStats]:
+    """The counting of the chunk that starts at segment ``start``, tokenized and interned
+    here, to be called on any thread. A chunk holding anything but plain text (or plain token
+    lists) throughout is counted here by ``Counting.count_one``, the simple path, which also
+    raises the right error for bad input."""
+    chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
+    chunk_references = references[start : start + CHUNK_SEGMENTS]
+    kind = plain_kind(chunk_hypotheses, chunk_references)
+    if kind is not None:
+        return InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind).statistics
+    counting = parts.counting
     stats = [
         counting.count_one(start + offset, hypothesis, refs)
-        for offset, (hypothesis, refs) in enumerate(zip(hypotheses, references, strict=True))
+        for offset, (hypothesis, refs) in enumerate(
+            zip(chunk_hypotheses, chunk_references, strict=True)
+        )
     ]
-    counted: Future[SegmentStats] = Future()
-    counted.set_result(SegmentStats.from_stats(stats, counting.ngrams.max_n, counting.signature))
-    return counted
+    counted = SegmentStats.from_stats(stats, counting.ngrams.max_n, counting.signature)
+    return lambda: counted
 
 
 def plain_kind(
