@@ -390,18 +390,17 @@ class ArrayCounting:
     @classmethod
     def of(cls, counting: Counting) -> ArrayCounting | None:
         """The parts, or ``None`` where one of them has no array support."""
-        if _fit_arrays(
-            counting.ngrams, counting.matching, counting.length, counting.reference_length
-        ):
-            return cls(
-                counting,
-                InternedTexts(counting.tokenizer),
-                counting.ngrams,
-                counting.matching,
-                counting.length,
-                counting.reference_length,
-            )
-        return None
+        parts = (counting.ngrams, counting.matching, counting.length, counting.reference_length)
+        if not _fit_arrays(*parts):
+            return None
+        return cls(
+            counting,
+            InternedTexts(counting.tokenizer),
+            cast("ArrayNgramExtractor", counting.ngrams),  # (as _fit_arrays found)
+            cast("ArrayMatcher", counting.matching),
+            cast("ArrayLengthMeasure", counting.length),
+            cast("ArrayReferenceLength", counting.reference_length),
+        )
 
     def token_table(self, segments: Sequence[Segment], kind: str) -> tuple[TokenTable, IntArray]:
         """A table of the tokens of segments that are all text or all tokens (see

@@ -484,14 +484,18 @@ static int push_int(Ints *ints, i64 value)
     return 1;
 }
 
+/* A slot of the table: a token's hash (0 for an empty slot: no token hashes to 0), its id,
+ * and where its characters are in the arena (held here so that a lookup reads only the slot
+ * and the characters). */
+typedef struct { uint64_t hash; i64 id, start, size; } Slot;
+
 typedef struct {
     PyObject_HEAD
-    i64 *slots;       /* id + 1 of the token hashed there, 0 for an empty slot */
+    Slot *slots;
     i64 mask;         /* the number of slots minus 1 */
-    uint64_t *hashes; /* by id */
-    i64 *starts;      /* by id, and one more: where each token's characters are in `chars` */
-    i64 size, capacity;
-    Chars chars;
+    i64 size;         /* ids given */
+    i64 in_table;     /* of them, str tokens (in `slots`) */
+    Chars chars;      /* the arena */
     PyObject *others; /* dict of the tokens that are not str -> id */
     int busy;         /* a call is using the tables (with the GIL released) */
 } Vocabulary;
@@ -503,41 +507,23 @@ static uint64_t hash_chars(const Py_UCS4 *chars, Py_ssize_t size)
         hash = (hash ^ chars[k]) * 1099511628211u;
     hash ^= hash >> 33;
     hash *= 0xff51afd7ed558ccdu;
-    return hash ^ (hash >> 33);
+    return (hash ^ (hash >> 33)) | 1;
 }
 
-/* Room for one more id; 0 where memory ran out. */
-static int grow_ids(Vocabulary *v)
-{
-    if (v->size + 1 < v->capacity)
-        return 1;
-    i64 capacity = v->capacity > 0 ? 2 * v->capacity : 1024;
-    uint64_t *hashes = realloc(v->hashes, (size_t)capacity * sizeof(uint64_t));
-    if (hashes == NULL)
-        return 0;
-    v->hashes = hashes;
-    i64 *starts = realloc(v->starts, (size_t)(capacity + 1) * sizeof(i64));
-    if (starts == NULL)
-        return 0;
-    v->starts = starts;
-    v->capacity = capacity;
-    return 1;
-}
-
-/* Twice the slots, every token hashed again; 0 where memory ran out. */
+/* Twice the slots, every token placed again; 0 where memory ran out. */
 static int grow_slots(Vocabulary *v)
 {
     i64 mask = 2 * v->mask + 1;
-    i64 *slots = calloc((size_t)mask + 1, sizeof(i64));
+    Slot *slots = calloc((size_t)mask + 1, sizeof(Slot));
     if (slots == NULL)
         return 0;
-    for (i64 id = 0; id < v->size; id++) {
-        if (v->hashes[id] == 0)
-            continue; /* not a str: not in the table */
-        i64 slot = (i64)(v->hashes[id] & (uint64_t)mask);
-        while (slots[slot] != 0)
+    for (i64 old = 0; old <= v->mask; old++) {
+        if (v->slots[old].hash == 0)
+            continue;
+        i64 slot = (i64)(v->slots[old].hash & (uint64_t)mask);
+        while (slots[slot].hash != 0)
             slot = (slot + 1) & mask;
-        slots[slot] = id + 1;
+        slots[slot] = v->slots[old];
     }
     free(v->slots);
     v->slots = slots;
@@ -545,52 +531,48 @@ static int grow_slots(Vocabulary *v)
     return 1;
 }
 
-/* The id of the token of these characters, a new one if it is new; -1 where memory ran out.
- * (A hash of 0 marks a token that is not a str, so a str never hashes to 0.) */
+/* The id of the token of these characters, a new one if it is new; -1 where memory ran out. */
 static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
 {
-    uint64_t hash = hash_chars(chars, size) | 1;
+    uint64_t hash = hash_chars(chars, size);
     i64 slot = (i64)(hash & (uint64_t)v->mask);
-    for (; v->slots[slot] != 0; slot = (slot + 1) & v->mask) {
-        i64 id = v->slots[slot] - 1;
-        if (v->hashes[id] == hash && v->starts[id + 1] - v->starts[id] == size &&
-            memcmp(v->chars.chars + v->starts[id], chars, (size_t)size * sizeof(Py_UCS4)) == 0)
-            return id;
+    for (; v->slots[slot].hash != 0; slot = (slot + 1) & v->mask) {
+        const Slot *known = &v->slots[slot];
+        if (known->hash == hash && known->size == size) {
+            const Py_UCS4 *kept = v->chars.chars + known->start;
+            Py_ssize_t k = 0;
+            while (k < size && kept[k] == chars[k]) /* (tokens are short: no call to memcmp) */
+                k++;
+            if (k == size)
+                return known->id;
+        }
     }
-    if (!grow_ids(v) || !reserve_chars(&v->chars, v->chars.size + size))
+    if (!reserve_chars(&v->chars, v->chars.size + size))
         return -1;
-    i64 id = v->size++;
     memcpy(v->chars.chars + v->chars.size, chars, (size_t)size * sizeof(Py_UCS4));
+    v->slots[slot] = (Slot){hash, v->size, v->chars.size, size};
     v->chars.size += size;
-    v->hashes[id] = hash;
-    v->starts[id + 1] = v->chars.size;
-    v->slots[slot] = id + 1;
-    if (2 * v->size > v->mask && !grow_slots(v))
+    v->in_table++;
+    if (2 * v->in_table > v->mask && !grow_slots(v))
         return -1;
-    return id;
+    return v->size++;
 }
 
-/* A new id for a token that is not a str (numbered by `others`). */
+/* The id of a token that is not a str (numbered by `others`); -1 with an exception. */
 static i64 intern_other(Vocabulary *v, PyObject *token)
 {
     PyObject *known = PyDict_GetItemWithError(v->others, token);
     if (known != NULL)
         return PyLong_AsLongLong(known);
-    if (PyErr_Occurred() || !grow_ids(v)) {
-        if (!PyErr_Occurred())
-            PyErr_NoMemory();
+    if (PyErr_Occurred())
         return -1;
-    }
     PyObject *number = PyLong_FromLongLong(v->size);
     if (number == NULL || PyDict_SetItem(v->others, token, number) < 0) {
         Py_XDECREF(number);
         return -1;
     }
     Py_DECREF(number);
-    i64 id = v->size++;
-    v->hashes[id] = 0;
-    v->starts[id + 1] = v->chars.size;
-    return id;
+    return v->size++;
 }
 
 /* A str's characters as UCS-4 in `buffer` (which it replaces). */
@@ -627,14 +609,6 @@ static void swap(Texts *t)
 
 static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 static int is_mark(Py_UCS4 c) { return c == '.' || c == ','; }
-
-static int holds(const Chars *text, Py_UCS4 wanted)
-{
-    for (Py_ssize_t k = 0; k < text->size; k++)
-        if (text->chars[k] == wanted)
-            return 1;
-    return 0;
-}
 
 /* str.rstrip() */
 static void right_stripped(Chars *text)
@@ -696,6 +670,16 @@ static int spaced_symbols(Texts *t)
  * re.sub(r"([.,])([^0-9])", r" \1 \2") and re.sub(r"([0-9])(-)", r"\1 \2 "). */
 enum { MARK_AFTER_NON_DIGIT, MARK_BEFORE_NON_DIGIT, DASH_AFTER_DIGIT };
 
+/* Whether the rule may match at `k`: the one character it needs most rarely is there. */
+static int may_match(const Py_UCS4 *in, Py_ssize_t k, int rule)
+{
+    if (rule == MARK_AFTER_NON_DIGIT)
+        return is_mark(in[k + 1]);
+    if (rule == MARK_BEFORE_NON_DIGIT)
+        return is_mark(in[k]);
+    return in[k + 1] == '-';
+}
+
 static int spaced_pairs(Texts *t, int rule)
 {
     if (!reserve_chars(&t->other, 2 * t->text.size))
@@ -704,6 +688,12 @@ static int spaced_pairs(Texts *t, int rule)
     Py_UCS4 *out = t->other.chars;
     Py_ssize_t size = t->text.size, written = 0, k = 0;
     while (k < size) {
+        Py_ssize_t next = k; /* no match can start before it: copied as it is */
+        while (next + 1 < size && !may_match(in, next, rule))
+            next++;
+        memcpy(out + written, in + k, (size_t)(next - k) * sizeof(Py_UCS4));
+        written += next - k;
+        k = next;
         if (k + 1 < size) {
             Py_UCS4 first = in[k], second = in[k + 1];
             if (rule == MARK_AFTER_NON_DIGIT && !is_digit(first) && is_mark(second)) {
@@ -743,11 +733,17 @@ static int spaced_pairs(Texts *t, int rule)
 static int mteval_13a(Texts *t)
 {
     right_stripped(&t->text);
-    if (holds(&t->text, '<') && !replaced(t, "<skipped>", 0))
+    int angle = 0, line_break = 0, ampersand = 0;
+    for (Py_ssize_t k = 0; k < t->text.size; k++) {
+        angle |= t->text.chars[k] == '<';
+        line_break |= t->text.chars[k] == '\n';
+        ampersand |= t->text.chars[k] == '&'; /* (removing <skipped> leaves none to find) */
+    }
+    if (angle && !replaced(t, "<skipped>", 0))
         return 0;
-    if (holds(&t->text, '\n') && (!replaced(t, "-\n", 0) || !replaced(t, "\n", ' ')))
+    if (line_break && (!replaced(t, "-\n", 0) || !replaced(t, "\n", ' ')))
         return 0;
-    if (holds(&t->text, '&') &&
+    if (ampersand &&
         (!replaced(t, "&quot;", '"') || !replaced(t, "&amp;", '&') || !replaced(t, "&lt;", '<') ||
          !replaced(t, "&gt;", '>')))
         return 0;
@@ -756,8 +752,19 @@ static int mteval_13a(Texts *t)
     memmove(t->text.chars + 1, t->text.chars, (size_t)t->text.size * sizeof(Py_UCS4));
     t->text.chars[0] = t->text.chars[t->text.size + 1] = ' ';
     t->text.size += 2;
-    return spaced_symbols(t) && spaced_pairs(t, MARK_AFTER_NON_DIGIT) &&
-           spaced_pairs(t, MARK_BEFORE_NON_DIGIT) && spaced_pairs(t, DASH_AFTER_DIGIT);
+    /* A rule that finds nothing changes nothing, and the rules only add spaces: those whose
+     * characters the text lacks are skipped. */
+    int symbols = 0, marks = 0, dashes = 0;
+    for (Py_ssize_t k = 0; k < t->text.size; k++) {
+        Py_UCS4 c = t->text.chars[k];
+        symbols |= c < 128 && SYMBOLS[c];
+        marks |= is_mark(c);
+        dashes |= c == '-';
+    }
+    return (!symbols || spaced_symbols(t)) &&
+           (!marks || (spaced_pairs(t, MARK_AFTER_NON_DIGIT) &&
+                       spaced_pairs(t, MARK_BEFORE_NON_DIGIT))) &&
+           (!dashes || spaced_pairs(t, DASH_AFTER_DIGIT));
 }
 
 enum { WHITESPACE, MTEVAL_13A, CHARACTERS, TOKENIZERS };
@@ -1012,21 +1019,18 @@ static PyObject *vocabulary_new(PyTypeObject *type, PyObject *args, PyObject *kw
     if (v == NULL)
         return NULL;
     v->mask = 1023;
-    v->slots = calloc((size_t)v->mask + 1, sizeof(i64));
+    v->slots = calloc((size_t)v->mask + 1, sizeof(Slot));
     v->others = PyDict_New();
-    if (v->slots == NULL || v->others == NULL || !grow_ids(v)) {
+    if (v->slots == NULL || v->others == NULL) {
         Py_DECREF(v);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
-    v->starts[0] = 0;
     return (PyObject *)v;
 }
 
 static void vocabulary_dealloc(Vocabulary *v)
 {
     free(v->slots);
-    free(v->hashes);
-    free(v->starts);
     free(v->chars.chars);
     Py_XDECREF(v->others);
     Py_TYPE(v)->tp_free((PyObject *)v);
