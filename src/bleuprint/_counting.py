@@ -29,7 +29,7 @@ import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
-from itertools import chain, count
+from itertools import chain, islice
 from pathlib import Path
 from typing import cast
 
@@ -329,16 +329,18 @@ class InternedTexts:
         try:  # one dictionary lookup per text where all are known, as with repeated lines
             return self.table, np.fromiter(map(self.numbers.__getitem__, texts), np.int64)
         except KeyError:
-            self._add(dict.fromkeys(texts))
-        return self(texts)  # every text is known now
-
-    def _add(self, distinct: dict[str, None]) -> None:
-        """Tokenize and intern the texts not known yet (all of them, after forgetting the
-        others, where keeping them all would make the cache too large)."""
-        new = [text for text in distinct if text not in self.numbers]
-        if len(self.numbers) + len(new) > CACHED_TEXTS:
+            pass
+        if len(self.numbers) + len(texts) > CACHED_TEXTS:
             self._forget()
-            new = list(distinct)
+        numbers = self.numbers
+        known = len(numbers)
+        # One pass: a new text is numbered len(numbers), the next number, as it is added.
+        text_numbers = np.array([numbers.setdefault(text, len(numbers)) for text in texts])
+        self._add(list(islice(numbers, known, None)))  # (a dictionary keeps its order)
+        return self.table, text_numbers.astype(np.int64, copy=False)
+
+    def _add(self, new: list[str]) -> None:
+        """Tokenize and intern the texts just numbered (all of them new)."""
         if self._lowercase:  # the texts lowercased, then given to the built-in tokenizer
             inner = cast("tokenizers.Lowercase", self.tokenizer).inner
             lowered = [text.lower() for text in new]
@@ -349,7 +351,6 @@ class InternedTexts:
             token_ids, lengths = self.vocabulary.intern_texts(
                 new, self._built_in, functools.partial(tokenize, self.tokenizer)
             )
-        self.numbers.update(zip(new, count(len(self.numbers))))
         self.table = TokenTable(
             np.concatenate((self.table.token_ids, token_ids)),
             np.concatenate((self.table.starts, self.table.starts[-1] + np.cumsum(lengths))),
