@@ -498,7 +498,11 @@ def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> Iterable[list[str]]:
 
 @attrs.frozen
 class InternedChunk:
-    """A chunk of segments tokenized and interned, with their lengths, waiting to be counted."""
+    """A chunk of segments tokenized and interned, with their lengths, waiting to be counted.
+
+    Token ids from elsewhere (integers in ``range(vocabulary_size)``) are counted the same
+    way: a :class:`TokenTable` of them, built directly, and the text numbers of each segment's
+    hypothesis and references; ``statistics()`` calls the kernel."""
 
     parts: ArrayCounting
     table: TokenTable
