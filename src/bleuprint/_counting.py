@@ -62,8 +62,10 @@ one per CPU)."""
 CHUNK_SEGMENTS = 8192
 """Segments counted together: enough to make the work per chunk in Python small, few enough
 that the chunks in flight take little memory."""
-CACHED_TEXTS = 1 << 16
-"""Distinct texts whose tokens one call keeps (sacreBLEU's cache keeps as many)."""
+CACHED_TEXTS = 2 * CHUNK_SEGMENTS
+"""Distinct texts whose tokens one call keeps: those of about one chunk (a hypothesis and a
+reference per segment). The vocabulary's tables then stay in the processor's caches: with
+four times as many, lines that do not repeat took 30% longer to count."""
 
 
 @attrs.frozen
@@ -305,10 +307,10 @@ _BUILT_IN_TOKENIZERS: dict[type, str] = {
 
 
 class InternedTexts:
-    """The token ids of every distinct text seen so far: each is tokenized and interned once
-    (sacreBLEU caches tokenized lines too), so references shared by several systems and
-    repeated lines cost nothing more. At most ``CACHED_TEXTS`` texts are kept (more only
-    within one batch); the ids of one batch always come from one vocabulary."""
+    """The token ids of the distinct texts seen lately: each is tokenized and interned once
+    while it is kept (sacreBLEU caches tokenized lines too), so repeated lines cost one
+    dictionary lookup. At most ``CACHED_TEXTS`` texts are kept (more only within one batch);
+    the ids of one batch always come from one vocabulary."""
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
