@@ -2,8 +2,8 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'hf-evaluate', 'moses-multi-bleu',
- 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk', 'russian', 'sacrebleu',
+['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'hf-evaluate', 'ignite',
+ 'moses-multi-bleu', 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk', 'russian', 'sacrebleu',
  'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics', 'unigram']
 >>> presets.get("unigram").build().max_n
 1
@@ -25,6 +25,7 @@ from bleuprint.compat import (
     distancia,
     fast_bleu,
     hf_evaluate,
+    ignite,
     moses,
     mteval,
     nltk,
@@ -80,6 +81,7 @@ _MODULES = (
     coco,
     torcheval,
     tensor2tensor,
+    ignite,
 )
 
 PRESETS: Mapping[str, Preset] = MappingProxyType(
