@@ -36,6 +36,7 @@ from bleuprint.compat import bleuscore as bleuscore_definition
 from bleuprint.compat import coco as coco_definition
 from bleuprint.compat import distancia as distancia_definition
 from bleuprint.compat import fast_bleu as fast_bleu_definition
+from bleuprint.compat import gleu as gleu_definition
 from bleuprint.compat import hf_evaluate as hf_evaluate_definition
 from bleuprint.compat import ignite as ignite_definition
 from bleuprint.compat import moses as moses_definition
@@ -220,6 +221,8 @@ class BLEUScore:
     torcheval = _named(torcheval_definition.PRESET)
     tensor2tensor = _named(tensor2tensor_definition.PRESET)
     ignite = _named(ignite_definition.PRESET)
+    gleu = _named(gleu_definition.PRESET)
+    google_bleu = _named(gleu_definition.GOOGLE_BLEU_PRESET)
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:
