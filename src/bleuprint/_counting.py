@@ -119,9 +119,10 @@ class Counting:
         reference_lengths = [self.length(text, tokens) for text, tokens in tokenized_refs]
         if isinstance(self.matching, ReferenceChoosing):
             chosen = self.matching.choose(hypothesis_ngrams, reference_ngrams)
-            reference_ngrams, reference_lengths = [reference_ngrams[chosen]], [
-                reference_lengths[chosen]
-            ]
+            reference_ngrams, reference_lengths = (
+                [reference_ngrams[chosen]],
+                [reference_lengths[chosen]],
+            )
         return BLEUStats(
             self.matching(hypothesis_ngrams, reference_ngrams, max_n),
             ngrams.order_totals(hypothesis_ngrams, max_n),

@@ -18,7 +18,8 @@ Both sum a corpus into :class:`AggregatedStats`, which add with ``+`` like any s
 >>> hypotheses, references = ["a b c", "x y"], [["a b c"], ["x z"]]
 >>> bleu.corpus_score(hypotheses, references).score  # (1 + 0) / 2
 0.5
->>> round(BLEUScore(ngrams=bigrams).corpus_score(hypotheses, references).score, 4)  # sqrt(4/5 * 2/3)
+>>> micro = BLEUScore(ngrams=bigrams).corpus_score(hypotheses, references)
+>>> round(micro.score, 4)  # sqrt(4/5 * 2/3)
 0.7303
 """
 
@@ -180,4 +181,3 @@ class MinPrecisionRecall(Part, family="smooth", name="min-precision-recall"):
     def corpus_result(self, result: BLEUResult) -> BLEUResult:
         """The result with GLEU as its score."""
         return attrs.evolve(result, score=self.corpus_result_of(result.stats))
-

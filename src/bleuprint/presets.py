@@ -3,8 +3,9 @@
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
 ['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'gleu', 'google-bleu', 'hf-evaluate',
- 'ignite', 'moses-multi-bleu', 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk', 'russian', 'sacrebleu',
- 'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics', 'unigram']
+ 'ignite', 'moses-multi-bleu', 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk',
+ 'russian', 'sacrebleu', 'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics',
+ 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """

@@ -155,7 +155,7 @@ class Aggregation(Protocol):
     from the sums of their statistics (ignite's macro average is the mean of sentence scores;
     corpus GLEU divides by a per-segment maximum). The engine's ``total`` sums a corpus with
     this ``total``, which receives every segment's sentence score, and its ``score`` passes
-    each result through ``corpus_result``; statistics of one segment keep their result."""
+    every result, a segment's too, through ``corpus_result``."""
 
     def total(self, segments: SegmentStats, scores: FloatArray, start: BLEUStats, /) -> BLEUStats:
         """The corpus statistics of ``segments`` (whose sentence scores are ``scores``) added

@@ -16,7 +16,8 @@ Its four smoothings are :class:`IgniteSmoothing` (quirk: ``nltk_smooth2`` is not
 >>> hypotheses, references = ["a b c d", "x a y b"], [["a b c d"], ["a b c d"]]
 >>> BLEUScore.ignite(ngram=2).corpus_score(hypotheses, references).score  # (1 + 0) / 2
 0.5
->>> round(BLEUScore.ignite(ngram=2, average="micro").corpus_score(hypotheses, references).score, 4)  # sqrt(6/8 * 3/6)
+>>> micro = BLEUScore.ignite(ngram=2, average="micro")
+>>> round(micro.corpus_score(hypotheses, references).score, 4)  # sqrt(6/8 * 3/6)
 0.6124
 """
 
