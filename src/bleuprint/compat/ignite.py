@@ -5,8 +5,9 @@ exponential brevity penalty and uniform weights, as NLTK; the score is 0 where n
 matches, and, without smoothing, where any order has no match. ``average="macro"`` (ignite's
 default) makes the corpus score the mean of the sentence scores
 (:class:`~bleuprint.aggregation.SentenceMean`); ``"micro"`` scores the summed statistics.
-Its four smoothings are :class:`IgniteSmoothing` (quirk: ``nltk_smooth2`` is not NLTK's
-``method2``, which adds one to unigrams too).
+Its four smoothings are :class:`IgniteSmoothing` (quirk: ``nltk_smooth2`` is NLTK's
+``method2`` for one sentence but not for a corpus, whose totals ignite floors at 1 where NLTK
+counts each segment without n-grams of an order as 1).
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.ignite(smooth="smooth1")
@@ -62,7 +63,7 @@ class IgniteSmoothing(Part, family="smooth", name="ignite"):
     - ``no_smooth``: ``matches / d``;
     - ``smooth1``: ``matches / d``, and ``0.1 / d`` for an order without a match;
     - ``nltk_smooth2``: unigrams ``matches / d``, the other orders ``(matches + 1) / (d + 1)``
-      (so an order without n-grams gets 1/2; NLTK's ``method2`` adds one to unigrams too);
+      (so an order without n-grams gets 1/2);
     - ``smooth2``: as ``nltk_smooth2`` on the totals as counted (an order without n-grams
       gets 1).
 
