@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bleuprint import BLEUScore, ConfigurationError, StatisticsMismatchError
+from bleuprint import BLEUScore, ConfigurationError, InputError, StatisticsMismatchError
 from bleuprint.aggregation import AggregatedStats
 
 from .conftest import CIRCULATION, circulation_cases, require_shared
@@ -43,7 +43,8 @@ def test_bleu(case: dict[str, Any] | None) -> None:
     else:
         assert result.stats.segments == state["num_sentences"]
         assert isinstance(result.stats, AggregatedStats)
-        assert result.stats.aggregate == pytest.approx(state["sum_of_bleu"], rel=tolerance)
+        aggregate = float(result.stats.aggregate_value)
+        assert aggregate == pytest.approx(state["sum_of_bleu"], rel=tolerance)
         scores = bleu.sentence_scores(tokens, reference_tokens).scores.tolist()
         assert scores == pytest.approx(expected["scores"], rel=tolerance, abs=ROUNDING)
 
@@ -72,6 +73,13 @@ def test_the_macro_average_holds_through_every_way_of_summing() -> None:
     assert micro.corpus_score(hypotheses, references).score == pytest.approx(
         micro.score(segments.total()).score
     )
+
+
+def test_stored_aggregates_are_checked() -> None:
+    stored = BLEUScore.ignite().count(["a b c d"], [["a b c d"]]).to_dict()
+    assert AggregatedStats.from_dict(stored).aggregate == 2**1074  # one sentence scoring 1
+    with pytest.raises(InputError, match="aggregate must be a whole number"):
+        AggregatedStats.from_dict({**stored, "aggregate": 0.5})
 
 
 def test_plain_sums_of_many_segments_are_refused() -> None:

@@ -26,7 +26,8 @@ Both sum a corpus into :class:`AggregatedStats`, which add with ``+`` like any s
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from typing import Any, cast
 
 import attrs
@@ -36,19 +37,48 @@ from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits, positive_whole
-from bleuprint.exceptions import StatisticsMismatchError
+from bleuprint.exceptions import InputError, StatisticsMismatchError
 from bleuprint.typing import FloatArray, OrderConstrained, Precision, Smoother
 
 __all__ = ["AggregatedStats", "MinPrecisionRecall", "SentenceMean"]
 
 
+UNIT = 1074
+"""``aggregate`` counts in units of ``2**-1074``: every finite double is a whole number of them,
+so sums of any values are exact, in any order and grouping (Dask's, a merge's)."""
+
+
+def _units(value: float) -> int:
+    numerator, denominator = value.as_integer_ratio()  # the denominator is a power of 2
+    return numerator * ((1 << UNIT) // denominator)
+
+
 @attrs.frozen
 class AggregatedStats(BLEUStats):
-    """Corpus statistics with ``aggregate``: the sum over the segments of a value of each
-    (a sentence score for :class:`SentenceMean`, a GLEU denominator for
-    :class:`MinPrecisionRecall`). Like NLTK's extra sums, it takes no part in equality."""
+    """Corpus statistics with ``aggregate``: the exact sum over the segments of a value of
+    each (a sentence score for :class:`SentenceMean`, a GLEU denominator for
+    :class:`MinPrecisionRecall`), as a whole number of units of ``2**-1074`` (:data:`UNIT`).
+    Like NLTK's extra sums, it takes no part in equality.
 
-    aggregate: float = attrs.field(default=0.0, eq=False)
+    >>> from bleuprint import BLEUScore
+    >>> stats = BLEUScore.ignite().count(["a b c d", "a b c e"], [["a b c d"], ["a b c d"]])
+    >>> stats.aggregate / 2**UNIT  # 1 + 0
+    1.0
+    """
+
+    aggregate: int = attrs.field(default=0, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        if type(self.aggregate) is not int:
+            raise InputError(
+                f"aggregate must be a whole number of units of 2**-{UNIT}, got {self.aggregate!r}"
+            )
+
+    @property
+    def aggregate_value(self) -> Fraction:
+        """``aggregate`` as the number it stands for."""
+        return Fraction(self.aggregate, 1 << UNIT)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AggregatedStats:
@@ -79,22 +109,21 @@ def _shared_fields(stats: BLEUStats) -> dict[str, Any]:
     return {field.name: getattr(stats, field.name) for field in attrs.fields(BLEUStats)}
 
 
-def _aggregate(stats: BLEUStats) -> float:
+def _aggregate(stats: BLEUStats) -> int:
     if isinstance(stats, AggregatedStats):
         return stats.aggregate
     if not stats.segments:
-        return 0.0
+        return 0
     raise StatisticsMismatchError(
         f"these statistics of {stats.segments} segments were summed without the per-segment "
         "values this definition aggregates: sum them with its engine (BLEUScore.count or .total)"
     )
 
 
-def _summed(segments: SegmentStats, start: BLEUStats, values: list[float]) -> AggregatedStats:
-    """``segments`` added to ``start``, with ``values`` (one per segment) added in order."""
-    return AggregatedStats(
-        **_shared_fields(segments.total(start)), aggregate=sum(values, _aggregate(start))
-    )
+def _summed(segments: SegmentStats, start: BLEUStats, values: Iterable[float]) -> AggregatedStats:
+    """``segments`` added to ``start``, with ``values`` (one per segment) added exactly."""
+    aggregate = sum(map(_units, values), _aggregate(start))
+    return AggregatedStats(**_shared_fields(segments.total(start)), aggregate=aggregate)
 
 
 @attrs.frozen
@@ -127,7 +156,7 @@ class SentenceMean(Part, family="smooth", name="sentence-mean"):
         stats = result.stats
         if not isinstance(stats, AggregatedStats) or not stats.segments:
             return result
-        return attrs.evolve(result, score=stats.aggregate / stats.segments)
+        return attrs.evolve(result, score=float(stats.aggregate_value / stats.segments))
 
 
 @attrs.frozen
@@ -170,7 +199,7 @@ class MinPrecisionRecall(Part, family="smooth", name="min-precision-recall"):
     def corpus_result_of(self, stats: BLEUStats) -> float:
         """GLEU of ``stats``: of one segment, or of a corpus summed by :meth:`total`."""
         if isinstance(stats, AggregatedStats):
-            denominator = stats.aggregate
+            denominator = float(stats.aggregate_value)
         elif stats.segments <= 1:
             denominator = self.denominator(stats)
         else:
