@@ -40,7 +40,7 @@ from bleuprint._validators import fits, positive_whole
 from bleuprint.exceptions import InputError, StatisticsMismatchError
 from bleuprint.typing import FloatArray, OrderConstrained, Precision, Smoother
 
-__all__ = ["AggregatedStats", "MinPrecisionRecall", "SentenceMean"]
+__all__ = ["UNIT", "AggregatedStats", "MinPrecisionRecall", "SentenceMean"]
 
 
 UNIT = 1074
@@ -75,11 +75,6 @@ class AggregatedStats(BLEUStats):
                 f"aggregate must be a whole number of units of 2**-{UNIT}, got {self.aggregate!r}"
             )
 
-    @property
-    def aggregate_value(self) -> Fraction:
-        """``aggregate`` as the number it stands for."""
-        return Fraction(self.aggregate, 1 << UNIT)
-
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AggregatedStats:
         """Read back what :meth:`~bleuprint.BLEUStats.to_dict` wrote."""
@@ -103,6 +98,11 @@ def _added(first: BLEUStats, second: BLEUStats) -> AggregatedStats:
     return AggregatedStats(
         **_shared_fields(summed), aggregate=_aggregate(first) + _aggregate(second)
     )
+
+
+def _value(stats: AggregatedStats) -> Fraction:
+    """``aggregate`` as the number it stands for."""
+    return Fraction(stats.aggregate, 1 << UNIT)
 
 
 def _shared_fields(stats: BLEUStats) -> dict[str, Any]:
@@ -156,7 +156,7 @@ class SentenceMean(Part, family="smooth", name="sentence-mean"):
         stats = result.stats
         if not isinstance(stats, AggregatedStats) or not stats.segments:
             return result
-        return attrs.evolve(result, score=float(stats.aggregate_value / stats.segments))
+        return attrs.evolve(result, score=float(_value(stats) / stats.segments))
 
 
 @attrs.frozen
@@ -199,7 +199,7 @@ class MinPrecisionRecall(Part, family="smooth", name="min-precision-recall"):
     def corpus_result_of(self, stats: BLEUStats) -> float:
         """GLEU of ``stats``: of one segment, or of a corpus summed by :meth:`total`."""
         if isinstance(stats, AggregatedStats):
-            denominator = float(stats.aggregate_value)
+            denominator = float(_value(stats))
         elif stats.segments <= 1:
             denominator = self.denominator(stats)
         else:
