@@ -17,8 +17,17 @@ from typing import Any
 
 import attrs
 
-from bleuprint import BLEUScore, BLEUStats, brevity, smoothing, weights
-from bleuprint.compat import coco, hf_evaluate, moses, nltk, tensor2tensor, torcheval, torchmetrics
+from bleuprint import BLEUScore, BLEUStats, aggregation, brevity, smoothing, weights
+from bleuprint.compat import (
+    coco,
+    hf_evaluate,
+    ignite,
+    moses,
+    nltk,
+    tensor2tensor,
+    torcheval,
+    torchmetrics,
+)
 from bleuprint.exceptions import InputError
 
 Precision = float | None
@@ -119,6 +128,19 @@ def _every_order(stats: BLEUStats) -> list[Precision]:
 
 def _all_matched(part: torchmetrics.RequireAllMatched, stats: BLEUStats) -> list[Precision]:
     return [0.0] * stats.max_n if min(stats.matches) == 0 else precisions(part.inner, stats)
+
+
+def _ignite(part: ignite.IgniteSmoothing, stats: BLEUStats) -> list[Precision]:
+    """ignite 0.5.5's four smoothings, with its zero rules."""
+    matches, totals = stats.matches, stats.totals
+    if not matches[0] or (part.method == "no_smooth" and min(matches) == 0):
+        return [0.0] * stats.max_n
+    floored = totals if part.method == "smooth2" else [max(1, total) for total in totals]
+    if part.method in ("nltk_smooth2", "smooth2"):
+        rest = [(m + 1) / (d + 1) for m, d in zip(matches[1:], floored[1:])]
+        return [matches[0] / floored[0], *rest]
+    epsilon = 0.1 if part.method == "smooth1" else 0.0
+    return [(m or epsilon) / d for m, d in zip(matches, floored)]
 
 
 # -- NLTK 3.10.4's SmoothingFunction, as NLTK computes it -----------------------------------
@@ -249,6 +271,11 @@ _SMOOTHERS: dict[type, Callable[[Any, BLEUStats], list[Precision]]] = {
     ],
     torcheval.RequireEveryOrder: lambda part, stats: _every_order(stats),
     torchmetrics.RequireAllMatched: _all_matched,
+    ignite.IgniteSmoothing: _ignite,
+    aggregation.SentenceMean: lambda part, stats: precisions(part.inner, stats),
+    aggregation.MinPrecisionRecall: lambda part, stats: [
+        _ratio(m, t) for m, t in zip(stats.matches, stats.totals)
+    ],
     **dict.fromkeys(nltk.NLTK_METHODS, _nltk),  # type: ignore[arg-type]
 }
 

@@ -35,7 +35,9 @@ from bleuprint.compat import bleuscore as bleuscore_definition
 from bleuprint.compat import coco as coco_definition
 from bleuprint.compat import distancia as distancia_definition
 from bleuprint.compat import fast_bleu as fast_bleu_definition
+from bleuprint.compat import gleu as gleu_definition
 from bleuprint.compat import hf_evaluate as hf_evaluate_definition
+from bleuprint.compat import ignite as ignite_definition
 from bleuprint.compat import moses as moses_definition
 from bleuprint.compat import mteval as mteval_definition
 from bleuprint.compat import nltk as nltk_definition
@@ -48,6 +50,7 @@ from bleuprint.definitions import russian as russian_definition
 from bleuprint.definitions import unigram as unigram_definition
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import (
+    Aggregation,
     BrevityPenalty,
     CorpusSmoother,
     LengthMeasure,
@@ -220,6 +223,9 @@ class BLEUScore:
     coco = _named(coco_definition.PRESET)
     torcheval = _named(torcheval_definition.PRESET)
     tensor2tensor = _named(tensor2tensor_definition.PRESET)
+    ignite = _named(ignite_definition.PRESET)
+    gleu = _named(gleu_definition.PRESET)
+    google_bleu = _named(gleu_definition.GOOGLE_BLEU_PRESET)
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:
@@ -325,10 +331,12 @@ class BLEUScore:
 
     def total(self, segments: SegmentStats, start: BLEUStats | None = None) -> BLEUStats:
         """The corpus statistics of ``segments``, summed as this definition sums them (a
-        smoother that reads more than the sums, as NLTK's, says how), added to ``start`` (a
-        running total) if given."""
+        smoother that reads more than the sums, as NLTK's or an aggregation's, says how), added
+        to ``start`` (a running total) if given."""
         start = self.empty_stats() if start is None else start
         self._check_orders(segments)
+        if isinstance(self.smoothing, Aggregation):
+            return self.smoothing.total(segments, self.score_segments(segments).scores, start)
         if isinstance(self.smoothing, CorpusSmoother):
             return self.smoothing.total(segments, start)
         return segments.total(start)

@@ -20,6 +20,7 @@ from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._stats import BLEUStats
 from bleuprint.typing import (
+    Aggregation,
     BoolArray,
     BrevityPenalty,
     CorpusSmoother,
@@ -47,7 +48,7 @@ class ScoringParts:
         """Whether a corpus scores from the plain sums of its rows' statistics alone (so that
         many corpora, each a sum of rows, score as rows at once): no smoother that sums
         corpora its own way, no part that sees whole statistics one set at a time."""
-        return not isinstance(self.smoothing, CorpusSmoother) and not any(
+        return not isinstance(self.smoothing, (CorpusSmoother, Aggregation)) and not any(
             isinstance(part, _ADAPTERS) for part in attrs.astuple(self, recurse=False)
         )
 
@@ -61,7 +62,7 @@ class ScoringParts:
             starts = range(0, len(stats), SCORED_SEGMENTS)
             slices = (self._score_rows(stats[start : start + SCORED_SEGMENTS]) for start in starts)
             columns = tuple(map(np.concatenate, zip(*slices)))  # type: ignore[assignment]
-        return SentenceScores(*columns, stats, signature_of)
+        return self._results(columns, stats, signature_of)
 
     def score(self, stats: BLEUStats, signature_of: Callable[[BLEUStats], Signature]) -> BLEUResult:
         """The result of one set of statistics: its one row's."""
@@ -77,9 +78,29 @@ class ScoringParts:
         row = SegmentStats.of(stats)
         precisions, defined = self.smoothing.precisions_array(row)
         return [
-            SentenceScores(*self._weigh(row, precisions, defined, part), row, signature_of)[0]
+            self._results(self._weigh(row, precisions, defined, part), row, signature_of)[0]
             for part, signature_of in weightings
         ]
+
+    def _results(
+        self,
+        columns: tuple[FloatArray, FloatArray, FloatArray],
+        stats: SegmentStats,
+        signature_of: Callable[[BLEUStats], Signature],
+    ) -> SentenceScores:
+        """The rows' results; a smoother that aggregates a corpus its own way (GLEU, a mean of
+        sentence scores) has the last word on each (a segment's and a corpus's alike)."""
+        results = SentenceScores(*columns, stats, signature_of)
+        if not isinstance(self.smoothing, Aggregation):
+            return results
+        final = [self.smoothing.corpus_result(result) for result in results]
+        return SentenceScores(
+            np.array([result.score for result in final], np.float64),
+            np.array([result.precisions for result in final], np.float64).reshape(columns[1].shape),
+            np.array([result.brevity_penalty for result in final], np.float64),
+            stats,
+            signature_of,
+        )
 
     def _score_rows(self, stats: SegmentStats) -> tuple[FloatArray, FloatArray, FloatArray]:
         precisions, defined = self.smoothing.precisions_array(stats)
