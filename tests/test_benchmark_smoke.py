@@ -18,7 +18,7 @@ def test_distinct_corpora_repeat_no_line_and_are_deterministic() -> None:
         import bench_corpora  # noqa: PLC0415 (a script's module, not a package)
     finally:
         sys.path.remove(str(BENCHMARKS))
-    # past the ~12,000 real pairs, so that spliced pairs are drawn too
+    # past the ~11,400 real pairs, so that spliced pairs are drawn too
     hypotheses, references = bench_corpora.distinct_corpus(15_000)
     assert len(set(hypotheses)) == len(set(references)) == 15_000
     assert bench_corpora.distinct_corpus(15_000) == (hypotheses, references)

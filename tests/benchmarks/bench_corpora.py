@@ -23,6 +23,7 @@ segments repeated line by line, as the benchmark of earlier releases measured.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -149,9 +150,14 @@ def write_corpus(kind: str, size: int, folder: Path) -> tuple[Path, Path]:
 
 
 def read_corpus(paths: tuple[str, str], size: int) -> tuple[list[str], list[str]]:
-    """The first ``size`` segments of a corpus written by :func:`write_corpus`."""
-    hypotheses, references = (read_segments(Path(path))[:size] for path in paths)
-    return hypotheses, references
+    """The first ``size`` segments of a corpus written by :func:`write_corpus` (read in
+    binary: lines end at ``\n`` only)."""
+
+    def first_lines(path: str) -> list[str]:
+        with open(path, "rb") as handle:
+            return [line[:-1].decode("utf-8") for line in itertools.islice(handle, size)]
+
+    return first_lines(paths[0]), first_lines(paths[1])
 
 
 def candidate_groups(groups: int, size: int) -> list[list[str]]:
