@@ -797,4 +797,4 @@ def targets(options: Any) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -50,7 +50,8 @@ def bleuscore_corpus(data: Any) -> float:
 
     hypotheses, references = data
     references = [[reference] for reference in references]
-    return 100 * float(bleuscore.compute(references, hypotheses, ref_len_method="closest")["bleu"])
+    result: Any = bleuscore.compute(references, hypotheses, ref_len_method="closest")
+    return 100 * float(result["bleu"])
 
 
 def bleuprint_nltk_corpus(data: Any) -> float:
@@ -87,7 +88,7 @@ def bleuprint_sentences(data: Any) -> Any:
 
 
 def sacrebleu_sentences(data: Any) -> Any:
-    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+    from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
 
     hypotheses, references = data
     bleu = BLEU(effective_order=True)  # what sacrebleu.sentence_bleu computes: 13a, exp
@@ -127,8 +128,9 @@ def _ids_for_bleuprint(sequences: list[list[int]]) -> list[Any]:
     each id as a string token (what a user had to do before token ids were accepted)."""
     from bleuprint import BLEUScore  # noqa: PLC0415
 
+    one_id: Any = [[1]]
     try:
-        BLEUScore().count([[1]], [[[1]]])
+        BLEUScore().count(one_id, [one_id])
     except Exception:  # a release without token ids: any refusal
         return [[str(token) for token in sequence] for sequence in sequences]
     return sequences
@@ -159,7 +161,7 @@ def nltk_ids(data: Any) -> Any:
 def sacrebleu_joined_ids(data: Any) -> Any:
     """sacreBLEU's ``sentence_score`` once per pair, on the ids joined into strings (the
     time to join them included), split on spaces only."""
-    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+    from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
 
     hypotheses, references = data
     bleu = BLEU(tokenize="none", effective_order=True)
@@ -201,7 +203,7 @@ def bleuprint_pairwise(groups: Any) -> Any:
 
 
 def sacrebleu_pairwise(groups: Any) -> Any:
-    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+    from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
 
     bleu = BLEU(tokenize="none", smooth_method="none")
     return np.array(
@@ -241,7 +243,7 @@ def bleuprint_mbr(mode: str, groups: Any) -> Any:
 
 def sacrebleu_mbr(groups: Any) -> Any:
     """What mbrs's BLEU does: one sacreBLEU ``sentence_score`` per ordered candidate pair."""
-    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+    from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
 
     bleu = BLEU(effective_order=True)  # mbrs's defaults: 13a, exp smoothing
     return np.stack(
