@@ -1,18 +1,23 @@
 """Dask under faults (issue 16): a scheduler that accepts connections and never answers, one
-that speaks garbage, timeouts that must be sane, and cells that are not text.
+that speaks garbage, timeouts that must be sane, cells that are not text, and a real cluster
+whose worker or scheduler is killed while it counts.
 
 The servers are threads of this process on 127.0.0.1, bounded in time: each stops by itself
-after a few seconds even if the test does not stop it.
+after a few seconds even if the test does not stop it. The real cluster is a ``dask
+scheduler`` and a ``dask worker`` process on 127.0.0.1, killed when the test ends; each wait
+is bounded.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pandas as pd
@@ -125,3 +130,93 @@ def test_a_numeric_column_is_refused_before_any_task() -> None:
     data = dask.dataframe.from_pandas(frame, npartitions=1)
     with pytest.raises(InputError, match="column 'hypothesis' holds float64 values, not text"):
         bleu_dask.corpus_score(BLEUScore(), data, references="reference")
+
+
+# A worker's preload: on the first task it starts, SIGKILL (as a crash or the kernel's OOM
+# killer would) the process $KILL_ON_TASK names, "worker" for the worker itself.
+KILLER = """
+import os, signal, time
+from distributed import WorkerPlugin
+
+class Killer(WorkerPlugin):
+    def transition(self, key, start, finish, **kwargs):
+        if finish == "executing":
+            target = os.environ["KILL_ON_TASK"]
+            os.kill(os.getpid() if target == "worker" else int(target), signal.SIGKILL)
+            time.sleep(60)  # (the scheduler's death: the task never ends by itself)
+
+async def dask_setup(worker):
+    await worker.plugin_add(Killer(), name="killer")
+"""
+
+DASK = [str(Path(sys.executable).with_name("dask"))]
+
+
+def _wait(until: Callable[[], bool], what: str, process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 90
+    while not until():
+        assert process.poll() is None, f"{what}: the process ended ({process.returncode})"
+        assert time.monotonic() < deadline, f"{what}: not within 90 s"
+        time.sleep(0.1)
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Callable[[str], str]]:
+    """Starts a scheduler (which gives up on a task the first time a worker dies running it:
+    ``allowed-failures`` 0) and one worker with the killer preloaded, told what to kill
+    (``"worker"`` or ``"scheduler"``); the scheduler's address."""
+    if not Path(DASK[0]).exists():
+        pytest.skip("the dask command is not installed beside this Python")
+    processes: list[subprocess.Popen[bytes]] = []
+    (tmp_path / "killer.py").write_text(KILLER, encoding="utf-8")
+
+    def start(victim: str) -> str:
+        environment = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+        information = tmp_path / "scheduler.json"
+        scheduler = subprocess.Popen(
+            [*DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(information)],
+            env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        processes.append(scheduler)
+        _wait(information.exists, "the scheduler's address", scheduler)
+        _wait(lambda: information.read_text().endswith("}"), "the address file", scheduler)
+        address = str(json.loads(information.read_text())["address"])
+        log = tmp_path / "worker.log"
+        target = "worker" if victim == "worker" else str(scheduler.pid)
+        with log.open("wb") as output:
+            worker = subprocess.Popen(
+                [*DASK, "worker", address, "--no-nanny", "--nthreads", "1", "--no-dashboard",
+                 "--preload", str(tmp_path / "killer.py")],
+                env={**environment, "KILL_ON_TASK": target}, stdout=output, stderr=output,
+            )  # fmt: skip
+        processes.append(worker)
+        _wait(lambda: b"Registered to" in log.read_bytes(), "the worker's registration", worker)
+        return address
+
+    try:
+        yield start
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait(30)
+
+
+@pytest.mark.parametrize(
+    ("victim", "error"),
+    [("worker", "KilledWorker"), ("scheduler", "FutureCancelledError")],
+)
+def test_a_killed_worker_or_scheduler_is_one_line_and_status_1(
+    cluster: Callable[[str], str], tmp_path: Path, victim: str, error: str
+) -> None:
+    address = cluster(victim)
+    (tmp_path / "ref.txt").write_text("a b c d\na b c\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("a b c d\na b d\n", encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "bleuprint.cli", "score", "-q", "-r", "ref.txt", "-i", "hyp.txt",
+         "--dask", address, "--dask-timeout", "5"],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=180,
+    )  # fmt: skip
+    assert completed.returncode == 1 and completed.stdout == ""
+    assert completed.stderr.count("\n") == 1, completed.stderr  # no log, no traceback
+    assert completed.stderr.startswith(f"bleuprint: error: the Dask cluster failed: {error}: ")

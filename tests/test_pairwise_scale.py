@@ -4,6 +4,8 @@ sentence scores one pair at a time gives (the simple path, or sacreBLEU on real 
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -46,3 +48,31 @@ def test_real_text_matches_sacrebleu(shared: Any, monkeypatch: pytest.MonkeyPatc
     for row, column in [(0, 1), (5, 17), (399, 3), (100, 100), (250, 42)]:
         expected = bleu.sentence_score(group[row], [group[column]]).score / 100
         assert matrix[row, column] == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_group_of_5000_candidates_is_scored_whole(shared: Any) -> None:
+    # Issue 16's case: one group of 5,000 distinct candidates, 12.5 million pairs (each way).
+    # Real words, cut to five per candidate and scored on unigrams, so that it takes seconds;
+    # frequent words take the matrix products, rare ones the pairs.
+    sacrebleu = pytest.importorskip("sacrebleu")
+    folder = shared("data", "wmt22", "en-de")
+    lines = [
+        line
+        for path in sorted(folder.glob("*.txt"))
+        for line in path.read_text("utf-8").split("\n")
+    ]
+    group = list(dict.fromkeys(" ".join(line.split()[:5]) for line in lines if line))[:5000]
+    assert len(group) == 5000
+    holders = Counter(word for candidate in group for word in set(candidate.split()))
+    assert max(holders.values()) > _pairwise._dense_threshold(5000)
+    assert min(holders.values()) <= _pairwise._FEW_STREAMS
+    (matrix,) = BLEUScore.canonical(max_n=1).pairwise_scores([group])
+    assert matrix.shape == (5000, 5000)
+    bleu = sacrebleu.metrics.BLEU(
+        tokenize="none", smooth_method="none", max_ngram_order=1, effective_order=True
+    )
+    draw = random.Random(5000)
+    sampled = [(draw.randrange(5000), draw.randrange(5000)) for _ in range(60)]
+    for row, column in [(0, 4999), (4999, 0), (2500, 2500), *sampled]:
+        expected = bleu.sentence_score(group[row], [group[column]]).score / 100
+        assert matrix[row, column] == pytest.approx(expected, abs=1e-12), (row, column)

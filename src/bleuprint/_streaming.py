@@ -13,9 +13,8 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from bleuprint import _io
 from bleuprint._result import BLEUResult
@@ -24,6 +23,9 @@ from bleuprint._stats import BLEUStats
 from bleuprint._validators import check_positive_whole
 from bleuprint.exceptions import InputError
 from bleuprint.typing import Segment
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 DEFAULT_CHUNK_SIZE = 20_000
 """Segments per chunk: large enough for the array path, small enough for little memory."""
@@ -119,6 +121,9 @@ def _counted(engine: Counter, chunks: Iterator[Chunk], jobs: int) -> Iterator[Se
             yield _count_chunk(engine, offset, chunk)
             offset += len(chunk[0])
         return
+    # (multiprocessing only where it runs: it costs start-up time.)
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
     # A bounded window of chunks in flight keeps memory independent of the corpus length.
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[Future[SegmentStats]] = deque()

@@ -15,7 +15,8 @@ and an exit status that says which kind it was:
 
 Each command is a module of this package with ``add_command`` (its options) and ``run`` (its
 output, as text); :mod:`~bleuprint.cli.parser` puts them together, :mod:`~bleuprint.cli.output`
-writes.
+writes. Everything but the standard library is imported inside :func:`main`'s boundary, so that
+an interrupt while the command starts is reported as one line too.
 """
 
 from __future__ import annotations
@@ -25,15 +26,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from bleuprint.cli.output import OutputError, write_stdout
-from bleuprint.cli.parser import EXIT_USAGE, Command, build_parser
+from bleuprint.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE
 from bleuprint.exceptions import BLEUError
 
 __all__ = ["main"]
 
-EXIT_FAILURE = 1
-EXIT_BROKEN_PIPE = 1
-EXIT_INTERRUPTED = 130
 _REPORT = "this is a bug in bleuprint; please report it with the command line that caused it"
 
 
@@ -67,8 +64,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    from bleuprint.cli.output import OutputError, write_stdout  # noqa: PLC0415 - see above
+    from bleuprint.cli.parser import Command, build_parser  # noqa: PLC0415
+
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        arguments = build_parser().parse_args(argv)
+        arguments = build_parser(argv).parse_args(argv)
     except SystemExit as done:  # --help, --version, a usage error: argparse has printed
         return done.code if isinstance(done.code, int) else EXIT_USAGE
     if sys.stdout is None:  # closed (>&-): refuse before any work
@@ -102,6 +103,8 @@ def _settled(status: int) -> int:
 
 def _os_error(error: OSError) -> str:
     """One line for an error of the system: what failed, and where."""
+    from bleuprint.cli.output import OutputError  # noqa: PLC0415 - see the module's text
+
     if isinstance(error, OutputError):
         return str(error)
     reason = error.strerror or str(error) or type(error).__name__

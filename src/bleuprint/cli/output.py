@@ -13,7 +13,6 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
@@ -67,6 +66,8 @@ def check_target(path: str, formats: Collection[str]) -> str:
 def replaced_atomically(path: str) -> Iterator[str]:
     """A temporary path beside ``path`` to write the file to; when the block ends without an
     error, the file is flushed to disk and renamed to ``path``; otherwise it is removed."""
+    import tempfile  # noqa: PLC0415 - only files need it; it costs start-up time
+
     target = Path(path)
     handle, temporary = tempfile.mkstemp(
         prefix=f".{target.name}.", suffix=".part", dir=target.parent or "."

@@ -1,15 +1,27 @@
-"""The argument parser: one sub-command per command module."""
+"""The argument parser: one sub-command per command module.
+
+A command's module (and what it imports: the engine, numpy, significance tests) is imported
+only when that command runs, or when the whole command list is shown (``bleuprint --help``, a
+mistyped command); ``bleuprint --version`` imports none.
+"""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from typing import Any, NoReturn
+import importlib
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from bleuprint._version import __version__
-from bleuprint.cli import compare, demo, explain, pair, presets, sacrebleu, score
+from bleuprint.cli.output import write_stdout
+from bleuprint.cli.status import EXIT_USAGE
 
-EXIT_USAGE = 2
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
+COMMANDS = ("pair", "demo", "presets", "score", "compare", "explain", "sacrebleu")
+"""The commands, in the order the help lists them; each is the module of that name here."""
 
 Command = Callable[[argparse.Namespace], str]
 """What a command runs: the parsed options in, the text for standard output out."""
@@ -26,12 +38,32 @@ class OneLineErrors(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse ignores errors writing the help and the version; write them whole like any
+        # output, so that a full disk or a closed stream is reported (OutputError).
+        if message and file is sys.stdout:
+            write_stdout(message)
+        else:
+            super()._print_message(message, file)
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of every command; each sets ``command`` to the function that runs it."""
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser of the command line ``argv`` (of every command where ``argv`` is None); each
+    command sets ``command`` to the function that runs it."""
     parser = OneLineErrors(prog="bleuprint", description="BLEU in every definition in circulation.")
     parser.add_argument("--version", action="version", version=f"bleuprint {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND", parser_class=OneLineErrors)
-    for module in (pair, demo, presets, score, compare, explain, sacrebleu):
-        module.add_command(commands)
+    for name in COMMANDS if argv is None else _needed(argv):
+        importlib.import_module(f"bleuprint.cli.{name}").add_command(commands)
     return parser
+
+
+def _needed(argv: Sequence[str]) -> Sequence[str]:
+    """The commands whose options parsing ``argv`` needs. The top level has only ``--help``
+    and ``--version``, which take no value, so the first other argument names the command."""
+    named = next((argument for argument in argv if not argument.startswith("-")), None)
+    if named in COMMANDS:
+        return (named,)
+    if named is None and "--version" in argv and not {"-h", "--help"} & set(argv):
+        return ()
+    return COMMANDS  # the help, or an error listing the commands

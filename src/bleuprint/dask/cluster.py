@@ -35,8 +35,9 @@ def connect(
     The local cluster has one single-threaded worker process per core: counting is Python
     code that holds the interpreter lock, so threads would take turns rather than share out
     the work. Its workers keep glibc's adaptive memory allocation (see
-    :func:`adaptive_malloc`), and their logs stay off the terminal unless ``logs`` is true
-    (a failing task is reported by the error it raises, not by a page of worker logs).
+    :func:`adaptive_malloc`). Their logs, and the client's own (a lost scheduler's
+    reconnection attempts, with tracebacks), stay off the terminal unless ``logs`` is true:
+    a failure is reported by the error it raises, not by a page of logs.
 
     ``timeout`` (seconds) bounds opening a connection and how long an open one may stay
     silent (default ``DEFAULT_TIMEOUT``).
@@ -49,7 +50,7 @@ def connect(
         "distributed.comm.timeouts.connect": seconds,
         "distributed.comm.timeouts.tcp": f"{max(timeout, _LEAST_TCP_TIMEOUT)}s",
     }
-    with dask.config.set(comm):
+    with dask.config.set(comm), _logs_shown(logs):
         if scheduler != "local":
             try:
                 # Checked first: a Client that fails to start stalls the interpreter's exit
@@ -78,6 +79,21 @@ def connect(
 
 
 _LEAST_TCP_TIMEOUT = 11
+
+
+@contextlib.contextmanager
+def _logs_shown(shown: bool) -> Iterator[None]:
+    """Within the block, distributed's log handlers in this process print nothing unless
+    ``shown`` (distributed's own ``silence_logging_cmgr``, which is not public, does alike)."""
+    handlers = [] if shown else list(logging.getLogger("distributed").handlers)
+    levels = [handler.level for handler in handlers]
+    for handler in handlers:
+        handler.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for handler, level in zip(handlers, levels):
+            handler.setLevel(level)
 
 
 def _probe(scheduler: str, timeout: float) -> None:

@@ -1,0 +1,154 @@
+"""Start-up (issues 12 and 16): ``import bleuprint`` and the command line import only what the
+run needs; help and version output is checked like any output; an interrupt while the command
+starts is one line and status 130."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import bleuprint
+from bleuprint.cli import parser
+from tests.cli_helpers import CANONICAL, run, write_examples
+
+HEAVY = ("numpy", "matplotlib", "dask", "distributed", "tqdm", "scipy", "multiprocessing")
+
+
+def _imported_by(code: str, cwd: Path | None = None) -> set[str]:
+    """The top-level names of the modules a fresh interpreter holds after running ``code``."""
+    report = "import json, sys; print(json.dumps(sorted(sys.modules)), file=sys.stderr)"
+    completed = subprocess.run(
+        [sys.executable, "-c", f"{code}\n{report}"],
+        capture_output=True, text=True, check=True, cwd=cwd,
+    )  # fmt: skip
+    modules = json.loads(completed.stderr.splitlines()[-1])
+    return {name.split(".")[0] for name in modules} | {
+        name for name in modules if name.startswith("bleuprint.")
+    }
+
+
+def test_import_bleuprint_loads_nothing_heavy() -> None:
+    imported = _imported_by("import bleuprint")
+    assert not imported & {*HEAVY, "attrs", "regex", "bleuprint._engine"}
+
+
+def test_the_version_loads_no_command() -> None:
+    code = "from bleuprint.cli import main\nmain(['--version'])"
+    imported = _imported_by(code)
+    assert not imported & {*HEAVY, "bleuprint._engine", "bleuprint.cli.score"}
+
+
+def test_a_score_piped_loads_no_plotting_dask_progress_or_processes(tmp_path: Path) -> None:
+    write_examples(tmp_path)
+    argv = ["score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-b"]
+    imported = _imported_by(f"from bleuprint.cli import main\nmain({argv!r})", cwd=tmp_path)
+    assert "numpy" in imported and "bleuprint.cli.score" in imported  # it did score
+    assert not imported & {"matplotlib", "dask", "distributed", "tqdm", "scipy"}
+    assert not imported & {"multiprocessing", "tempfile", "bleuprint.cli.compare"}
+
+
+def test_every_public_name_can_be_imported_from_a_fresh_start() -> None:
+    names = ", ".join(bleuprint.__all__)
+    code = f"from bleuprint import {names}\nprint(sum(x is None for x in ({names},)))"
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert (completed.returncode, completed.stdout, completed.stderr) == (0, "0\n", "")
+    assert set(bleuprint.__all__) <= set(dir(bleuprint))
+
+
+def test_the_lazy_names_are_the_defining_modules_objects() -> None:
+    from bleuprint import _engine, exceptions, significance  # noqa: PLC0415
+
+    assert bleuprint.BLEUScore is _engine.BLEUScore
+    assert bleuprint.ReferenceLayoutWarning is exceptions.ReferenceLayoutWarning
+    assert bleuprint.significance is significance
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="module 'bleuprint' has no attribute 'nothing'"):
+        bleuprint.nothing  # noqa: B018
+
+
+def test_the_help_lists_every_command_and_a_wrong_one_is_named() -> None:
+    completed = run("--help")
+    assert completed.returncode == 0
+    lines = completed.stdout.splitlines()
+    listed = [line.split()[0] for line in lines if line[:4] == "    " and line[4:5].isalpha()]
+    assert listed == list(parser.COMMANDS)
+    completed = run("nonsense")
+    assert completed.returncode == 2
+    assert "invalid choice: 'nonsense' (choose from 'pair', 'demo'," in completed.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "needed"),
+    [
+        (["score", "-r", "ref.txt"], ("score",)),
+        (["--version"], ()),
+        (["-h"], parser.COMMANDS),
+        (["--version", "--help"], parser.COMMANDS),
+        ([], parser.COMMANDS),
+        (["scor"], parser.COMMANDS),
+    ],
+)
+def test_only_the_command_run_is_imported(argv: list[str], needed: tuple[str, ...]) -> None:
+    commands = parser.build_parser(argv)._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert tuple(commands) == needed
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full")
+@pytest.mark.parametrize("argv", ["--help", "--version", "score --help", "pair -h"])
+def test_help_and_version_on_a_full_device_are_one_line_and_status_1(argv: str) -> None:
+    line = f"{sys.executable} -m bleuprint.cli {argv} > /dev/full"
+    completed = subprocess.run(["sh", "-c", line], capture_output=True, text=True, check=False)
+    assert completed.returncode == 1
+    full = "No space left on device"
+    assert completed.stderr == f"bleuprint: error: cannot write standard output: {full}\n"
+
+
+def test_help_on_a_closed_standard_output_is_one_line_and_status_1() -> None:
+    line = f"{sys.executable} -m bleuprint.cli --help >&-"
+    completed = subprocess.run(["sh", "-c", line], capture_output=True, text=True, check=False)
+    assert completed.returncode == 1
+    assert completed.stderr == "bleuprint: error: standard output is closed\n"
+
+
+@pytest.fixture
+def slow_import(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A module ``attrs`` ahead of the real one on the path, which says it has started, then
+    waits: a command's imports in progress, for as long as a test needs."""
+    (tmp_path / "attrs.py").write_text(
+        "import os, time\n"
+        "open(os.environ['STARTED'], 'w').close()\n"
+        "time.sleep(60)\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    started = tmp_path / "started"
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    return started, {**os.environ, "PYTHONPATH": path, "STARTED": str(started)}
+
+
+@pytest.mark.parametrize("argv", [["pair"], ["score", "-r", "ref.txt"]])
+def test_sigint_while_the_command_imports_is_one_line_and_130(
+    slow_import: tuple[Path, dict[str, str]], argv: list[str]
+) -> None:
+    started, environment = slow_import
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bleuprint.cli", *argv], env=environment,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while not started.exists() and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.01)
+    assert started.exists(), process.communicate(timeout=10)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=30)
+    assert (process.returncode, stdout, stderr) == (130, "", "bleuprint: interrupted\n")
