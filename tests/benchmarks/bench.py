@@ -612,6 +612,7 @@ def main() -> None:
         [
             *options.sizes,
             options.threads_size,
+            min(options.stream_size, 100_000),  # the block the stream files repeat
             *(size * reward_calls for size in options.rewards),
             1,
         ]
