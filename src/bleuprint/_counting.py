@@ -32,7 +32,7 @@ from typing import cast
 import attrs
 import numpy as np
 
-from bleuprint import ngrams
+from bleuprint import _token_ids, ngrams
 from bleuprint._kernels import THREADS, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
@@ -80,11 +80,13 @@ class Counting:
         """The statistics of each segment, on arrays where every counting part supports them,
         else one segment at a time."""
         hypotheses = as_corpus(hypotheses, "hypotheses")
-        references = as_corpus(references, "references")
+        references = cast("Sequence[Sequence[Segment]]", as_corpus(references, "references"))
         _check_layout(hypotheses, references)
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")
         _check_memory(len(hypotheses), self.ngrams.max_n)
+        if _token_ids.corpus_holds_ids(hypotheses, references):
+            return self.count_ids(_token_ids.IdCorpus.of(hypotheses, references))
         arrays = ArrayCounting.of(self)
         if arrays is not None:
             return _count_in_chunks(arrays, hypotheses, references)
@@ -98,10 +100,13 @@ class Counting:
         self, index: int, hypothesis: Segment, references: Sequence[Segment]
     ) -> BLEUStats:
         """The statistics of segment number ``index`` (which error messages name)."""
-        hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
         references = as_corpus(references, "references", segment=index, items="references")
         if not references:
             raise InputError("no references", segment=index)
+        if _token_ids.segment_holds_ids(hypothesis, references):
+            corpus = _token_ids.IdCorpus.of([hypothesis], [references], first_segment=index)
+            return self.count_ids(corpus)[0]
+        hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
         tokenized_refs = [
             self._tokenize(index, f"reference {k}", ref) for k, ref in enumerate(references)
         ]
@@ -133,21 +138,71 @@ class Counting:
             counting=self.signature,
         )
 
+    def count_ids(self, corpus: _token_ids.IdCorpus) -> SegmentStats:
+        """The statistics of each segment of a corpus of token ids: straight to the kernel
+        (the ids are the tokens), or written as string tokens for counting parts without
+        array support."""
+        arrays = ArrayCounting.of(self)
+        if arrays is None:
+            return self.count_segments(*corpus.as_tokens())
+        table = TokenTable(corpus.token_ids, corpus.starts, corpus.vocabulary_size)
+        lengths = _id_lengths(arrays, corpus.token_counts)
+        offsets = corpus.segments + np.concatenate(([0], np.cumsum(corpus.reference_counts)))
+        chunks = [
+            InternedChunk(
+                arrays,
+                table,
+                np.arange(start, stop),
+                np.arange(offsets[start], offsets[stop]),
+                corpus.reference_counts[start:stop],
+                lengths[start:stop],
+                lengths[offsets[start] : offsets[stop]],
+            )
+            for start, stop in _chunk_bounds(corpus.segments)
+        ]
+        if len(chunks) == 1:  # one call's batch: counted here, no thread to hand it to
+            return chunks[0].statistics()
+        if COUNTING_THREADS == 1:
+            return SegmentStats.concatenate(chunk.statistics() for chunk in chunks)
+        with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
+            return SegmentStats.concatenate(counting.map(InternedChunk.statistics, chunks))
+
     def _tokenize(self, index: int, role: str, segment: Segment) -> tuple[str | None, list[str]]:
         if isinstance(segment, str):
             return segment, self.tokenizer(segment)
         if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
-            return None, list(segment)
+            return None, cast("list[str]", list(segment))
         raise InputError(
-            f"the {role} must be a string or a list of string tokens, got {type(segment).__name__}",
+            f"the {role} must be a string, a list of string tokens or token ids, got "
+            f"{type(segment).__name__}",
             segment=index,
         )
+
+
+def _chunk_bounds(segments: int) -> list[tuple[int, int]]:
+    return [
+        (start, min(start + CHUNK_SEGMENTS, segments))
+        for start in range(0, max(segments, 1), CHUNK_SEGMENTS)
+    ]
+
+
+def _id_lengths(parts: ArrayCounting, token_counts: IntArray) -> IntArray:
+    """The lengths of sequences of ids, as the length measure measures them; one that needs
+    the text (characters) is refused, naming why."""
+    try:
+        return parts.length.lengths_array(None, token_counts)
+    except InputError as error:
+        raise InputError(
+            f"token ids have no text, and this configuration needs it: {error.reason} "
+            f"(len:{parts.counting.length.signature}); decode the ids, or measure in tokens"
+        ) from None
 
 
 def as_corpus(
     texts: object, what: str, *, segment: int | None = None, items: str = "segments"
 ) -> Sequence[Segment]:
-    """``texts`` as a sequence, if it is one of segments: any sequence as it is; a numpy array,
+    """``texts`` as a sequence, if it is one of segments: any sequence as it is; an integer
+    array or tensor as :class:`~bleuprint.TokenIds` (rows of token ids); another numpy array,
     a pandas Series, a generator or another iterable as a list of its items. A string, bytes,
     a mapping, a set, ``None`` or a number is refused, naming what was given: a string would
     otherwise be read as one segment per character, a dictionary as its keys."""
@@ -157,6 +212,15 @@ def as_corpus(
             "(wrap one in a list: [text])",
             segment=segment,
         )
+    ids = _token_ids.as_id_corpus(texts)
+    if ids is not None:
+        if ids.ndim == 1:
+            raise InputError(
+                f"{what} must be a list of {items}, got one sequence of token ids (wrap one "
+                "in a list: [ids])",
+                segment=segment,
+            )
+        return ids
     if isinstance(texts, (Mapping, Set)) or not isinstance(texts, Iterable):
         raise InputError(
             f"{what} must be a list (or another ordered sequence) of {items}, "
@@ -385,7 +449,7 @@ class ArrayCounting:
         ``plain_kind``), and the number of each segment's text in it."""
         if kind == "text":
             return self.texts(cast("Sequence[str]", segments))
-        return TokenTable.of(segments), np.arange(len(segments))
+        return TokenTable.of(cast("Sequence[Sequence[str]]", segments)), np.arange(len(segments))
 
     def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
         texts = cast("Sequence[str]", segments) if kind == "text" else None
@@ -443,6 +507,23 @@ def _one_by_one(
     return counted
 
 
+def candidate_tokens(
+    parts: ArrayCounting, candidates: Sequence[Segment], what: str
+) -> tuple[IntArray, IntArray, IntArray] | None:
+    """The token ids of candidates (of MBR or pairwise scoring) laid end to end, how many each
+    has and each one's length as the length measure measures it; ``None`` where they are not
+    all text, all string tokens or all token ids. Errors name ``{what} i``."""
+    if _token_ids.corpus_holds_ids(candidates, []):
+        corpus = _token_ids.sequences(candidates, what)
+        return corpus.token_ids, corpus.token_counts, _id_lengths(parts, corpus.token_counts)
+    kind = plain_kind(candidates, [[candidate] for candidate in candidates])
+    if kind is None:
+        return None
+    table, texts = parts.token_table(candidates, kind)
+    token_ids, token_counts = table.laid_end_to_end(texts)
+    return token_ids, token_counts, parts.lengths(candidates, kind, token_counts)
+
+
 def plain_kind(
     hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
 ) -> str | None:
@@ -455,7 +536,8 @@ def plain_kind(
     kinds = set(map(type, segments))
     if kinds == {str}:
         return "text"
-    if kinds <= {list, tuple} and set(map(type, chain.from_iterable(segments))) <= {str}:
+    tokens = chain.from_iterable(cast("list[Sequence[object]]", segments))
+    if kinds <= {list, tuple} and set(map(type, tokens)) <= {str}:
         return "tokens"
     return None
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -31,8 +31,20 @@ if TYPE_CHECKING:
 
 Tokens: TypeAlias = Sequence[str]
 """A tokenized segment."""
-Segment: TypeAlias = "str | Sequence[str]"
-"""A segment as the user gives it (raw text, or a list of tokens taken as they are)."""
+
+
+class ArrayConvertible(Protocol):
+    """What converts to a numpy array through ``__array__`` (torch and JAX tensors do)."""
+
+    def __array__(self) -> Any: ...
+
+
+# Not strings, as the aliases around are: annotations naming Segment are then evaluated in
+# their own module, where these names may be missing (and autodoc could not read them).
+TokenIdSequence: TypeAlias = Sequence[int] | npt.NDArray[np.integer[Any]] | ArrayConvertible
+"""Token ids (a list of ints, an integer array, or a tensor)."""
+Segment: TypeAlias = str | Sequence[str] | TokenIdSequence
+"""A segment as the user gives it (raw text, a list of tokens taken as they are, token ids)."""
 Ngram: TypeAlias = tuple[str, ...]
 NgramCounts: TypeAlias = Mapping[Ngram, int]
 """How often each n-gram of every counted order occurs in one segment."""
