@@ -19,6 +19,7 @@ from bleuprint._version import __version__
 
 if TYPE_CHECKING:
     from bleuprint import (
+        aggregation,
         brevity,
         compat,
         definitions,
@@ -63,6 +64,7 @@ __all__ = [
     "StatisticsMismatchError",
     "TokenIds",
     "__version__",
+    "aggregation",
     "bleu_score",
     "brevity",
     "compat",

@@ -51,6 +51,7 @@ from bleuprint.typing import (
     LengthMeasure,
     Matcher,
     NgramExtractor,
+    ReferenceChoosing,
     ReferenceLength,
     Segment,
     Tokenizer,
@@ -127,6 +128,12 @@ class Counting:
         reference_ngrams = [self.ngrams(tokens) for _, tokens in tokenized_refs]
         hypothesis_length = self.length(hypothesis_text, hypothesis_tokens)
         reference_lengths = [self.length(text, tokens) for text, tokens in tokenized_refs]
+        if isinstance(self.matching, ReferenceChoosing):
+            chosen = self.matching.choose(hypothesis_ngrams, reference_ngrams)
+            reference_ngrams, reference_lengths = (
+                [reference_ngrams[chosen]],
+                [reference_lengths[chosen]],
+            )
         return BLEUStats(
             self.matching(hypothesis_ngrams, reference_ngrams, max_n),
             ngrams.order_totals(hypothesis_ngrams, max_n),
