@@ -44,7 +44,7 @@ mathjax_path = "tex-svg-full.js"
 
 # The annotations name the array aliases of bleuprint.typing by their short names.
 autodoc_type_aliases = {
-    name: f"bleuprint.typing.{name}" for name in ("IntArray", "FloatArray", "BoolArray")
+    name: f"bleuprint.typing.{name}" for name in ("IntArray", "FloatArray", "BoolArray", "Segment")
 }
 
 # Every reference must resolve (`-n`), bleuprint's own by being documented. Names of other

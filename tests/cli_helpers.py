@@ -7,6 +7,7 @@ tokenization and without smoothing (:func:`canonical_sacrebleu`).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -96,3 +97,11 @@ def write_vector_systems(folder: Path) -> dict[str, Any]:
     references = significance["references"][0]
     (folder / "ref.txt").write_text("\n".join(references) + "\n", encoding="utf-8")
     return significance
+
+
+def system_json(stdout: str, index: int = 0) -> dict[str, Any]:
+    """System ``index``'s score object in a command's JSON document, with the document's
+    ``bleuprint_signature`` beside its keys."""
+    document = json.loads(stdout)
+    system: dict[str, Any] = document["systems"][index]
+    return {**system, "bleuprint_signature": document["bleuprint_signature"]}

@@ -28,7 +28,13 @@ from bleuprint import (
     weights,
 )
 from bleuprint._kernels import shared_ngram_counts
-from bleuprint.typing import ArrayMatcher, ArrayNgramExtractor, CorpusSmoother
+from bleuprint.typing import (
+    Aggregation,
+    ArrayMatcher,
+    ArrayNgramExtractor,
+    CorpusSmoother,
+    ReferenceChoosing,
+)
 
 Corpus = tuple[list[Any], list[list[Any]]]
 
@@ -59,8 +65,34 @@ class PlainCorpusSmoother(Plain):
         return self.part.total(segments, start)
 
 
+@attrs.frozen
+class PlainAggregation(Plain):
+    """A part that aggregates corpora its own way (GLEU's, a macro average), without arrays."""
+
+    def total(self, segments: Any, scores: Any, start: Any) -> Any:
+        return self.part.total(segments, scores, start)
+
+    def corpus_result(self, result: Any) -> Any:
+        return self.part.corpus_result(result)
+
+
+@attrs.frozen
+class PlainReferenceChoosing(Plain):
+    """A matcher that counts against one chosen reference (NLTK's GLEU), without arrays."""
+
+    def choose(self, hypothesis: Any, references: Any) -> Any:
+        return self.part.choose(hypothesis, references)
+
+
 def plain(part: Any) -> Plain:
-    return PlainCorpusSmoother(part) if isinstance(part, CorpusSmoother) else Plain(part)
+    for protocol, wrapper in (
+        (Aggregation, PlainAggregation),  # before CorpusSmoother, whose method it shares
+        (CorpusSmoother, PlainCorpusSmoother),
+        (ReferenceChoosing, PlainReferenceChoosing),
+    ):
+        if isinstance(part, protocol):
+            return wrapper(part)
+    return Plain(part)
 
 
 PARTS = (

@@ -103,7 +103,7 @@ def test_cli_json_and_worst(tmp_path: Path) -> None:
         "json",
         cwd=tmp_path,
     )
-    items = json.loads(completed.stdout)
+    items = json.loads(completed.stdout)["systems"][0]["segments"]
     assert [item["segment"] for item in items] == [2, 3]
     assert items[0]["loss"] == pytest.approx(25.0)
     assert items[1]["orders"][0]["matched"] == [{"ngram": ["c"], "count": 1}]

@@ -43,7 +43,7 @@ def test_bom_crlf_and_unicode_whitespace_as_sacrebleu(
     )
     completed = run("score", *ours, "-r", "ref.txt", "-i", "hyp.txt", "-w", "6", cwd=tmp_path)
     expected = json.loads(sacrebleu.stdout)
-    output = json.loads(completed.stdout)
+    output = json.loads(completed.stdout)["systems"][0]
     assert output["score"] == expected["score"]
     assert output["verbose_score"] == expected["verbose_score"]
     assert completed.stderr == (

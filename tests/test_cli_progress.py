@@ -10,11 +10,15 @@ import struct
 import subprocess
 import sys
 import termios
+import threading
 from pathlib import Path
 
+import pyte
 import pytest
 
-from bleuprint.cli.progress import progress_bar
+from bleuprint._io import read_segments
+from bleuprint.cli.progress import Progress, progress_bar
+from bleuprint.exceptions import ConfigurationError
 
 
 class _Terminal(io.StringIO):
@@ -110,3 +114,94 @@ def test_a_bad_delay_is_an_error(tmp_path: Path) -> None:
     assert completed.stderr == (
         b"bleuprint: error: BLEUPRINT_PROGRESS_DELAY must be a number of seconds, got 'soon'\n"
     )
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
+def test_a_terminal_sees_every_step_from_the_start_and_a_clean_screen_at_the_end(
+    tmp_path: Path,
+) -> None:
+    # A corpus of several counting chunks, both systems' scores on a terminal of 24 x 100.
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat .\n" * 40_000, encoding="utf-8")
+    (tmp_path / "one.txt").write_text("the cat sat on a mat .\n" * 40_000, encoding="utf-8")
+    command = [sys.executable, "-m", "bleuprint.cli", "score", "-r", "ref.txt", "-i", "one.txt"]
+    command += ["one.txt", "-pbs", "-pbsn", "20", "-b", "--preset", "canonical"]
+    # The display shows at once and is redrawn often, whatever the speed of the machine.
+    environment = {**_AT_ONCE, "BLEUPRINT_PROGRESS_INTERVAL": "0.01"}
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stdout=follower, stderr=follower, env=environment
+    )
+    os.close(follower)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal is closed once everything was read
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(leader)
+    assert process.wait() == 0
+    text = drawn.decode()
+    # Every step shows, in order, from reading the files (the first thing on the screen) on,
+    # with its count, and its rate and time left where the total is known.
+    steps = ["reading:", "counting:", "scoring:", "testing:"]
+    assert text.lstrip("\r").startswith("reading:")
+    assert [text.index(step) for step in steps] == sorted(text.index(step) for step in steps)
+    assert "/120k segments" not in text and "/80000 [" in text and " segments/s]" in text
+    assert "/60 [" in text and " corpora/s]" in text  # 20 resamples x (2 x 2 systems - 1)
+    # The final screen holds the two scores and nothing else: every line was erased.
+    screen = pyte.Screen(100, 24)
+    pyte.ByteStream(screen).feed(drawn)
+    shown = [line.rstrip() for line in screen.display if line.strip()]
+    # By hand: 6/7 unigrams, 4/6 bigrams, 2/5 trigrams, 1/4 4-grams, equal lengths.
+    score = f"{100 * (6 / 7 * 4 / 6 * 2 / 5 * 1 / 4) ** 0.25:.1f}"
+    assert shown == [score, score]
+
+
+def test_a_step_that_reports_nothing_is_redrawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A heartbeat redraws the line while the step runs; waited for, not timed.
+    monkeypatch.setenv("BLEUPRINT_PROGRESS_DELAY", "0")
+    monkeypatch.setenv("BLEUPRINT_PROGRESS_INTERVAL", "0.001")
+    terminal = _Terminal()
+    with Progress(quiet=False, stream=terminal) as progress, progress.stage("plotting"):
+        first = terminal.getvalue().count("plotting [")
+        while terminal.getvalue().count("plotting [") < first + 3:
+            threading.Event().wait(0.001)
+    assert first >= 1  # drawn when the step begins
+    assert terminal.getvalue().endswith("\r")  # and erased when it ends
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("BLEUPRINT_PROGRESS_INTERVAL", "-1"), ("BLEUPRINT_PROGRESS_DELAY", "nan")],
+)
+def test_bad_progress_settings_are_errors(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ConfigurationError, match=f"{variable} must be a number of seconds"):
+        Progress(quiet=False, stream=_Terminal())
+
+
+def test_reading_reports_every_byte(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text("é a b c\n" * 30_000, encoding="utf-8")  # 9 bytes a line
+    reported: list[int] = []
+    segments = read_segments(str(path), reported.append)
+    assert len(segments) == 30_000
+    assert sum(reported) == 9 * 30_000 == path.stat().st_size
+    assert len(reported) > 1  # told as the reading goes, not only at the end
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
+def test_the_delay_counts_from_the_start_of_the_process() -> None:
+    # A process that has slept 0.3 s is at least that old (to the system's 0.01 s ticks).
+    code = "import time; time.sleep(0.3)\nfrom bleuprint.cli import progress\n"
+    code += "print(progress._process_age())"
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert float(completed.stdout) >= 0.3 - 0.02

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,7 @@ from tests.cli_helpers import (
     run,
     sacrebleu_cli,
     succeed,
+    system_json,
     write_examples,
     write_vector_systems,
 )
@@ -110,7 +113,7 @@ def scored_as(bleu: BLEU, transform: Any = str) -> Any:
 def test_json_gives_sacrebleus_numbers(
     files: Path, options: tuple[str, ...], engine: BLEUScore, bleu: BLEU, transform: Any
 ) -> None:
-    output = json.loads(
+    output = system_json(
         succeed(
             "score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-w", "4", *options, cwd=files
         )
@@ -130,9 +133,9 @@ def test_json_gives_sacrebleus_numbers(
     assert output["counts"] == counted[2 : 2 + orders]
     assert output["totals"] == counted[2 + orders :]
     # The signature names the configuration the options stand for, and rebuilds it.
-    assert BLEUScore.from_signature(output["signature"]) == engine
+    assert BLEUScore.from_signature(output["bleuprint_signature"]) == engine
     if "sacrebleu" in options:
-        assert output["sacrebleu_signature"] == bleu.get_signature().format()
+        assert output["signature"] == bleu.get_signature().format()
 
 
 def test_json_russian_by_hand(tmp_path: Path) -> None:
@@ -140,7 +143,7 @@ def test_json_russian_by_hand(tmp_path: Path) -> None:
     # unigrams 5/6 and every longer order shared; BP is the ratio 22 / 23 of characters.
     (tmp_path / "hyp.txt").write_text("the cat sat on the mat\n", encoding="utf-8")
     (tmp_path / "ref.txt").write_text("The cat sat on the mat!\n", encoding="utf-8")
-    output = json.loads(
+    output = system_json(
         succeed(
             "score",
             "--preset",
@@ -163,7 +166,7 @@ def test_json_russian_by_hand(tmp_path: Path) -> None:
 def test_json_parts_by_hand(files: Path) -> None:
     # --part len=chars: lengths in characters, 20 + 23 + 9 = 52 against 22 + 29 + 9 = 60;
     # ref=shortest with one reference is that reference. The n-grams are the canonical ones.
-    output = json.loads(
+    output = system_json(
         succeed(
             "score",
             *CANONICAL,
@@ -184,14 +187,14 @@ def test_json_parts_by_hand(files: Path) -> None:
     assert output["bp"] == pytest.approx(math.exp(1 - 60 / 52))
     precisions = (11 / 13) * (6 / 10) * (3 / 7) * (1 / 5)
     assert output["score"] == round(100 * math.exp(1 - 60 / 52) * precisions**0.25, 6)
-    assert BLEUScore.from_signature(output["signature"]) == BLEUScore.canonical(
+    assert BLEUScore.from_signature(output["bleuprint_signature"]) == BLEUScore.canonical(
         reference_length=brevity.Shortest(), length=brevity.Characters()
     )
 
 
 def test_json_verbose_score_by_hand(files: Path) -> None:
     # Unigrams 11/13, bigrams 6/10, trigrams 3/7, 4-grams 1/5; 13 tokens against 14.
-    output = json.loads(succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", cwd=files))
+    output = system_json(succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", cwd=files))
     assert output["verbose_score"] == (
         "84.6/60.0/42.9/20.0 (BP = 0.926 ratio = 0.929 hyp_len = 13 ref_len = 14)"
     )
@@ -202,20 +205,20 @@ def test_json_verbose_score_by_hand(files: Path) -> None:
 def test_several_references(files: Path) -> None:
     second = ["a cat sat on a mat", "the dog", "it rained"]
     (files / "ref2.txt").write_text("\n".join(second) + "\n", encoding="utf-8")
-    output = json.loads(
+    output = system_json(
         succeed(
             "score", *CANONICAL, "-r", "ref.txt", "ref2.txt", "-i", "hyp.txt", "-w", "6", cwd=files
         )
     )
     expected = canonical_sacrebleu().corpus_score(lines(HYPOTHESES), [*STREAMS, second])
     assert output["score"] == round(expected.score, 6)
-    assert output["signature"].endswith("nrefs:2")
+    assert output["bleuprint_signature"].endswith("nrefs:2")
 
 
 def test_standard_input_is_the_default_system(files: Path) -> None:
     from_file = succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", cwd=files)
     from_stdin = succeed("score", *CANONICAL, "-r", "ref.txt", cwd=files, stdin=HYPOTHESES.encode())
-    assert json.loads(from_stdin) == {**json.loads(from_file), "system": "<stdin>"}
+    assert system_json(from_stdin) == {**system_json(from_file), "system": "<stdin>"}
     explicit = succeed(
         "score", *CANONICAL, "-r", "ref.txt", "-i", "-", cwd=files, stdin=HYPOTHESES.encode()
     )
@@ -312,7 +315,7 @@ def test_sentence_level_in_every_format(files: Path) -> None:
         for hypothesis, reference in zip(lines(HYPOTHESES), lines(REFERENCES))
     ]
     base = ("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "--max-n", "2", "-sl")
-    as_json = [json.loads(line) for line in lines(succeed(*base, "-w", "5", cwd=files))]
+    as_json = system_json(succeed(*base, "-w", "5", cwd=files))["segments"]
     assert [item["segment"] for item in as_json] == [1, 2, 3]
     assert [item["score"] for item in as_json] == [round(r.score, 5) for r in expected]
     for item, result in zip(as_json, expected):
@@ -390,6 +393,8 @@ def test_confidence_intervals_as_sacrebleu(vector_systems: tuple[Path, dict[str,
     assert single["significance"] == {"test": "ci", "samples": 40, "seed": 12345}
     system = single["systems"][0]
     assert system["p_value"] is None
+    # sacreBLEU's keys, rounded as sacreBLEU rounds them
+    assert system["confidence_mean"] == round(expected._mean, 1)
     assert system["mean"] == pytest.approx(expected._mean, abs=1e-5)
     assert system["ci"] == pytest.approx(expected._ci, abs=1e-5)
 
@@ -485,7 +490,7 @@ def test_default_preset_prints_sacrebleus_numbers(
     folder, _ = vector_systems
     # sacreBLEU calls the smoothing option --smooth-method (-s); the others are spelled alike.
     theirs_options = ["-s" if option == "--smooth" else option for option in options]
-    ours = json.loads(
+    ours = system_json(
         succeed("score", "-r", "ref.txt", "-i", "sysA.txt", "-w", "6", *options, cwd=folder)
     )
     theirs = json.loads(
@@ -493,7 +498,7 @@ def test_default_preset_prints_sacrebleus_numbers(
     )
     assert ours["score"] == theirs["score"]
     assert ours["verbose_score"] == theirs["verbose_score"]
-    assert ours["sacrebleu_signature"] == theirs["signature"]
+    assert ours["signature"] == theirs["signature"]
 
 
 def test_default_sentence_level_is_sacrebleus(vector_systems: tuple[Path, dict[str, Any]]) -> None:
@@ -530,14 +535,14 @@ def test_language_pair_picks_sacrebleus_tokenizer(
 ) -> None:
     (tmp_path / "hyp.txt").write_text(hypotheses, encoding="utf-8")
     (tmp_path / "ref.txt").write_text(references, encoding="utf-8")
-    ours = json.loads(
+    ours = system_json(
         succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "-l", pair, "-w", "6", cwd=tmp_path)
     )
     theirs = json.loads(
         sacrebleu_cli("ref.txt", "-i", "hyp.txt", "-l", pair, "-w", "6", cwd=tmp_path)
     )
     assert ours["score"] == theirs["score"]
-    assert ours["sacrebleu_signature"] == theirs["signature"]
+    assert ours["signature"] == theirs["signature"]
 
 
 def test_tab_separated_references_as_sacrebleu(
@@ -552,7 +557,7 @@ def test_tab_separated_references_as_sacrebleu(
     (tmp_path / "sys.txt").write_text(
         "\n".join(vectors["hypotheses"]["sysA"]) + "\n", encoding="utf-8"
     )
-    ours = json.loads(
+    ours = system_json(
         succeed("score", "-r", "refs.tsv", "-nr", "2", "-i", "sys.txt", "-w", "6", cwd=tmp_path)
     )
     theirs = json.loads(
@@ -560,7 +565,7 @@ def test_tab_separated_references_as_sacrebleu(
     )
     assert ours["score"] == theirs["score"]
     assert ours["verbose_score"] == theirs["verbose_score"]
-    assert ours["sacrebleu_signature"] == theirs["signature"]  # nrefs:2
+    assert ours["signature"] == theirs["signature"]  # nrefs:2
 
 
 # -- Options the configuration refuses --------------------------------------------------------
@@ -639,3 +644,87 @@ def test_presets_listed_for_the_preset_option() -> None:
     assert completed.returncode == 0
     for name in presets.PRESETS:
         assert name in completed.stdout
+
+
+# -- The detokenize warning and --jobs ---------------------------------------------------------
+
+
+def _tokenized_files(folder: Path, tokenized: int) -> None:
+    """120 segments, ``tokenized`` of them ending in a tokenized full stop."""
+    hypotheses = [f"line {n} ends here ." for n in range(tokenized)]
+    hypotheses += [f"line {n} ends here." for n in range(tokenized, 120)]
+    (folder / "hyp.txt").write_text("\n".join(hypotheses) + "\n", encoding="utf-8")
+    (folder / "ref.txt").write_text("line 1 ends here.\n" * 120, encoding="utf-8")
+
+
+_TOKENIZED = (
+    "bleuprint: warning: {names}: 100 or more lines end in a tokenized period (' .'): it looks "
+    "like you forgot to detokenize your test data, which may hurt your score (--force to "
+    "silence this)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "tokenized", "options", "warned"),
+    [
+        ("score", 100, (), True),
+        ("score", 99, (), False),  # sacreBLEU's threshold: 100 lines
+        ("score", 100, ("--force",), False),
+        ("score", 100, ("-q",), False),
+        ("score", 100, ("-tok", "none"), False),  # tokenized on purpose
+        ("score", 100, ("-sl", "-b"), True),
+        ("compare", 100, ("-pbsn", "10"), True),
+        ("explain", 100, (), True),
+    ],
+)
+def test_the_detokenize_warning(
+    tmp_path: Path, command: str, tokenized: int, options: tuple[str, ...], warned: bool
+) -> None:
+    _tokenized_files(tmp_path, tokenized)
+    systems = ("hyp.txt", "hyp.txt") if command == "compare" else ("hyp.txt",)
+    completed = run(command, "-r", "ref.txt", "-i", *systems, *options, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    names = ", ".join(systems)
+    assert completed.stderr == (_TOKENIZED.format(names=names) if warned else "")
+
+
+def test_the_warning_is_sacrebleus(tmp_path: Path) -> None:
+    # sacreBLEU's own command warns at the same count (its message, on its logger).
+    for tokenized, warned in [(100, True), (99, False)]:
+        _tokenized_files(tmp_path, tokenized)
+        completed = subprocess.run(
+            [sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=True,
+        )
+        assert ("forgot to detokenize" in completed.stderr) is warned
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("score", "-i", "hyp.txt", "better.txt"),
+        ("score", "-i", "hyp.txt", "better.txt", "-pbs", "-pbsn", "30", "-ci"),
+        ("score", "-i", "hyp.txt", "-sl"),
+        ("compare", "-i", "hyp.txt", "better.txt", "-pbsn", "30"),
+    ],
+    ids=["two systems", "paired", "sentence level", "compare"],
+)
+def test_jobs_change_nothing_but_the_processes(tmp_path: Path, options: tuple[str, ...]) -> None:
+    # More segments than one counting chunk (16,384), so that several processes count.
+    repeat = 6_000
+    for name, text in [("ref.txt", REFERENCES), ("hyp.txt", HYPOTHESES), ("better.txt", BETTER)]:
+        (tmp_path / name).write_text(text * repeat, encoding="utf-8")
+    command, *rest = options
+    one = succeed(command, "-r", "ref.txt", *rest, cwd=tmp_path)
+    assert succeed(command, "-r", "ref.txt", *rest, "--jobs", "3", cwd=tmp_path) == one
+    assert succeed(command, "-r", "ref.txt", *rest, "-j", "2", cwd=tmp_path) == one
+
+
+def test_jobs_are_refused_with_dask(files: Path) -> None:
+    fails(
+        run("score", "-r", "ref.txt", "-i", "hyp.txt", "--dask", "local", "-j", "2", cwd=files),
+        "--dask counts on the cluster's workers: not with --jobs",
+    )

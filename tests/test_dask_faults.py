@@ -220,3 +220,22 @@ def test_a_killed_worker_or_scheduler_is_one_line_and_status_1(
     assert completed.returncode == 1 and completed.stdout == ""
     assert completed.stderr.count("\n") == 1, completed.stderr  # no log, no traceback
     assert completed.stderr.startswith(f"bleuprint: error: the Dask cluster failed: {error}: ")
+
+
+def test_a_local_cluster_says_nothing_when_port_8787_is_taken(tmp_path: Path) -> None:
+    # (Not even a warning: the scheduler's HTTP server takes another port without a word.)
+    try:
+        taken = socket.create_server(("", 8787))
+    except OSError:
+        taken = None  # taken already, by another cluster
+    (tmp_path / "a.txt").write_text("the cat sat on the mat\n", encoding="utf-8")
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-m", "bleuprint.cli", "score", "-b", "-r", "a.txt",
+             "-i", "a.txt", "--dask", "local"],
+            cwd=tmp_path, capture_output=True, text=True, check=False, timeout=180,
+        )  # fmt: skip
+    finally:
+        if taken is not None:
+            taken.close()
+    assert (completed.returncode, completed.stdout, completed.stderr) == (0, "100.0\n", "")

@@ -19,6 +19,7 @@ from bleuprint._version import __version__
 
 if TYPE_CHECKING:
     from bleuprint import (
+        aggregation,
         brevity,
         compat,
         definitions,
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from bleuprint._result import BLEUResult, Signature
     from bleuprint._segments import SegmentStats, SentenceScores
     from bleuprint._stats import BLEUStats
+    from bleuprint._token_ids import TokenIds
     from bleuprint.exceptions import (
         BLEUError,
         ConfigurationError,
@@ -60,7 +62,9 @@ __all__ = [
     "SentenceScores",
     "Signature",
     "StatisticsMismatchError",
+    "TokenIds",
     "__version__",
+    "aggregation",
     "bleu_score",
     "brevity",
     "compat",
@@ -91,6 +95,7 @@ _DEFINED_IN = {
     "SentenceScores": "_segments",
     "Signature": "_result",
     "StatisticsMismatchError": "exceptions",
+    "TokenIds": "_token_ids",
 }
 """Where each class of the public API lives; the other lazy names of ``__all__`` are modules."""
 

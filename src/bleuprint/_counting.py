@@ -5,9 +5,12 @@ time with :class:`collections.Counter` objects (tens of microseconds of Python p
 Where every counting part fits the array protocols of :mod:`bleuprint.typing`, a batch takes
 the fast path:
 
-1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids,
-   kept in a :class:`TokenTable` (repeated lines and references shared by several systems
-   cost one dictionary lookup).
+1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids
+   by the kernel's :class:`~bleuprint._kernels.Vocabulary`, kept in a :class:`TokenTable`
+   (repeated lines and references shared by several systems cost one dictionary lookup).
+   The compiled kernel runs the built-in tokenizers that users run at scale (whitespace,
+   sacreBLEU's 13a and char, lowercased or not) itself, on the str objects; a user's tokenizer
+   gives token lists, which the kernel interns.
 2. The kernel (:func:`bleuprint._kernels.shared_ngram_counts`, compiled C) finds, segment by segment
    and order by order, the hypothesis n-grams that a reference has too, with their counts.
    Nearly all are found once on each side; those are only counted, the others listed.
@@ -19,21 +22,22 @@ corpora.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import warnings
-from collections import defaultdict, deque
-from collections.abc import Iterable, Mapping, Sequence, Set
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from concurrent.futures import Future, ThreadPoolExecutor
-from itertools import chain, count
+from itertools import chain, islice
 from pathlib import Path
 from typing import cast
 
 import attrs
 import numpy as np
 
-from bleuprint import ngrams
-from bleuprint._kernels import THREADS, shared_ngram_counts
+from bleuprint import _token_ids, ngrams, tokenizers
+from bleuprint._kernels import THREADS, Vocabulary, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import InputError, ReferenceLayoutWarning
@@ -47,6 +51,7 @@ from bleuprint.typing import (
     LengthMeasure,
     Matcher,
     NgramExtractor,
+    ReferenceChoosing,
     ReferenceLength,
     Segment,
     Tokenizer,
@@ -58,8 +63,10 @@ one per CPU)."""
 CHUNK_SEGMENTS = 8192
 """Segments counted together: enough to make the work per chunk in Python small, few enough
 that the chunks in flight take little memory."""
-CACHED_TEXTS = 1 << 16
-"""Distinct texts whose tokens one call keeps (sacreBLEU's cache keeps as many)."""
+CACHED_TEXTS = 2 * CHUNK_SEGMENTS
+"""Distinct texts whose tokens one call keeps: those of about one chunk (a hypothesis and a
+reference per segment). The vocabulary's tables then stay in the processor's caches: with
+four times as many, lines that do not repeat took 30% longer to count."""
 
 
 @attrs.frozen
@@ -79,11 +86,13 @@ class Counting:
         """The statistics of each segment, on arrays where every counting part supports them,
         else one segment at a time."""
         hypotheses = as_corpus(hypotheses, "hypotheses")
-        references = as_corpus(references, "references")
+        references = cast("Sequence[Sequence[Segment]]", as_corpus(references, "references"))
         _check_layout(hypotheses, references)
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")
         _check_memory(len(hypotheses), self.ngrams.max_n)
+        if _token_ids.corpus_holds_ids(hypotheses, references):
+            return self.count_ids(_token_ids.IdCorpus.of(hypotheses, references))
         arrays = ArrayCounting.of(self)
         if arrays is not None:
             return _count_in_chunks(arrays, hypotheses, references)
@@ -97,10 +106,13 @@ class Counting:
         self, index: int, hypothesis: Segment, references: Sequence[Segment]
     ) -> BLEUStats:
         """The statistics of segment number ``index`` (which error messages name)."""
-        hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
         references = as_corpus(references, "references", segment=index, items="references")
         if not references:
             raise InputError("no references", segment=index)
+        if _token_ids.segment_holds_ids(hypothesis, references):
+            corpus = _token_ids.IdCorpus.of([hypothesis], [references], first_segment=index)
+            return self.count_ids(corpus)[0]
+        hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
         tokenized_refs = [
             self._tokenize(index, f"reference {k}", ref) for k, ref in enumerate(references)
         ]
@@ -116,6 +128,12 @@ class Counting:
         reference_ngrams = [self.ngrams(tokens) for _, tokens in tokenized_refs]
         hypothesis_length = self.length(hypothesis_text, hypothesis_tokens)
         reference_lengths = [self.length(text, tokens) for text, tokens in tokenized_refs]
+        if isinstance(self.matching, ReferenceChoosing):
+            chosen = self.matching.choose(hypothesis_ngrams, reference_ngrams)
+            reference_ngrams, reference_lengths = (
+                [reference_ngrams[chosen]],
+                [reference_lengths[chosen]],
+            )
         return BLEUStats(
             self.matching(hypothesis_ngrams, reference_ngrams, max_n),
             ngrams.order_totals(hypothesis_ngrams, max_n),
@@ -126,21 +144,71 @@ class Counting:
             counting=self.signature,
         )
 
+    def count_ids(self, corpus: _token_ids.IdCorpus) -> SegmentStats:
+        """The statistics of each segment of a corpus of token ids: straight to the kernel
+        (the ids are the tokens), or written as string tokens for counting parts without
+        array support."""
+        arrays = ArrayCounting.of(self)
+        if arrays is None:
+            return self.count_segments(*corpus.as_tokens())
+        table = TokenTable(corpus.token_ids, corpus.starts, corpus.vocabulary_size)
+        lengths = _id_lengths(arrays, corpus.token_counts)
+        offsets = corpus.segments + np.concatenate(([0], np.cumsum(corpus.reference_counts)))
+        chunks = [
+            InternedChunk(
+                arrays,
+                table,
+                np.arange(start, stop),
+                np.arange(offsets[start], offsets[stop]),
+                corpus.reference_counts[start:stop],
+                lengths[start:stop],
+                lengths[offsets[start] : offsets[stop]],
+            )
+            for start, stop in _chunk_bounds(corpus.segments)
+        ]
+        if len(chunks) == 1:  # one call's batch: counted here, no thread to hand it to
+            return chunks[0].statistics()
+        if COUNTING_THREADS == 1:
+            return SegmentStats.concatenate(chunk.statistics() for chunk in chunks)
+        with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
+            return SegmentStats.concatenate(counting.map(InternedChunk.statistics, chunks))
+
     def _tokenize(self, index: int, role: str, segment: Segment) -> tuple[str | None, list[str]]:
         if isinstance(segment, str):
             return segment, self.tokenizer(segment)
         if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
-            return None, list(segment)
+            return None, cast("list[str]", list(segment))
         raise InputError(
-            f"the {role} must be a string or a list of string tokens, got {type(segment).__name__}",
+            f"the {role} must be a string, a list of string tokens or token ids, got "
+            f"{type(segment).__name__}",
             segment=index,
         )
+
+
+def _chunk_bounds(segments: int) -> list[tuple[int, int]]:
+    return [
+        (start, min(start + CHUNK_SEGMENTS, segments))
+        for start in range(0, max(segments, 1), CHUNK_SEGMENTS)
+    ]
+
+
+def _id_lengths(parts: ArrayCounting, token_counts: IntArray) -> IntArray:
+    """The lengths of sequences of ids, as the length measure measures them; one that needs
+    the text (characters) is refused, naming why."""
+    try:
+        return parts.length.lengths_array(None, token_counts)
+    except InputError as error:
+        raise InputError(
+            f"token ids have no text, and this configuration needs it: {error.reason} "
+            f"(len:{parts.counting.length.signature}); decode the ids, or measure in tokens"
+        ) from None
 
 
 def as_corpus(
     texts: object, what: str, *, segment: int | None = None, items: str = "segments"
 ) -> Sequence[Segment]:
-    """``texts`` as a sequence, if it is one of segments: any sequence as it is; a numpy array,
+    """``texts`` as a sequence, if it is one of segments: any sequence as it is; an integer
+    array or tensor as :class:`~bleuprint.TokenIds` (rows of token ids); another numpy array,
     a pandas Series, a generator or another iterable as a list of its items. A string, bytes,
     a mapping, a set, ``None`` or a number is refused, naming what was given: a string would
     otherwise be read as one segment per character, a dictionary as its keys."""
@@ -150,6 +218,15 @@ def as_corpus(
             "(wrap one in a list: [text])",
             segment=segment,
         )
+    ids = _token_ids.as_id_corpus(texts)
+    if ids is not None:
+        if ids.ndim == 1:
+            raise InputError(
+                f"{what} must be a list of {items}, got one sequence of token ids (wrap one "
+                "in a list: [ids])",
+                segment=segment,
+            )
+        return ids
     if isinstance(texts, (Mapping, Set)) or not isinstance(texts, Iterable):
         raise InputError(
             f"{what} must be a list (or another ordered sequence) of {items}, "
@@ -281,7 +358,7 @@ class TokenTable:
     @classmethod
     def of(cls, streams: Sequence[Sequence[str]]) -> TokenTable:
         """The table of these token lists, text ``t`` being ``streams[t]``."""
-        token_ids, lengths = intern(streams)
+        token_ids, lengths = Vocabulary().intern_tokens(streams)
         starts = np.concatenate(([0], np.cumsum(lengths)))
         return cls(token_ids, starts, int(token_ids.max(initial=-1)) + 1)
 
@@ -300,19 +377,32 @@ class TokenTable:
         return self.token_ids[np.arange(int(ends[-1])) + shift], lengths
 
 
+# The tokenizers the compiled kernel runs itself (exactly these classes: a subclass may differ).
+_BUILT_IN_TOKENIZERS: dict[type, str] = {
+    tokenizers.Whitespace: "whitespace",
+    tokenizers.Mteval13a: "13a",
+    tokenizers.Chars: "char",
+}
+
+
 class InternedTexts:
-    """The token ids of every distinct text seen so far: each is tokenized and interned once
-    (sacreBLEU caches tokenized lines too), so references shared by several systems and
-    repeated lines cost nothing more. At most ``CACHED_TEXTS`` texts are kept (more only
-    within one batch); the ids of one batch always come from one vocabulary."""
+    """The token ids of the distinct texts seen lately: each is tokenized and interned once
+    while it is kept (sacreBLEU caches tokenized lines too), so repeated lines cost one
+    dictionary lookup. At most ``CACHED_TEXTS`` texts are kept (more only within one batch);
+    the ids of one batch always come from one vocabulary."""
 
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
+        self._built_in = _BUILT_IN_TOKENIZERS.get(type(tokenizer))  # the kernel's name for it
+        self._lowercase = False  # sacreBLEU's lowercase=True around a built-in tokenizer
+        if type(tokenizer) is tokenizers.Lowercase:
+            self._built_in = _BUILT_IN_TOKENIZERS.get(type(tokenizer.inner))
+            self._lowercase = self._built_in is not None
         self._forget()
 
     def _forget(self) -> None:
         self.numbers: dict[str, int] = {}
-        self.vocabulary: defaultdict[str, int] = defaultdict(count().__next__)
+        self.vocabulary = Vocabulary()
         self.table = TokenTable(np.zeros(0, np.int64), np.zeros(1, np.int64), 0)
 
     def __call__(self, texts: Sequence[str]) -> tuple[TokenTable, IntArray]:
@@ -320,23 +410,48 @@ class InternedTexts:
         try:  # one dictionary lookup per text where all are known, as with repeated lines
             return self.table, np.fromiter(map(self.numbers.__getitem__, texts), np.int64)
         except KeyError:
-            self._add(dict.fromkeys(texts))
-        return self(texts)  # every text is known now
-
-    def _add(self, distinct: dict[str, None]) -> None:
-        """Tokenize and intern the texts not known yet (all of them, after forgetting the
-        others, where keeping them all would make the cache too large)."""
-        new = [text for text in distinct if text not in self.numbers]
-        if len(self.numbers) + len(new) > CACHED_TEXTS:
+            pass
+        if len(self.numbers) + len(texts) > CACHED_TEXTS:
             self._forget()
-            new = list(distinct)
-        token_ids, lengths = intern(tokenize(self.tokenizer, new), self.vocabulary)
-        self.numbers.update(zip(new, count(len(self.numbers))))
+        numbers = self.numbers
+        known = len(numbers)
+        # One pass: a new text is numbered len(numbers), the next number, as it is added.
+        text_numbers = np.array([numbers.setdefault(text, len(numbers)) for text in texts])
+        self._add(list(islice(numbers, known, None)))  # (a dictionary keeps its order)
+        return self.table, text_numbers.astype(np.int64, copy=False)
+
+    def _add(self, new: list[str]) -> None:
+        """Tokenize and intern the texts just numbered (all of them new)."""
+        if self._lowercase:  # the texts lowercased, then given to the built-in tokenizer
+            inner = cast("tokenizers.Lowercase", self.tokenizer).inner
+            lowered = [text.lower() for text in new]
+            token_ids, lengths = self.vocabulary.intern_texts(
+                lowered, self._built_in, functools.partial(tokenize, inner)
+            )
+        else:
+            token_ids, lengths = self.vocabulary.intern_texts(
+                new, self._built_in, functools.partial(tokenize, self.tokenizer)
+            )
         self.table = TokenTable(
             np.concatenate((self.table.token_ids, token_ids)),
             np.concatenate((self.table.starts, self.table.starts[-1] + np.cumsum(lengths))),
             len(self.vocabulary),
         )
+
+
+_ARRAY_PROTOCOLS = (ArrayNgramExtractor, ArrayMatcher, ArrayLengthMeasure, ArrayReferenceLength)
+_FIT_ARRAYS: dict[tuple[type, ...], bool] = {}
+
+
+def _fit_arrays(*parts: object) -> bool:
+    """Whether the n-gram, matching, length and reference length parts fit the array protocols,
+    as known for their classes (a check of a runtime protocol takes tens of microseconds, much
+    of a small batch; its members are methods and fields, alike for every part of a class)."""
+    classes = tuple(map(type, parts))
+    fit = _FIT_ARRAYS.get(classes)
+    if fit is None:
+        fit = _FIT_ARRAYS[classes] = all(map(isinstance, parts, _ARRAY_PROTOCOLS))
+    return fit
 
 
 @attrs.frozen
@@ -357,28 +472,24 @@ class ArrayCounting:
     @classmethod
     def of(cls, counting: Counting) -> ArrayCounting | None:
         """The parts, or ``None`` where one of them has no array support."""
-        if (
-            isinstance(counting.ngrams, ArrayNgramExtractor)
-            and isinstance(counting.matching, ArrayMatcher)
-            and isinstance(counting.length, ArrayLengthMeasure)
-            and isinstance(counting.reference_length, ArrayReferenceLength)
-        ):
-            return cls(
-                counting,
-                InternedTexts(counting.tokenizer),
-                counting.ngrams,
-                counting.matching,
-                counting.length,
-                counting.reference_length,
-            )
-        return None
+        parts = (counting.ngrams, counting.matching, counting.length, counting.reference_length)
+        if not _fit_arrays(*parts):
+            return None
+        return cls(
+            counting,
+            InternedTexts(counting.tokenizer),
+            cast("ArrayNgramExtractor", counting.ngrams),  # (as _fit_arrays found)
+            cast("ArrayMatcher", counting.matching),
+            cast("ArrayLengthMeasure", counting.length),
+            cast("ArrayReferenceLength", counting.reference_length),
+        )
 
     def token_table(self, segments: Sequence[Segment], kind: str) -> tuple[TokenTable, IntArray]:
         """A table of the tokens of segments that are all text or all tokens (see
         ``plain_kind``), and the number of each segment's text in it."""
         if kind == "text":
             return self.texts(cast("Sequence[str]", segments))
-        return TokenTable.of(segments), np.arange(len(segments))
+        return TokenTable.of(cast("Sequence[Sequence[str]]", segments)), np.arange(len(segments))
 
     def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
         texts = cast("Sequence[str]", segments) if kind == "text" else None
@@ -395,45 +506,67 @@ def _count_in_chunks(
 ) -> SegmentStats:
     """Every segment's statistics, a chunk at a time.
 
-    Worker threads count the n-grams of chunks (the compiled kernel releases the GIL; as many
-    threads as ``COUNTING_THREADS``) while this thread tokenizes and interns the next chunks. A
-    chunk holding anything but plain text (or plain token lists) throughout is counted here by
-    ``Counting.count_one``, the simple path, which also raises the right error for bad input.
+    A batch of one chunk, or any batch where ``COUNTING_THREADS`` is 1, is counted in this
+    thread: handing a chunk to a pool costs more than a small batch takes to count. Otherwise
+    worker threads count the n-grams of chunks (the compiled kernel releases the GIL) while
+    this thread tokenizes and interns the next chunks.
     """
-    counted: list[SegmentStats] = []
-    pending: deque[Future[SegmentStats]] = deque()
-    with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
-        for start in range(0, len(hypotheses), CHUNK_SEGMENTS):
-            chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
-            chunk_references = references[start : start + CHUNK_SEGMENTS]
-            kind = plain_kind(chunk_hypotheses, chunk_references)
-            if kind is None:
-                future = _one_by_one(parts.counting, start, chunk_hypotheses, chunk_references)
-            else:
-                chunk = InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind)
-                future = counting.submit(chunk.statistics)
-            pending.append(future)
-            if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
-                counted.append(pending.popleft().result())
-        counted.extend(future.result() for future in pending)
+    starts = range(0, len(hypotheses), CHUNK_SEGMENTS)
+    if len(starts) == 1 or COUNTING_THREADS == 1:
+        counted = [_prepared(parts, start, hypotheses, references)() for start in starts]
+    else:
+        counted = []
+        pending: deque[Future[SegmentStats]] = deque()
+        with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
+            for start in starts:
+                pending.append(counting.submit(_prepared(parts, start, hypotheses, references)))
+                if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
+                    counted.append(pending.popleft().result())
+            counted.extend(future.result() for future in pending)
     return counted[0] if len(counted) == 1 else SegmentStats.concatenate(counted)
 
 
-def _one_by_one(
-    counting: Counting,
+def _prepared(
+    parts: ArrayCounting,
     start: int,
     hypotheses: Sequence[Segment],
     references: Sequence[Sequence[Segment]],
-) -> Future[SegmentStats]:
-    """A chunk counted here by the simple path (its first segment being number ``start``), as
-    a finished future, to take its place among the chunks counted on threads."""
+) -> Callable[[], SegmentStats]:
+    """The counting of the chunk that starts at segment ``start``, tokenized and interned
+    here, to be called on any thread. A chunk holding anything but plain text (or plain token
+    lists) throughout is counted here by ``Counting.count_one``, the simple path, which also
+    raises the right error for bad input."""
+    chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
+    chunk_references = references[start : start + CHUNK_SEGMENTS]
+    kind = plain_kind(chunk_hypotheses, chunk_references)
+    if kind is not None:
+        return InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind).statistics
+    counting = parts.counting
     stats = [
         counting.count_one(start + offset, hypothesis, refs)
-        for offset, (hypothesis, refs) in enumerate(zip(hypotheses, references, strict=True))
+        for offset, (hypothesis, refs) in enumerate(
+            zip(chunk_hypotheses, chunk_references, strict=True)
+        )
     ]
-    counted: Future[SegmentStats] = Future()
-    counted.set_result(SegmentStats.from_stats(stats, counting.ngrams.max_n, counting.signature))
-    return counted
+    counted = SegmentStats.from_stats(stats, counting.ngrams.max_n, counting.signature)
+    return lambda: counted
+
+
+def candidate_tokens(
+    parts: ArrayCounting, candidates: Sequence[Segment], what: str
+) -> tuple[IntArray, IntArray, IntArray] | None:
+    """The token ids of candidates (of MBR or pairwise scoring) laid end to end, how many each
+    has and each one's length as the length measure measures it; ``None`` where they are not
+    all text, all string tokens or all token ids. Errors name ``{what} i``."""
+    if _token_ids.corpus_holds_ids(candidates, []):
+        corpus = _token_ids.sequences(candidates, what)
+        return corpus.token_ids, corpus.token_counts, _id_lengths(parts, corpus.token_counts)
+    kind = plain_kind(candidates, [[candidate] for candidate in candidates])
+    if kind is None:
+        return None
+    table, texts = parts.token_table(candidates, kind)
+    token_ids, token_counts = table.laid_end_to_end(texts)
+    return token_ids, token_counts, parts.lengths(candidates, kind, token_counts)
 
 
 def plain_kind(
@@ -448,7 +581,8 @@ def plain_kind(
     kinds = set(map(type, segments))
     if kinds == {str}:
         return "text"
-    if kinds <= {list, tuple} and set(map(type, chain.from_iterable(segments))) <= {str}:
+    tokens = chain.from_iterable(cast("list[Sequence[object]]", segments))
+    if kinds <= {list, tuple} and set(map(type, tokens)) <= {str}:
         return "tokens"
     return None
 
@@ -463,7 +597,11 @@ def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> Iterable[list[str]]:
 
 @attrs.frozen
 class InternedChunk:
-    """A chunk of segments tokenized and interned, with their lengths, waiting to be counted."""
+    """A chunk of segments tokenized and interned, with their lengths, waiting to be counted.
+
+    Token ids from elsewhere (integers in ``range(vocabulary_size)``) are counted the same
+    way: a :class:`TokenTable` of them, built directly, and the text numbers of each segment's
+    hypothesis and references; ``statistics()`` calls the kernel."""
 
     parts: ArrayCounting
     table: TokenTable
@@ -524,24 +662,3 @@ class InternedChunk:
             self.reference_counts,
             parts.signature,
         )
-
-
-def intern(
-    streams: Iterable[Sequence[str]], vocabulary: defaultdict[str, int] | None = None
-) -> tuple[IntArray, IntArray]:
-    """All tokens of all streams as one array of integer ids (equal tokens, equal ids: a new
-    token gets the next number of the vocabulary), and the length of each stream.
-
-    The streams are read once, in order: given one at a time, each is let go once interned,
-    which is twice as fast for a large batch as holding every token of it at once."""
-    if vocabulary is None:
-        vocabulary = defaultdict(count().__next__)
-    lengths: list[int] = []
-
-    def measured(stream: Sequence[str]) -> Sequence[str]:
-        lengths.append(len(stream))
-        return stream
-
-    tokens = chain.from_iterable(map(measured, streams))
-    ids = np.fromiter(map(vocabulary.__getitem__, tokens), np.int64)  # lookups in C
-    return ids, np.array(lengths, np.int64)

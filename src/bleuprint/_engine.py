@@ -36,7 +36,9 @@ from bleuprint.compat import bleuscore as bleuscore_definition
 from bleuprint.compat import coco as coco_definition
 from bleuprint.compat import distancia as distancia_definition
 from bleuprint.compat import fast_bleu as fast_bleu_definition
+from bleuprint.compat import gleu as gleu_definition
 from bleuprint.compat import hf_evaluate as hf_evaluate_definition
+from bleuprint.compat import ignite as ignite_definition
 from bleuprint.compat import moses as moses_definition
 from bleuprint.compat import mteval as mteval_definition
 from bleuprint.compat import nltk as nltk_definition
@@ -49,6 +51,7 @@ from bleuprint.definitions import russian as russian_definition
 from bleuprint.definitions import unigram as unigram_definition
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import (
+    Aggregation,
     BrevityPenalty,
     CorpusSmoother,
     LengthMeasure,
@@ -152,6 +155,11 @@ def _check_statistics(stats: object, max_n: int) -> None:
         raise InputError(f"statistics have {stats.max_n} orders; this engine scores {max_n}")
 
 
+def _aggregated(smoothing: Smoother, result: BLEUResult) -> BLEUResult:
+    """``result`` as a part that aggregates a corpus its own way reads it (see ``total``)."""
+    return smoothing.corpus_result(result) if isinstance(smoothing, Aggregation) else result
+
+
 @attrs.frozen(kw_only=True)
 class BLEUScore:
     """BLEU as one configuration of parts.
@@ -212,6 +220,9 @@ class BLEUScore:
     coco = _named(coco_definition.PRESET)
     torcheval = _named(torcheval_definition.PRESET)
     tensor2tensor = _named(tensor2tensor_definition.PRESET)
+    ignite = _named(ignite_definition.PRESET)
+    gleu = _named(gleu_definition.PRESET)
+    google_bleu = _named(gleu_definition.GOOGLE_BLEU_PRESET)
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:
@@ -317,10 +328,12 @@ class BLEUScore:
 
     def total(self, segments: SegmentStats, start: BLEUStats | None = None) -> BLEUStats:
         """The corpus statistics of ``segments``, summed as this definition sums them (a
-        smoother that reads more than the sums, as NLTK's, says how), added to ``start`` (a
-        running total) if given."""
+        smoother that reads more than the sums, as NLTK's or an aggregation's, says how), added
+        to ``start`` (a running total) if given."""
         start = self.empty_stats() if start is None else start
         self._check_orders(segments)
+        if isinstance(self.smoothing, Aggregation):
+            return self.smoothing.total(segments, self.score_segments(segments).scores, start)
         if isinstance(self.smoothing, CorpusSmoother):
             return self.smoothing.total(segments, start)
         return segments.total(start)
@@ -363,7 +376,7 @@ class BLEUScore:
     def score(self, stats: BLEUStats) -> BLEUResult:
         """Score statistics: smoothing, weights, geometric mean, brevity penalty."""
         self._check_orders(stats)
-        return self._weigh(stats, self.smoothing(stats))
+        return _aggregated(self.smoothing, self._weigh(stats, self.smoothing(stats)))
 
     def score_weights(self, stats: BLEUStats, weight_sets: Iterable[Weights]) -> list[BLEUResult]:
         """Score one set of statistics under several weightings: one result per weighting.

@@ -29,7 +29,7 @@ import io
 import os
 import sys
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, cast
 
@@ -61,13 +61,15 @@ def read_lines(
     byte_range: tuple[int, int] | None = None,
     first_line: int = 1,
     sacrebleu_names: bool = False,
+    progress: Callable[[int], object] | None = None,
 ) -> Iterator[str]:
     """The lines of the UTF-8 file at ``path``, lazily, without their ``\\n``.
 
     ``byte_range`` (start, end) reads only those bytes, which should start and end at line
     boundaries (as a partition of a file does); ``first_line`` is then the number of the first
     line read, for errors. With ``sacrebleu_names``, ``-`` is standard input and a name ending
-    in ``.gz`` is decompressed, as sacreBLEU's command line names files.
+    in ``.gz`` is decompressed, as sacreBLEU's command line names files. ``progress`` is told
+    how many bytes were read (after decompression), every 64 KiB or so.
 
     >>> list(read_lines("no/such/file.txt"))
     Traceback (most recent call last):
@@ -78,7 +80,10 @@ def read_lines(
     shown = display_name(name) if sacrebleu_names else name
     with open_binary(name, sacrebleu_names=sacrebleu_names) as handle:
         try:
-            yield from _decoded(_within(handle, byte_range), shown, first_line)
+            raw_lines = _within(handle, byte_range)
+            if progress is not None:
+                raw_lines = _reported(raw_lines, progress)
+            yield from _decoded(raw_lines, shown, first_line)
         except (gzip.BadGzipFile, EOFError, zlib.error):
             raise InputError("not a valid gzip file", path=shown) from None
         except OSError as error:
@@ -103,10 +108,11 @@ def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[st
     return _segments(_decoded(io.BytesIO(data), name, 1), name, as_given=as_given)
 
 
-def read_segments(path: str) -> list[str]:
+def read_segments(path: str, progress: Callable[[int], object] | None = None) -> list[str]:
     """The segments of the file at ``path`` as sacreBLEU's command line reads them (``-``:
-    standard input); at least one."""
-    return _segments(read_lines(path, sacrebleu_names=True), display_name(path), as_given=False)
+    standard input); at least one. ``progress``: as :func:`read_lines`'s."""
+    lines = read_lines(path, sacrebleu_names=True, progress=progress)
+    return _segments(lines, display_name(path), as_given=False)
 
 
 def _segments(lines: Iterable[str], name: str, *, as_given: bool) -> list[str]:
@@ -236,6 +242,17 @@ def _lines_until(handle: BinaryIO, size: int) -> Iterator[bytes]:
     while size > 0 and (line := handle.readline(size)):
         size -= len(line)
         yield line
+
+
+def _reported(raw_lines: Iterable[bytes], progress: Callable[[int], object]) -> Iterator[bytes]:
+    unreported = 0
+    for raw in raw_lines:
+        unreported += len(raw)
+        if unreported >= 1 << 16:  # a call per line would cost more than reading it
+            progress(unreported)
+            unreported = 0
+        yield raw
+    progress(unreported)
 
 
 def _decoded(raw_lines: Iterable[bytes], name: str, first_line: int) -> Iterator[str]:

@@ -8,7 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
-from bleuprint._counting import ArrayCounting, Counting, as_corpus, plain_kind
+from bleuprint._counting import ArrayCounting, Counting, as_corpus, candidate_tokens
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint.typing import FloatArray, IntArray, Segment
 
@@ -49,8 +49,9 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
         if size == 0:
             matrices.append(np.zeros((0, 0)))
             continue
-        if parts is not None and plain_kind(candidates, [[one] for one in candidates]):
-            matrices.append(_pairwise_matrix(engine, parts, candidates))
+        laid = candidate_tokens(parts, candidates, f"group {number}: candidate") if parts else None
+        if parts is not None and laid is not None:
+            matrices.append(_pairwise_matrix(engine, parts, *laid))
             continue
         hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
         references = [[reference] for _ in candidates for reference in candidates]
@@ -59,20 +60,23 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
     return matrices
 
 
-def _pairwise_matrix(engine: Scorer, parts: ArrayCounting, candidates: list[Segment]) -> FloatArray:
-    """The scores of every candidate against every candidate. The matches of each order are
-    square matrices (``size x size``, 32 bits); the statistics of the pairs are made and scored
-    a block of rows at a time, so memory stays a few of those matrices, not one row of
-    statistics per pair."""
-    size = len(candidates)
-    kind = "text" if all(type(candidate) is str for candidate in candidates) else "tokens"
-    table, texts = parts.token_table(candidates, kind)
-    token_ids, token_counts = table.laid_end_to_end(texts)
+def _pairwise_matrix(
+    engine: Scorer,
+    parts: ArrayCounting,
+    token_ids: IntArray,
+    token_counts: IntArray,
+    lengths: IntArray,
+) -> FloatArray:
+    """The scores of every candidate against every candidate (their tokens laid end to end,
+    how many each has, and their lengths). The matches of each order are square matrices
+    (``size x size``, 32 bits); the statistics of the pairs are made and scored a block of
+    rows at a time, so memory stays a few of those matrices, not one row of statistics per
+    pair."""
+    size = len(token_counts)
     matches = [
         _pairwise_credit(occurrences, size, parts.matching.credit_array)
         for occurrences in _ngram_occurrences(token_ids, token_counts, parts.ngrams.max_n)
     ]
-    lengths = parts.lengths(candidates, kind, token_counts)
     totals = parts.ngrams.order_totals_array(token_counts)
     scores = np.empty((size, size))
     step = max(1, _PAIRWISE_BLOCK_ENTRIES // size)
@@ -116,16 +120,21 @@ def ngram_labels(
     token_ids: IntArray, lengths: IntArray, max_n: int
 ) -> Iterator[tuple[IntArray, IntArray]]:
     """For each order, every n-gram occurrence of the streams laid end to end: the stream it
-    is in, and a label 0, 1, 2, ... that is equal for equal n-grams (of that order)."""
+    is in, and a label 0, 1, 2, ... that is equal for equal n-grams (of that order). An
+    n-gram holding a negative token id, one that never matches (``TokenIds``' ``unk``), is
+    left out: it counts in the totals only."""
     token_end = np.repeat(np.cumsum(lengths), lengths)
     token_stream = np.repeat(np.arange(len(lengths)), lengths)
     unigram_labels = _dense(token_ids)
     unigram_count = int(unigram_labels.max(initial=-1)) + 1
-    starts, labels = np.arange(len(token_ids)), unigram_labels
+    matchable = token_ids >= 0
+    starts = np.flatnonzero(matchable)
+    labels = unigram_labels[starts]
     for order in range(1, max_n + 1):
         yield token_stream[starts], labels
         # The (n+1)-gram at p is the n-gram at p and the token at p + n.
         longer = starts + order + 1 <= token_end[starts]
+        longer[longer] = matchable[starts[longer] + order]
         starts = starts[longer]
         labels = _dense(labels[longer] * unigram_count + unigram_labels[starts + order])
 

@@ -108,6 +108,38 @@ def count_pairs(
     return total
 
 
+def count_chunks(
+    engine: Counter,
+    hypotheses: Sequence[Segment],
+    references: Sequence[Sequence[Segment]],
+    *,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    jobs: int = 1,
+) -> Iterator[SegmentStats]:
+    """The per-segment statistics of a corpus held in memory, a chunk of ``chunk_size``
+    segments at a time, in order, counted in ``jobs`` processes: concatenated, they are
+    ``engine.count_segments(hypotheses, references)``.
+
+    >>> from bleuprint import BLEUScore
+    >>> bleu = BLEUScore.canonical(max_n=2)
+    >>> chunks = list(count_chunks(bleu, ["a b", "c d", "e"], [["a b"], ["c"], ["e"]],
+    ...                            chunk_size=2))
+    >>> [len(chunk) for chunk in chunks]
+    [2, 1]
+    """
+    check_positive_whole("chunk_size", chunk_size)
+    check_positive_whole("jobs", jobs)
+    if len(hypotheses) != len(references):
+        raise InputError(
+            f"there are {len(hypotheses)} hypotheses but {len(references)} reference lists"
+        )
+    chunks = (
+        (list(hypotheses[start : start + chunk_size]), list(references[start : start + chunk_size]))
+        for start in range(0, len(hypotheses), chunk_size)
+    )
+    return _counted(engine, chunks, jobs)
+
+
 def _chunks(pairs: Iterator[tuple[Segment, Sequence[Segment]]], chunk_size: int) -> Iterator[Chunk]:
     while chunk := list(islice(pairs, chunk_size)):
         yield [hypothesis for hypothesis, _ in chunk], [refs for _, refs in chunk]

@@ -28,7 +28,7 @@ import attrs
 import numpy as np
 
 from bleuprint import _pairwise
-from bleuprint._counting import ArrayCounting, plain_kind
+from bleuprint._counting import ArrayCounting, candidate_tokens
 from bleuprint._pairwise import Scorer
 from bleuprint._segments import SegmentStats
 from bleuprint.exceptions import ConfigurationError, InputError
@@ -163,15 +163,14 @@ def _aggregate_utilities(
             "mode='aggregate' needs counting parts with array support (ngrams, matching and "
             "lengths fitting the Array* protocols of bleuprint.typing); use mode='exact'"
         )
-    candidates = list(group)
-    kind = plain_kind(candidates, [[candidate] for candidate in candidates])
-    if kind is None:
+    laid = candidate_tokens(parts, list(group), f"group {number}: candidate")
+    if laid is None:
         raise InputError(
-            f"the candidates of group {number} must all be text or all be lists of string tokens"
+            f"the candidates of group {number} must all be text, all lists of string tokens "
+            "or all token ids"
         )
-    size = len(candidates)
-    table, texts = parts.token_table(candidates, kind)
-    token_ids, token_counts = table.laid_end_to_end(texts)
+    token_ids, token_counts, lengths = laid
+    size = len(token_counts)
     own = 0.0 if include_self else 1.0
     mass = weights.sum() - own * weights  # each candidate's pseudo-reference weight in all
     matches = []
@@ -185,7 +184,6 @@ def _aggregate_utilities(
             expected = (weighted[label] - own * weights[stream] * counts) / mass[stream]
         credit = parts.matching.credit_array(counts, expected)
         matches.append(np.bincount(stream, weights=credit, minlength=size))
-    lengths = parts.lengths(candidates, kind, token_counts)
     with np.errstate(invalid="ignore", divide="ignore"):
         reference_lengths = (weights @ lengths - own * weights * lengths) / mass
     stats = SegmentStats(

@@ -2,9 +2,10 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'hf-evaluate', 'moses-multi-bleu',
- 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk', 'russian', 'sacrebleu',
- 'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics', 'unigram']
+['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'gleu', 'google-bleu', 'hf-evaluate',
+ 'ignite', 'moses-multi-bleu', 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk',
+ 'russian', 'sacrebleu', 'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics',
+ 'unigram']
 >>> presets.get("unigram").build().max_n
 1
 """
@@ -24,7 +25,9 @@ from bleuprint.compat import (
     coco,
     distancia,
     fast_bleu,
+    gleu,
     hf_evaluate,
+    ignite,
     moses,
     mteval,
     nltk,
@@ -80,6 +83,8 @@ _MODULES = (
     coco,
     torcheval,
     tensor2tensor,
+    ignite,
+    gleu,
 )
 
 PRESETS: Mapping[str, Preset] = MappingProxyType(

@@ -13,6 +13,17 @@ reward under the function's ``__name__``.
 ...                  solution=["the cat was here", ["one dog", "a dog"]], prompts=["...", "..."])
 >>> [round(value, 4) for value in rewards]  # sqrt(3/4 * 1/3), and a match of one reference
 [0.5, 1.0]
+
+TRL also passes each completion's token ids as ``completion_ids`` (each ending with the
+end-of-sequence id, where the model wrote one). A reward on ids reads them there, and the
+references from a column of ids (one sequence, or a list of them, per sample):
+
+>>> reward = bleu_reward(BLEUScore.canonical(max_n=2), hypotheses="completion_ids",
+...                      references="reference_ids", eos=2)
+>>> rewards = reward(["(text, unused)"] * 2, completion_ids=[[7, 8, 9, 2], [5, 7, 2]],
+...                  reference_ids=[[7, 8, 9, 4], [[5, 7], [7]]])
+>>> [round(value, 4) for value in rewards]  # all matched; BP = exp(1 - 4/3) for the first
+[0.7165, 1.0]
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ from typing import Any
 import attrs
 
 from bleuprint._engine import BLEUScore
+from bleuprint._token_ids import TokenIds, looks_like_ids, one_sequence
 from bleuprint.exceptions import ConfigurationError, InputError
 
 __all__ = ["BLEUReward", "bleu_reward"]
@@ -40,14 +52,20 @@ class BLEUReward:
     ``scale`` (1 for rewards in [0, 1], 100 for sacreBLEU's 0-100).
 
     ``references`` names the keyword argument (the dataset column) holding each sample's
-    references: one string, or a list of strings. Other keyword arguments are ignored, as
-    TRL requires. Make one with :func:`bleu_reward`.
+    references: one string, or a list of strings (or of token ids: one sequence of ids, or a
+    list of them). ``hypotheses`` names the keyword argument to read the hypotheses from
+    instead of the completions: ``"completion_ids"`` for the ids TRL passes. With ids, ``eos``
+    is the end-of-sequence id (it and what follows are ignored, in hypotheses and
+    references). Other keyword arguments are ignored, as TRL requires. Make one with
+    :func:`bleu_reward`.
     """
 
     engine: BLEUScore = attrs.field(factory=BLEUScore.sacrebleu_sentence)
     references: str = "references"
     scale: float = attrs.field(default=1.0, validator=_positive_finite)
     name: str = "bleu"
+    hypotheses: str | None = None
+    eos: int | None = None
 
     @property
     def __name__(self) -> str:
@@ -55,12 +73,9 @@ class BLEUReward:
         return self.name
 
     def __call__(self, completions: Sequence[Any], **columns: Any) -> list[float]:
-        if self.references not in columns:
-            raise InputError(
-                f"the reward reads references from the keyword argument {self.references!r}, "
-                f"which is missing; it was given {sorted(columns) or 'none'}"
-            )
-        given = columns[self.references]
+        given = self._column(columns, self.references)
+        if self.hypotheses is not None:
+            completions = self._column(columns, self.hypotheses)
         if (
             isinstance(completions, str)
             or isinstance(given, str)
@@ -68,15 +83,30 @@ class BLEUReward:
             or len(given) != len(completions)
         ):
             raise InputError(
-                f"{_count(completions)} completions but {_count(given)} entries in "
-                f"{self.references!r}: give one per completion"
+                f"{_count(completions)} {self.hypotheses or 'completions'} but {_count(given)} "
+                f"entries in {self.references!r}: give one per completion"
             )
-        hypotheses = [_text(index, completion) for index, completion in enumerate(completions)]
-        references = [[refs] if isinstance(refs, str) else refs for refs in given]
+        hypotheses: Sequence[Any] = [
+            _text(index, completion) for index, completion in enumerate(completions)
+        ]
+        references: Sequence[Any] = [
+            [refs] if isinstance(refs, str) or one_sequence(refs) else refs for refs in given
+        ]
+        if self.eos is not None:
+            hypotheses = TokenIds(hypotheses, eos=self.eos)
+            references = TokenIds(references, eos=self.eos)
         scores: list[float] = (
             self.engine.sentence_scores(hypotheses, references).scores * self.scale
         ).tolist()
         return scores
+
+    def _column(self, columns: Mapping[str, Any], name: str) -> Any:
+        if name not in columns:
+            raise InputError(
+                f"the reward reads the keyword argument {name!r}, which is missing; it was "
+                f"given {sorted(columns) or 'none'}"
+            )
+        return columns[name]
 
 
 def bleu_reward(
@@ -85,6 +115,8 @@ def bleu_reward(
     references: str = "references",
     scale: float = 1.0,
     name: str = "bleu",
+    hypotheses: str | None = None,
+    eos: int | None = None,
 ) -> BLEUReward:
     """The reward function of a configuration (by default sacreBLEU's ``sentence_bleu``:
     :meth:`BLEUScore.sacrebleu_sentence() <bleuprint.BLEUScore.sacrebleu_sentence>`), for
@@ -95,7 +127,12 @@ def bleu_reward(
     [35.36]
     """
     return BLEUReward(
-        BLEUScore.sacrebleu_sentence() if engine is None else engine, references, scale, name
+        BLEUScore.sacrebleu_sentence() if engine is None else engine,
+        references,
+        scale,
+        name,
+        hypotheses,
+        eos,
     )
 
 
@@ -107,6 +144,8 @@ def _text(index: int, completion: Any) -> Any:
     """A completion's text: itself, or the content of its last assistant message."""
     if isinstance(completion, str) or not isinstance(completion, Sequence):
         return completion  # text, or something the engine rejects with its own message
+    if looks_like_ids(completion):
+        return completion
     for message in reversed(completion):
         if not isinstance(message, Mapping) or "content" not in message:
             break

@@ -19,19 +19,32 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol, TypeAlias, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
+    from bleuprint._result import BLEUResult
     from bleuprint._segments import SegmentStats
     from bleuprint._stats import BLEUStats
 
 Tokens: TypeAlias = Sequence[str]
 """A tokenized segment."""
-Segment: TypeAlias = "str | Sequence[str]"
-"""A segment as the user gives it (raw text, or a list of tokens taken as they are)."""
+
+
+class ArrayConvertible(Protocol):
+    """What converts to a numpy array through ``__array__`` (torch and JAX tensors do)."""
+
+    def __array__(self) -> Any: ...
+
+
+# Not strings, as the aliases around are: annotations naming Segment are then evaluated in
+# their own module, where these names may be missing (and autodoc could not read them).
+TokenIdSequence: TypeAlias = Sequence[int] | npt.NDArray[np.integer[Any]] | ArrayConvertible
+"""Token ids (a list of ints, an integer array, or a tensor)."""
+Segment: TypeAlias = str | Sequence[str] | TokenIdSequence
+"""A segment as the user gives it (raw text, a list of tokens taken as they are, token ids)."""
 Ngram: TypeAlias = tuple[str, ...]
 NgramCounts: TypeAlias = Mapping[Ngram, int]
 """How often each n-gram of every counted order occurs in one segment."""
@@ -145,6 +158,35 @@ class CorpusSmoother(Smoother, Protocol):
 
     def total(self, segments: SegmentStats, start: BLEUStats, /) -> BLEUStats:
         """The corpus statistics of ``segments`` added to ``start``."""
+        ...
+
+
+@runtime_checkable
+class Aggregation(Protocol):
+    """A scoring part whose corpus result is made from its segments' own results, not only
+    from the sums of their statistics (ignite's macro average is the mean of sentence scores;
+    corpus GLEU divides by a per-segment maximum). The engine's ``total`` sums a corpus with
+    this ``total``, which receives every segment's sentence score, and its ``score`` passes
+    every result, a segment's too, through ``corpus_result``."""
+
+    def total(self, segments: SegmentStats, scores: FloatArray, start: BLEUStats, /) -> BLEUStats:
+        """The corpus statistics of ``segments`` (whose sentence scores are ``scores``) added
+        to ``start``."""
+        ...
+
+    def corpus_result(self, result: BLEUResult, /) -> BLEUResult:
+        """The result of ``result.stats`` under this aggregation."""
+        ...
+
+
+@runtime_checkable
+class ReferenceChoosing(Matcher, Protocol):
+    """A matcher that counts each segment against one of its references only, which it
+    chooses (NLTK's GLEU takes the reference with the best score): counting then takes the
+    matches and the reference length of that reference alone."""
+
+    def choose(self, hypothesis: NgramCounts, references: Sequence[NgramCounts], /) -> int:
+        """The index of the reference that counts."""
         ...
 
 

@@ -1,4 +1,15 @@
-"""The kernel: the two loops of the fast path.
+"""The kernel: tokens to ids, and the two loops of the fast path.
+
+``Vocabulary()`` numbers tokens: each distinct token gets the next id, in order of first
+sight. ``vocabulary.intern_texts(texts, tokenizer, tokenize)`` gives the ids of the texts'
+tokens, one text after the other, and the number of tokens of each; ``tokenize(texts)`` gives
+the tokens (a user's tokenizer), unless ``tokenizer`` names one of the built-in tokenizers of
+``TOKENIZERS`` (``"whitespace"``, sacreBLEU's ``"13a"`` and ``"char"``), which the compiled
+kernel runs itself on the str objects, without the GIL, while the plain-Python one calls
+``tokenize`` (which must then be that tokenizer). ``vocabulary.intern_tokens(streams)`` does
+the same for token lists. ``len(vocabulary)`` is the number of ids given. A vocabulary is
+used by one thread at a time. (sacreBLEU's ``intl`` stays in Python: its Unicode classes are
+those of the ``regex`` module's tables, which are not the interpreter's ``unicodedata``.)
 
 ``shared_ngram_counts(token_ids, text_starts, hypothesis_texts, reference_texts,
 reference_offsets, vocabulary_size, max_n)`` gives the n-grams of each segment's hypothesis
@@ -20,16 +31,21 @@ or none, or where no order has weight. NaN marks a row where the scalar code mee
 non-finite number or raises; the caller asks it.
 
 Two implementations share this interface and give the same numbers: ``_compiled``, a C
-extension built with the package (``_compiled.c``; it releases the GIL while it loops), and
-``_python``, its plain-Python twin. bleuprint runs on the compiled one where it was built, on
-the plain one where it was not (with a warning) or where the environment variable
-``BLEUPRINT_PURE_PYTHON=1`` asks for it.
+extension built with the package (``_compiled.c``; it releases the GIL while it tokenizes
+built-in tokenizers' texts and while it loops), and ``_python``, its plain-Python twin.
+bleuprint runs on the compiled one where it was built, on the plain one where it was not
+(with a warning) or where the environment variable ``BLEUPRINT_PURE_PYTHON=1`` asks for it.
+``tokenize_texts(texts, tokenizer)``, the compiled kernel's built-in tokenizers giving lists
+of str, is ``None`` on the plain one.
 """
 
 from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Callable, Sequence
+
+from bleuprint._kernels import _python
 
 PURE_PYTHON_VARIABLE = "BLEUPRINT_PURE_PYTHON"
 THREADS_VARIABLE = "BLEUPRINT_THREADS"
@@ -60,15 +76,31 @@ default one per CPU this process may use."""
 KERNEL: str
 """Which kernel runs: ``"compiled"`` or ``"python"``."""
 
+TOKENIZERS = _python.TOKENIZERS
+tokenize_texts: Callable[[Sequence[str], str], list[list[str]]] | None = None
+
 if _pure_python():
-    from bleuprint._kernels._python import shared_ngram_counts, weighted_geometric_means
+    from bleuprint._kernels._python import (
+        Vocabulary,
+        shared_ngram_counts,
+        weighted_geometric_means,
+    )
 
     KERNEL = "python"
 else:
     try:
-        from bleuprint._kernels._compiled import shared_ngram_counts, weighted_geometric_means
+        from bleuprint._kernels._compiled import (  # type: ignore[assignment]
+            Vocabulary,
+            shared_ngram_counts,
+            tokenize_texts,
+            weighted_geometric_means,
+        )
     except ImportError as error:
-        from bleuprint._kernels._python import shared_ngram_counts, weighted_geometric_means
+        from bleuprint._kernels._python import (
+            Vocabulary,
+            shared_ngram_counts,
+            weighted_geometric_means,
+        )
 
         warnings.warn(
             f"bleuprint's compiled kernel is not available ({error}): running on the "
@@ -81,4 +113,12 @@ else:
     else:
         KERNEL = "compiled"
 
-__all__ = ["KERNEL", "THREADS", "shared_ngram_counts", "weighted_geometric_means"]
+__all__ = [
+    "KERNEL",
+    "THREADS",
+    "TOKENIZERS",
+    "Vocabulary",
+    "shared_ngram_counts",
+    "tokenize_texts",
+    "weighted_geometric_means",
+]

@@ -440,6 +440,679 @@ done:
     return result;
 }
 
+/* -- tokenizing and interning ------------------------------------------------------------
+ *
+ * A Vocabulary gives each distinct token the next id, in order of first sight, as the
+ * plain-Python twin's dictionary does. Tokens are kept as UCS-4 code points in one arena and
+ * found through an open-addressing table of their hashes. Texts given with a built-in
+ * tokenizer are split here, on the str objects' own characters, with the GIL released; the
+ * tokens of a user's tokenizer come as Python lists and are interned under the GIL. A
+ * token that is not a str (a user's tokenizer may give any hashable) is numbered through a
+ * dictionary, as the twin numbers it.
+ */
+
+typedef struct { Py_UCS4 *chars; Py_ssize_t size, capacity; } Chars;
+typedef struct { i64 *items; Py_ssize_t size, capacity; } Ints;
+
+/* Room for `size` items in total; 0 where memory ran out. */
+static int reserve_chars(Chars *buffer, Py_ssize_t size)
+{
+    if (size <= buffer->capacity)
+        return 1;
+    Py_ssize_t capacity = buffer->capacity > 0 ? buffer->capacity : 256;
+    while (capacity < size)
+        capacity *= 2;
+    Py_UCS4 *grown = realloc(buffer->chars, (size_t)capacity * sizeof(Py_UCS4));
+    if (grown == NULL)
+        return 0;
+    buffer->chars = grown;
+    buffer->capacity = capacity;
+    return 1;
+}
+
+static int push_int(Ints *ints, i64 value)
+{
+    if (ints->size == ints->capacity) {
+        Py_ssize_t capacity = ints->capacity > 0 ? 2 * ints->capacity : 1024;
+        i64 *grown = realloc(ints->items, (size_t)capacity * sizeof(i64));
+        if (grown == NULL)
+            return 0;
+        ints->items = grown;
+        ints->capacity = capacity;
+    }
+    ints->items[ints->size++] = value;
+    return 1;
+}
+
+/* A slot of the table: a token's hash (0 for an empty slot: no token hashes to 0), its id,
+ * and where its characters are in the arena (held here so that a lookup reads only the slot
+ * and the characters). */
+typedef struct { uint64_t hash; i64 id, start, size; } Slot;
+
+typedef struct {
+    PyObject_HEAD
+    Slot *slots;
+    i64 mask;         /* the number of slots minus 1 */
+    i64 size;         /* ids given */
+    i64 in_table;     /* of them, str tokens (in `slots`) */
+    Chars chars;      /* the arena */
+    PyObject *others; /* dict of the tokens that are not str -> id */
+    int busy;         /* a call is using the tables (with the GIL released) */
+} Vocabulary;
+
+static uint64_t hash_chars(const Py_UCS4 *chars, Py_ssize_t size)
+{
+    uint64_t hash = 14695981039346656037u; /* FNV-1a, then a final mix */
+    for (Py_ssize_t k = 0; k < size; k++)
+        hash = (hash ^ chars[k]) * 1099511628211u;
+    hash ^= hash >> 33;
+    hash *= 0xff51afd7ed558ccdu;
+    return (hash ^ (hash >> 33)) | 1;
+}
+
+/* Twice the slots, every token placed again; 0 where memory ran out. */
+static int grow_slots(Vocabulary *v)
+{
+    i64 mask = 2 * v->mask + 1;
+    Slot *slots = calloc((size_t)mask + 1, sizeof(Slot));
+    if (slots == NULL)
+        return 0;
+    for (i64 old = 0; old <= v->mask; old++) {
+        if (v->slots[old].hash == 0)
+            continue;
+        i64 slot = (i64)(v->slots[old].hash & (uint64_t)mask);
+        while (slots[slot].hash != 0)
+            slot = (slot + 1) & mask;
+        slots[slot] = v->slots[old];
+    }
+    free(v->slots);
+    v->slots = slots;
+    v->mask = mask;
+    return 1;
+}
+
+/* The id of the token of these characters, a new one if it is new; -1 where memory ran out. */
+static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    uint64_t hash = hash_chars(chars, size);
+    i64 slot = (i64)(hash & (uint64_t)v->mask);
+    for (; v->slots[slot].hash != 0; slot = (slot + 1) & v->mask) {
+        const Slot *known = &v->slots[slot];
+        if (known->hash == hash && known->size == size) {
+            const Py_UCS4 *kept = v->chars.chars + known->start;
+            Py_ssize_t k = 0;
+            while (k < size && kept[k] == chars[k]) /* (tokens are short: no call to memcmp) */
+                k++;
+            if (k == size)
+                return known->id;
+        }
+    }
+    if (!reserve_chars(&v->chars, v->chars.size + size))
+        return -1;
+    memcpy(v->chars.chars + v->chars.size, chars, (size_t)size * sizeof(Py_UCS4));
+    v->slots[slot] = (Slot){hash, v->size, v->chars.size, size};
+    v->chars.size += size;
+    v->in_table++;
+    if (2 * v->in_table > v->mask && !grow_slots(v))
+        return -1;
+    return v->size++;
+}
+
+/* The id of a token that is not a str (numbered by `others`); -1 with an exception. */
+static i64 intern_other(Vocabulary *v, PyObject *token)
+{
+    PyObject *known = PyDict_GetItemWithError(v->others, token);
+    if (known != NULL)
+        return PyLong_AsLongLong(known);
+    if (PyErr_Occurred())
+        return -1;
+    PyObject *number = PyLong_FromLongLong(v->size);
+    if (number == NULL || PyDict_SetItem(v->others, token, number) < 0) {
+        Py_XDECREF(number);
+        return -1;
+    }
+    Py_DECREF(number);
+    return v->size++;
+}
+
+/* A str's characters as UCS-4 in `buffer` (which it replaces). */
+static int load(Chars *buffer, int kind, const void *data, Py_ssize_t size)
+{
+    if (!reserve_chars(buffer, size))
+        return 0;
+    if (kind == PyUnicode_1BYTE_KIND)
+        for (Py_ssize_t k = 0; k < size; k++)
+            buffer->chars[k] = ((const Py_UCS1 *)data)[k];
+    else if (kind == PyUnicode_2BYTE_KIND)
+        for (Py_ssize_t k = 0; k < size; k++)
+            buffer->chars[k] = ((const Py_UCS2 *)data)[k];
+    else
+        memcpy(buffer->chars, data, (size_t)size * sizeof(Py_UCS4));
+    buffer->size = size;
+    return 1;
+}
+
+/* - the built-in tokenizers, on UCS-4 buffers -
+ *
+ * Each step reads `text` and writes `other`, then the two are swapped: `text` always holds
+ * the text so far. 13a's steps are sacreBLEU's, one for one: a regular expression replaced
+ * by re.sub, which scans left to right and goes on after each match, is the same scan here. */
+
+typedef struct { Chars text, other; } Texts;
+
+static void swap(Texts *t)
+{
+    Chars kept = t->text;
+    t->text = t->other;
+    t->other = kept;
+}
+
+static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
+static int is_mark(Py_UCS4 c) { return c == '.' || c == ','; }
+
+/* str.rstrip() */
+static void right_stripped(Chars *text)
+{
+    while (text->size > 0 && Py_UNICODE_ISSPACE(text->chars[text->size - 1]))
+        text->size--;
+}
+
+/* str.replace(old, new), `new` being one character or none (0). */
+static int replaced(Texts *t, const char *old, Py_UCS4 new)
+{
+    Py_ssize_t size = (Py_ssize_t)strlen(old), written = 0;
+    if (!reserve_chars(&t->other, t->text.size))
+        return 0;
+    const Py_UCS4 *in = t->text.chars;
+    Py_UCS4 *out = t->other.chars;
+    for (Py_ssize_t k = 0; k < t->text.size;) {
+        Py_ssize_t same = 0;
+        while (same < size && k + same < t->text.size && in[k + same] == (Py_UCS4)old[same])
+            same++;
+        if (same == size) {
+            if (new != 0)
+                out[written++] = new;
+            k += size;
+        } else {
+            out[written++] = in[k++];
+        }
+    }
+    t->other.size = written;
+    swap(t);
+    return 1;
+}
+
+static unsigned char SYMBOLS[128]; /* 13a's ASCII punctuation and symbols but ' , - . */
+
+/* re.sub(r"([symbols])", r" \1 ") */
+static int spaced_symbols(Texts *t)
+{
+    if (!reserve_chars(&t->other, 3 * t->text.size))
+        return 0;
+    Py_ssize_t written = 0;
+    Py_UCS4 *out = t->other.chars;
+    for (Py_ssize_t k = 0; k < t->text.size; k++) {
+        Py_UCS4 c = t->text.chars[k];
+        if (c < 128 && SYMBOLS[c]) {
+            out[written++] = ' ';
+            out[written++] = c;
+            out[written++] = ' ';
+        } else {
+            out[written++] = c;
+        }
+    }
+    t->other.size = written;
+    swap(t);
+    return 1;
+}
+
+/* The three rules on pairs of characters: re.sub(r"([^0-9])([.,])", r"\1 \2 "),
+ * re.sub(r"([.,])([^0-9])", r" \1 \2") and re.sub(r"([0-9])(-)", r"\1 \2 "). */
+enum { MARK_AFTER_NON_DIGIT, MARK_BEFORE_NON_DIGIT, DASH_AFTER_DIGIT };
+
+/* Whether the rule may match at `k`: the one character it needs most rarely is there. */
+static int may_match(const Py_UCS4 *in, Py_ssize_t k, int rule)
+{
+    if (rule == MARK_AFTER_NON_DIGIT)
+        return is_mark(in[k + 1]);
+    if (rule == MARK_BEFORE_NON_DIGIT)
+        return is_mark(in[k]);
+    return in[k + 1] == '-';
+}
+
+static int spaced_pairs(Texts *t, int rule)
+{
+    if (!reserve_chars(&t->other, 2 * t->text.size))
+        return 0;
+    const Py_UCS4 *in = t->text.chars;
+    Py_UCS4 *out = t->other.chars;
+    Py_ssize_t size = t->text.size, written = 0, k = 0;
+    while (k < size) {
+        Py_ssize_t next = k; /* no match can start before it: copied as it is */
+        while (next + 1 < size && !may_match(in, next, rule))
+            next++;
+        memcpy(out + written, in + k, (size_t)(next - k) * sizeof(Py_UCS4));
+        written += next - k;
+        k = next;
+        if (k + 1 < size) {
+            Py_UCS4 first = in[k], second = in[k + 1];
+            if (rule == MARK_AFTER_NON_DIGIT && !is_digit(first) && is_mark(second)) {
+                out[written++] = first;
+                out[written++] = ' ';
+                out[written++] = second;
+                out[written++] = ' ';
+                k += 2;
+                continue;
+            }
+            if (rule == MARK_BEFORE_NON_DIGIT && is_mark(first) && !is_digit(second)) {
+                out[written++] = ' ';
+                out[written++] = first;
+                out[written++] = ' ';
+                out[written++] = second;
+                k += 2;
+                continue;
+            }
+            if (rule == DASH_AFTER_DIGIT && is_digit(first) && second == '-') {
+                out[written++] = first;
+                out[written++] = ' ';
+                out[written++] = '-';
+                out[written++] = ' ';
+                k += 2;
+                continue;
+            }
+        }
+        out[written++] = in[k++];
+    }
+    t->other.size = written;
+    swap(t);
+    return 1;
+}
+
+/* mteval-v13a as sacreBLEU runs it (bleuprint.tokenizers.Mteval13a): rstrip, <skipped>,
+ * hyphenated line breaks, line breaks, the escapes (in mteval's order), padding, the rules. */
+static int mteval_13a(Texts *t)
+{
+    right_stripped(&t->text);
+    int angle = 0, line_break = 0, ampersand = 0;
+    for (Py_ssize_t k = 0; k < t->text.size; k++) {
+        angle |= t->text.chars[k] == '<';
+        line_break |= t->text.chars[k] == '\n';
+        ampersand |= t->text.chars[k] == '&'; /* (removing <skipped> leaves none to find) */
+    }
+    if (angle && !replaced(t, "<skipped>", 0))
+        return 0;
+    if (line_break && (!replaced(t, "-\n", 0) || !replaced(t, "\n", ' ')))
+        return 0;
+    if (ampersand &&
+        (!replaced(t, "&quot;", '"') || !replaced(t, "&amp;", '&') || !replaced(t, "&lt;", '<') ||
+         !replaced(t, "&gt;", '>')))
+        return 0;
+    if (!reserve_chars(&t->text, t->text.size + 2))
+        return 0;
+    memmove(t->text.chars + 1, t->text.chars, (size_t)t->text.size * sizeof(Py_UCS4));
+    t->text.chars[0] = t->text.chars[t->text.size + 1] = ' ';
+    t->text.size += 2;
+    /* A rule that finds nothing changes nothing, and the rules only add spaces: those whose
+     * characters the text lacks are skipped. */
+    int symbols = 0, marks = 0, dashes = 0;
+    for (Py_ssize_t k = 0; k < t->text.size; k++) {
+        Py_UCS4 c = t->text.chars[k];
+        symbols |= c < 128 && SYMBOLS[c];
+        marks |= is_mark(c);
+        dashes |= c == '-';
+    }
+    return (!symbols || spaced_symbols(t)) &&
+           (!marks || (spaced_pairs(t, MARK_AFTER_NON_DIGIT) &&
+                       spaced_pairs(t, MARK_BEFORE_NON_DIGIT))) &&
+           (!dashes || spaced_pairs(t, DASH_AFTER_DIGIT));
+}
+
+enum { WHITESPACE, MTEVAL_13A, CHARACTERS, TOKENIZERS };
+static const char *TOKENIZER_NAMES[TOKENIZERS] = {"whitespace", "13a", "char"};
+
+/* The tokens of the text in `t->text`, each given to `take` with `context`; 0 where memory
+ * ran out (or `take` failed). Every tokenizer splits on what str.split() splits on. */
+typedef int (*Take)(void *context, const Py_UCS4 *chars, Py_ssize_t size);
+
+static int split(Texts *t, int tokenizer, Take take, void *context)
+{
+    if (tokenizer == MTEVAL_13A && !mteval_13a(t))
+        return 0;
+    const Py_UCS4 *chars = t->text.chars;
+    Py_ssize_t size = t->text.size, k = 0;
+    while (k < size) {
+        while (k < size && Py_UNICODE_ISSPACE(chars[k]))
+            k++;
+        if (k == size)
+            break;
+        Py_ssize_t start = k;
+        if (tokenizer == CHARACTERS)
+            k++;
+        else
+            while (k < size && !Py_UNICODE_ISSPACE(chars[k]))
+                k++;
+        if (!take(context, chars + start, k - start))
+            return 0;
+    }
+    return 1;
+}
+
+/* Texts taken from Python (with their characters held, so the GIL may be released). */
+typedef struct {
+    PyObject *tuple;
+    Py_ssize_t count;
+    int *kinds;
+    const void **data;
+    Py_ssize_t *sizes;
+} Given;
+
+static void let_go(Given *given)
+{
+    Py_CLEAR(given->tuple);
+    PyMem_Free(given->kinds);
+    PyMem_Free((void *)given->data);
+    PyMem_Free(given->sizes);
+    given->kinds = NULL;
+    given->data = NULL;
+    given->sizes = NULL;
+}
+
+static int take_texts(PyObject *texts, Given *given)
+{
+    given->tuple = PySequence_Tuple(texts);
+    if (given->tuple == NULL)
+        return -1;
+    given->count = PyTuple_GET_SIZE(given->tuple);
+    Py_ssize_t room = given->count > 0 ? given->count : 1;
+    given->kinds = PyMem_Malloc((size_t)room * sizeof(int));
+    given->data = PyMem_Malloc((size_t)room * sizeof(void *));
+    given->sizes = PyMem_Malloc((size_t)room * sizeof(Py_ssize_t));
+    if (given->kinds == NULL || given->data == NULL || given->sizes == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < given->count; k++) {
+        PyObject *text = PyTuple_GET_ITEM(given->tuple, k);
+        if (!PyUnicode_Check(text)) {
+            PyErr_Format(PyExc_TypeError, "text %zd is a %.80s, not a str", k,
+                         Py_TYPE(text)->tp_name);
+            return -1;
+        }
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(text) < 0)
+            return -1;
+#endif
+        given->kinds[k] = PyUnicode_KIND(text);
+        given->data[k] = PyUnicode_DATA(text);
+        given->sizes[k] = PyUnicode_GET_LENGTH(text);
+    }
+    return 0;
+}
+
+static int tokenizer_number(PyObject *name)
+{
+    for (int k = 0; k < TOKENIZERS; k++)
+        if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, TOKENIZER_NAMES[k]) == 0)
+            return k;
+    PyErr_Format(PyExc_ValueError,
+                 "tokenizer must be one of 'whitespace', '13a', 'char' or None, got %R", name);
+    return -1;
+}
+
+/* Claim the tables for one call; -1 with an error if another thread is using them. */
+static int claim(Vocabulary *v)
+{
+    if (v->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "a Vocabulary is used by one thread at a time (another is interning)");
+        return -1;
+    }
+    v->busy = 1;
+    return 0;
+}
+
+typedef struct { Vocabulary *vocabulary; Ints *ids; } Interning;
+
+static int take_interned(void *context, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    Interning *interning = context;
+    i64 id = intern_chars(interning->vocabulary, chars, size);
+    return id >= 0 && push_int(interning->ids, id);
+}
+
+/* The ids and lengths as two new numpy arrays, in a tuple. */
+static PyObject *id_arrays(const Ints *ids, const Ints *lengths)
+{
+    Array arrays[2] = {{0}};
+    PyObject *result = NULL;
+    const Ints *sources[2] = {ids, lengths};
+    for (int k = 0; k < 2; k++) {
+        if (new_zeros(sources[k]->size, -1, "int64", &arrays[k]) < 0)
+            goto done;
+        if (sources[k]->size > 0)
+            memcpy(arrays[k].view.buf, sources[k]->items, (size_t)sources[k]->size * sizeof(i64));
+    }
+    result = PyTuple_Pack(2, arrays[0].array, arrays[1].array);
+done:
+    release(&arrays[0]);
+    release(&arrays[1]);
+    return result;
+}
+
+static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
+{
+    PyObject *iterator = PyObject_GetIter(streams);
+    if (iterator == NULL || claim(v) < 0) {
+        Py_XDECREF(iterator);
+        return NULL;
+    }
+    Ints ids = {0}, lengths = {0};
+    Chars scratch = {0};
+    PyObject *stream, *result = NULL;
+    int failed = 0;
+    while (!failed && (stream = PyIter_Next(iterator)) != NULL) {
+        PyObject *tokens = PySequence_Fast(stream, "each stream must be a sequence of tokens");
+        Py_DECREF(stream);
+        if (tokens == NULL) {
+            failed = 1;
+            break;
+        }
+        Py_ssize_t count = PySequence_Fast_GET_SIZE(tokens);
+        PyObject **items = PySequence_Fast_ITEMS(tokens);
+        for (Py_ssize_t k = 0; k < count && !failed; k++) {
+            PyObject *token = items[k];
+            i64 id;
+            if (PyUnicode_Check(token)) {
+#if PY_VERSION_HEX < 0x030C0000
+                if (PyUnicode_READY(token) < 0) {
+                    failed = 1;
+                    break;
+                }
+#endif
+                if (!load(&scratch, PyUnicode_KIND(token), PyUnicode_DATA(token),
+                          PyUnicode_GET_LENGTH(token)))
+                    id = -2;
+                else
+                    id = intern_chars(v, scratch.chars, scratch.size);
+                if (id < 0) {
+                    PyErr_NoMemory();
+                    id = -1;
+                }
+            } else {
+                id = intern_other(v, token);
+            }
+            if (id < 0 || !push_int(&ids, id)) {
+                if (!PyErr_Occurred())
+                    PyErr_NoMemory();
+                failed = 1;
+            }
+        }
+        Py_DECREF(tokens);
+        if (!failed && !push_int(&lengths, count)) {
+            PyErr_NoMemory();
+            failed = 1;
+        }
+    }
+    Py_DECREF(iterator);
+    v->busy = 0;
+    if (!failed && !PyErr_Occurred())
+        result = id_arrays(&ids, &lengths);
+    free(ids.items);
+    free(lengths.items);
+    free(scratch.chars);
+    return result;
+}
+
+static PyObject *vocabulary_intern_texts(Vocabulary *v, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"texts", "tokenizer", "tokenize", NULL};
+    PyObject *texts, *name, *tokenize;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:intern_texts", keywords, &texts, &name,
+                                     &tokenize))
+        return NULL;
+    if (name == Py_None) {
+        PyObject *streams = PyObject_CallOneArg(tokenize, texts);
+        if (streams == NULL)
+            return NULL;
+        PyObject *result = vocabulary_intern_tokens(v, streams);
+        Py_DECREF(streams);
+        return result;
+    }
+    int tokenizer = tokenizer_number(name);
+    Given given = {0};
+    if (tokenizer < 0 || take_texts(texts, &given) < 0 || claim(v) < 0) {
+        let_go(&given);
+        return NULL;
+    }
+    Ints ids = {0}, lengths = {0};
+    Texts t = {{0}, {0}};
+    Interning interning = {v, &ids};
+    int done = 1;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < given.count && done; k++) {
+        Py_ssize_t before = ids.size;
+        done = load(&t.text, given.kinds[k], given.data[k], given.sizes[k]) &&
+               split(&t, tokenizer, take_interned, &interning) &&
+               push_int(&lengths, ids.size - before);
+    }
+    Py_END_ALLOW_THREADS
+    v->busy = 0;
+    PyObject *result = done ? id_arrays(&ids, &lengths) : PyErr_NoMemory();
+    free(ids.items);
+    free(lengths.items);
+    free(t.text.chars);
+    free(t.other.chars);
+    let_go(&given);
+    return result;
+}
+
+static Py_ssize_t vocabulary_length(Vocabulary *v) { return (Py_ssize_t)v->size; }
+
+static PyObject *vocabulary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    if (!PyArg_ParseTuple(args, ":Vocabulary") || (kwargs != NULL && PyDict_GET_SIZE(kwargs))) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "Vocabulary() takes no arguments");
+        return NULL;
+    }
+    Vocabulary *v = (Vocabulary *)type->tp_alloc(type, 0);
+    if (v == NULL)
+        return NULL;
+    v->mask = 1023;
+    v->slots = calloc((size_t)v->mask + 1, sizeof(Slot));
+    v->others = PyDict_New();
+    if (v->slots == NULL || v->others == NULL) {
+        Py_DECREF(v);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    return (PyObject *)v;
+}
+
+static void vocabulary_dealloc(Vocabulary *v)
+{
+    free(v->slots);
+    free(v->chars.chars);
+    Py_XDECREF(v->others);
+    Py_TYPE(v)->tp_free((PyObject *)v);
+}
+
+static PyMethodDef vocabulary_methods[] = {
+    {"intern_texts", (PyCFunction)(void (*)(void))vocabulary_intern_texts,
+     METH_VARARGS | METH_KEYWORDS,
+     "The token ids of the texts, tokenized by the named built-in tokenizer (or by "
+     "tokenize(texts) where it is None), and the number of tokens of each."},
+    {"intern_tokens", (PyCFunction)vocabulary_intern_tokens, METH_O,
+     "The token ids of the token lists, one after the other, and the length of each."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods vocabulary_sequence = {.sq_length = (lenfunc)vocabulary_length};
+
+static PyTypeObject VocabularyType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bleuprint._kernels._compiled.Vocabulary",
+    .tp_doc = "Token ids, given in order of first sight (see bleuprint._kernels).",
+    .tp_basicsize = sizeof(Vocabulary),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = vocabulary_new,
+    .tp_dealloc = (destructor)vocabulary_dealloc,
+    .tp_methods = vocabulary_methods,
+    .tp_as_sequence = &vocabulary_sequence,
+};
+
+/* The built-in tokenizer's tokens of each text, as lists of str. */
+typedef struct { PyObject *tokens; } Listing;
+
+static int take_listed(void *context, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    Listing *listing = context;
+    PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars, size);
+    if (token == NULL)
+        return 0;
+    int appended = PyList_Append(listing->tokens, token) == 0;
+    Py_DECREF(token);
+    return appended;
+}
+
+static PyObject *py_tokenize_texts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"texts", "tokenizer", NULL};
+    PyObject *texts, *name;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:tokenize_texts", keywords, &texts, &name))
+        return NULL;
+    int tokenizer = tokenizer_number(name);
+    Given given = {0};
+    PyObject *result = NULL;
+    if (tokenizer < 0 || take_texts(texts, &given) < 0 || (result = PyList_New(given.count)) == NULL) {
+        let_go(&given);
+        return NULL;
+    }
+    Texts t = {{0}, {0}};
+    for (Py_ssize_t k = 0; k < given.count; k++) {
+        Listing listing = {PyList_New(0)};
+        if (listing.tokens == NULL)
+            goto failed;
+        PyList_SET_ITEM(result, k, listing.tokens);
+        if (!load(&t.text, given.kinds[k], given.data[k], given.sizes[k])) {
+            PyErr_NoMemory();
+            goto failed;
+        }
+        if (!split(&t, tokenizer, take_listed, &listing)) {
+            if (!PyErr_Occurred())
+                PyErr_NoMemory();
+            goto failed;
+        }
+    }
+    goto done;
+failed:
+    Py_CLEAR(result);
+done:
+    free(t.text.chars);
+    free(t.other.chars);
+    let_go(&given);
+    return result;
+}
+
 /* -- scoring ----------------------------------------------------------------------------- */
 
 /* The exact sum of the terms rounded once, to nearest with ties to even, by Shewchuk's
@@ -595,6 +1268,9 @@ static PyMethodDef methods[] = {
      "of its references (see bleuprint._kernels)."},
     {"weighted_geometric_means", (PyCFunction)(void (*)(void))weighted_geometric_means,
      METH_VARARGS | METH_KEYWORDS, "Row by row, exp(fsum(w * log p)) (see bleuprint._kernels)."},
+    {"tokenize_texts", (PyCFunction)(void (*)(void))py_tokenize_texts,
+     METH_VARARGS | METH_KEYWORDS,
+     "The tokens of each text by the named built-in tokenizer ('whitespace', '13a', 'char')."},
     {"rounded_sum", py_rounded_sum, METH_O,
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
     {NULL, NULL, 0, NULL},
@@ -618,5 +1294,16 @@ PyMODINIT_FUNC PyInit__compiled(void)
     Py_DECREF(numpy);
     if (as_contiguous == NULL || zeros == NULL)
         return NULL;
-    return PyModule_Create(&module);
+    for (const char *symbol = "!\"#$%&()*+/:;<=>?@[\\]^_`{|}~"; *symbol; symbol++)
+        SYMBOLS[(unsigned char)*symbol] = 1;
+    if (PyType_Ready(&VocabularyType) < 0)
+        return NULL;
+    PyObject *created = PyModule_Create(&module);
+    if (created == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(created, "Vocabulary", (PyObject *)&VocabularyType) < 0) {
+        Py_DECREF(created);
+        return NULL;
+    }
+    return created;
 }

@@ -1,4 +1,6 @@
 # The C extension's interface (``_compiled.c``): that of its plain-Python twin, ``_python``.
+from collections.abc import Callable, Hashable, Iterable, Sequence
+
 import numpy.typing as npt
 
 from bleuprint.typing import FloatArray, IntArray
@@ -16,3 +18,17 @@ def weighted_geometric_means(
     precisions: npt.ArrayLike, defined: npt.ArrayLike, order_weights: npt.ArrayLike
 ) -> FloatArray: ...
 def rounded_sum(terms: list[float], /) -> float: ...
+
+class Vocabulary:
+    def __len__(self) -> int: ...
+    def intern_texts(
+        self,
+        texts: Sequence[str],
+        tokenizer: str | None,
+        tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]],
+    ) -> tuple[IntArray, IntArray]: ...
+    def intern_tokens(
+        self, streams: Iterable[Sequence[Hashable]], /
+    ) -> tuple[IntArray, IntArray]: ...
+
+def tokenize_texts(texts: Sequence[str], tokenizer: str) -> list[list[str]]: ...

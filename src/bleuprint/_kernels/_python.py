@@ -2,7 +2,10 @@
 numbers, slower. bleuprint runs on it where the extension was not built, or where the
 environment variable ``BLEUPRINT_PURE_PYTHON=1`` asks for it.
 
-Each segment is counted with :class:`collections.Counter` objects, order by order; n-grams
+A :class:`Vocabulary` numbers tokens with a dictionary; it tokenizes texts with the
+``tokenize`` function it is given (the Python tokenizers of :mod:`bleuprint.tokenizers`, which
+this layer cannot import), where the compiled kernel splits the built-in ones itself. Each
+segment is counted with :class:`collections.Counter` objects, order by order; n-grams
 are listed in the order of their first occurrence in the hypothesis, as the compiled kernel
 lists them. The means are computed with :func:`math.log`, :func:`math.fsum` and
 :func:`math.exp`, the scalar code's own operations.
@@ -11,8 +14,9 @@ lists them. The means are computed with :func:`math.log`, :func:`math.fsum` and
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from itertools import chain, count
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +24,50 @@ import numpy.typing as npt
 from bleuprint.typing import FloatArray, IntArray
 
 Ngram = tuple[int, ...]
+TOKENIZERS = ("whitespace", "13a", "char")
+"""The built-in tokenizers the compiled kernel splits texts with itself."""
+
+
+class Vocabulary:
+    """Token ids, each distinct token getting the next number in order of first sight (see
+    :class:`bleuprint._kernels.Vocabulary`)."""
+
+    def __init__(self) -> None:
+        self._ids: defaultdict[Hashable, int] = defaultdict(count().__next__)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def intern_texts(
+        self,
+        texts: Sequence[str],
+        tokenizer: str | None,
+        tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]],
+    ) -> tuple[IntArray, IntArray]:
+        """The ids of the tokens of the texts, one text after the other, and the number of
+        tokens of each: ``tokenize(texts)`` gives the tokens (the compiled kernel splits
+        them itself where ``tokenizer`` names a built-in tokenizer)."""
+        if tokenizer is not None and tokenizer not in TOKENIZERS:
+            raise ValueError(
+                f"tokenizer must be one of 'whitespace', '13a', 'char' or None, got {tokenizer!r}"
+            )
+        return self.intern_tokens(tokenize(texts))
+
+    def intern_tokens(self, streams: Iterable[Sequence[Hashable]]) -> tuple[IntArray, IntArray]:
+        """The ids of the tokens of the streams, one after the other, and the length of
+        each. The streams are read once, in order: given one at a time, each is let go once
+        interned."""
+        lengths: list[int] = []
+
+        def measured(stream: Sequence[Hashable]) -> Sequence[Hashable]:
+            lengths.append(len(stream))
+            return stream
+
+        tokens = chain.from_iterable(map(measured, streams))
+        ids = np.fromiter(map(self._ids.__getitem__, tokens), np.int64)  # lookups in C
+        return ids, np.array(lengths, np.int64)
+
+
 ARRAYS = ("token_ids", "text_starts", "hypothesis_texts", "reference_texts", "reference_offsets")
 
 

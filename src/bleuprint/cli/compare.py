@@ -6,8 +6,14 @@ import argparse
 
 from bleuprint.cli import plot, render_scores
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
-from bleuprint.cli.corpus import read_corpus
-from bleuprint.cli.options import SubCommands, add_input_options, add_output_options
+from bleuprint.cli.corpus import read_corpus, warn_if_tokenized
+from bleuprint.cli.options import (
+    SubCommands,
+    add_input_options,
+    add_jobs_option,
+    add_output_options,
+)
+from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import add_significance_options, chosen_test
 from bleuprint.cli.systems import plot_scores, score_systems
 
@@ -22,6 +28,7 @@ def add_command(commands: SubCommands) -> None:
         "intervals, as a table or a chart.",
     )
     add_input_options(parser)
+    add_jobs_option(parser)
     add_configuration_options(parser)
     add_output_options(parser)
     add_significance_options(parser)
@@ -33,6 +40,9 @@ def run(arguments: argparse.Namespace) -> str:
     engine = engine_from_options(arguments)
     test = chosen_test(arguments, compare=True)
     plot.check(arguments)
-    scores = score_systems(engine, read_corpus(arguments), test, quiet=arguments.quiet)
-    plot_scores(scores, test, arguments)
-    return render_scores.corpus_scores(scores, test, arguments)
+    with Progress(quiet=arguments.quiet) as progress:
+        corpus = read_corpus(arguments, progress)
+        warn_if_tokenized(engine, corpus, arguments)
+        scores = score_systems(engine, corpus, test, progress, jobs=arguments.jobs)
+        plot_scores(scores, test, arguments, progress)
+    return render_scores.corpus_scores("compare", scores, test, arguments)

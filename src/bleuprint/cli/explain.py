@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 
 from bleuprint import explain
+from bleuprint._engine import BLEUScore
 from bleuprint.cli import render_explain
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
-from bleuprint.cli.corpus import read_corpus
-from bleuprint.cli.options import SubCommands, add_input_options, at_least
+from bleuprint.cli.corpus import Corpus, read_corpus, warn_if_tokenized
+from bleuprint.cli.options import SubCommands, add_input_options, add_width_option, at_least
+from bleuprint.cli.progress import Progress
+from bleuprint.cli.systems import SystemScore
 from bleuprint.exceptions import ConfigurationError, InputError
 
 
@@ -44,6 +47,7 @@ def add_command(commands: SubCommands) -> None:
         default="text",
         help="output format (default: %(default)s)",
     )
+    add_width_option(parser, "decimals of the scores of JSON output (default: %(default)s)")
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -55,23 +59,30 @@ def add_command(commands: SubCommands) -> None:
 
 def run(arguments: argparse.Namespace) -> str:
     engine = engine_from_options(arguments)
-    corpus = read_corpus(arguments)
-    if len(corpus.systems) != 1:
-        raise ConfigurationError("explain takes one system (one -i file or standard input)")
+    with Progress(quiet=arguments.quiet) as progress:
+        corpus = read_corpus(arguments, progress)
+        if len(corpus.systems) != 1:
+            raise ConfigurationError("explain takes one system (one -i file or standard input)")
+        warn_if_tokenized(engine, corpus, arguments)
+        hypotheses, references = corpus.systems[0], corpus.segment_references()
+        with progress.stage("explaining"):
+            explanations = _explanations(engine, corpus, arguments)
+        if arguments.format != "json":
+            return render_explain.as_text(explanations, arguments.color)
+        with progress.stage("scoring"):
+            system = SystemScore(corpus.names[0], engine.corpus_score(hypotheses, references))
+    return render_explain.as_json(explanations, system, arguments)
+
+
+def _explanations(
+    engine: BLEUScore, corpus: Corpus, arguments: argparse.Namespace
+) -> list[explain.SegmentExplanation]:
     hypotheses, references = corpus.systems[0], corpus.segment_references()
-    if arguments.segment is not None:
-        line = arguments.segment
-        if not 1 <= line <= len(hypotheses):
-            raise InputError(
-                f"--segment {line}: {corpus.names[0]} has lines 1 to {len(hypotheses)}"
-            )
-        explanations = [
-            explain.explain_segment(
-                engine, hypotheses[line - 1], references[line - 1], index=line - 1
-            )
-        ]
-    else:
-        explanations = explain.costliest_segments(engine, hypotheses, references, arguments.worst)
-    if arguments.format == "json":
-        return render_explain.as_json(explanations)
-    return render_explain.as_text(explanations, arguments.color)
+    if arguments.segment is None:
+        return explain.costliest_segments(engine, hypotheses, references, arguments.worst)
+    line = arguments.segment
+    if not 1 <= line <= len(hypotheses):
+        raise InputError(f"--segment {line}: {corpus.names[0]} has lines 1 to {len(hypotheses)}")
+    return [
+        explain.explain_segment(engine, hypotheses[line - 1], references[line - 1], index=line - 1)
+    ]

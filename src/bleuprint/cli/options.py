@@ -28,7 +28,7 @@ def at_least(minimum: int) -> Callable[[str], int]:
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
-    """``-r``, ``-i`` and ``--quiet``."""
+    """``-r``, ``-i``, ``-nr``, ``--quiet`` and ``--force``."""
     group = parser.add_argument_group("input")
     group.add_argument(
         "-r",
@@ -59,7 +59,25 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
         "-q",
         "--quiet",
         action="store_true",
-        help="no progress bar and no warnings on standard error",
+        help="no progress display and no warnings on standard error",
+    )
+    group.add_argument(
+        "--force",
+        action="store_true",
+        help="no warning that the hypotheses look tokenized (as sacreBLEU's --force)",
+    )
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """``--jobs``, of the commands that count whole corpora."""
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=at_least(1),
+        default=1,
+        metavar="N",
+        help="count on N processes (default: 1; each also uses the counting threads that "
+        "$BLEUPRINT_THREADS sets); the same output whatever N",
     )
 
 
@@ -79,10 +97,11 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print only the score (one per system or segment)",
     )
-    output.add_argument(
-        "-w",
-        "--width",
-        type=at_least(0),
-        default=1,
-        help="decimals of the printed scores (default: %(default)s)",
-    )
+    add_width_option(output, "decimals of the printed scores (default: %(default)s)")
+
+
+def add_width_option(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup, description: str
+) -> None:
+    """``-w``: the decimals of scores, as sacreBLEU's."""
+    parser.add_argument("-w", "--width", type=at_least(0), default=1, help=description)

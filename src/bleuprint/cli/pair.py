@@ -6,7 +6,8 @@ import argparse
 
 from bleuprint import presets
 from bleuprint._io import split_segments, standard_input
-from bleuprint.cli.options import SubCommands
+from bleuprint.cli.document import document, score_fields
+from bleuprint.cli.options import SubCommands, add_width_option
 from bleuprint.exceptions import InputError
 
 
@@ -19,6 +20,14 @@ def add_command(commands: SubCommands) -> None:
         "input, and print the score as the preset's definition prints it.",
     )
     parser.add_argument("--preset", default="canonical", choices=sorted(presets.PRESETS))
+    parser.add_argument(
+        "-f",
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="output format: the preset's own line, or the JSON document (default: %(default)s)",
+    )
+    add_width_option(parser, "decimals of the score of JSON output (default: %(default)s)")
     parser.set_defaults(command=run)
 
 
@@ -32,4 +41,8 @@ def run(arguments: argparse.Namespace) -> str:
             f"<stdin>: expected two lines (the reference, then the candidate), got {len(lines)}"
         )
     reference, candidate = lines[0], lines[1]
-    return preset.format_score(preset.build().compute(candidate, [reference])) + "\n"
+    result = preset.build().sentence_score(candidate, [reference])
+    if arguments.format == "text":
+        return preset.format_score(result.score) + "\n"
+    system = {"system": "<stdin>", **score_fields(result, arguments.width)}
+    return document("pair", arguments.preset, result.signature, [system])

@@ -1,13 +1,15 @@
-"""Explanations of segment scores as text (coloured where asked) or JSON."""
+"""Explanations of segment scores as text (coloured where asked) or the JSON document."""
 
 from __future__ import annotations
 
-import json
+import argparse
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from bleuprint.cli.document import document, score_fields
+from bleuprint.cli.systems import SystemScore
 from bleuprint.explain import NgramCount, OrderExplanation, SegmentExplanation
 
 # ANSI colours of the four groups of n-grams, and of headings.
@@ -15,10 +17,14 @@ _COLORS = {"matched": "32", "clipped": "33", "unmatched": "31", "missed": "36", 
 _GROUPS = ("matched", "clipped", "unmatched", "missed")
 
 
-def as_json(explanations: Sequence[SegmentExplanation]) -> str:
-    """The explanations as one JSON list."""
-    items = [_as_json(item) for item in explanations]
-    return json.dumps(items, indent=1, ensure_ascii=False) + "\n"
+def as_json(
+    explanations: Sequence[SegmentExplanation], system: SystemScore, arguments: argparse.Namespace
+) -> str:
+    """The JSON document: the system's corpus score, its explained ``segments`` in it."""
+    width = arguments.width
+    fields = {"system": system.name, **score_fields(system.result, width)}
+    fields["segments"] = [_as_json(item, width) for item in explanations]
+    return document("explain", arguments.preset, system.result.signature, [fields])
 
 
 def as_text(explanations: Sequence[SegmentExplanation], color: str) -> str:
@@ -103,13 +109,12 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
-def _as_json(item: SegmentExplanation) -> dict[str, Any]:
+def _as_json(item: SegmentExplanation, width: int) -> dict[str, Any]:
     signature = item.result.signature.parts
     return {
         "segment": item.index + 1,
+        **score_fields(item.result, width),
         "loss": None if item.loss is None else 100 * item.loss,
-        "score": 100 * item.result.score,
-        "signature": str(item.result.signature),
         "hypothesis_tokens": item.hypothesis_tokens,
         "reference_tokens": item.reference_tokens,
         "orders": [

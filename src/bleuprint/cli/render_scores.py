@@ -1,4 +1,5 @@
-"""Scores as text: sacreBLEU's JSON and one-line forms, a table, TSV, or a LaTeX table.
+"""Scores as text: the JSON document (:mod:`~bleuprint.cli.document`), sacreBLEU's one-line
+form, a table, TSV, or a LaTeX table.
 
 Scores print on sacreBLEU's 0-100 scale. The ``score`` is rounded to ``--width`` decimals
 everywhere (in JSON too, as sacreBLEU does); the other numbers of JSON and TSV output keep full
@@ -8,64 +9,80 @@ precision, and text output rounds them for reading.
 from __future__ import annotations
 
 import argparse
-import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from bleuprint._result import BLEUResult
+from bleuprint._segments import SentenceScores
+from bleuprint.cli.document import document, percent, rounded, score_fields, verbose
+from bleuprint.cli.progress import Update
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
 from bleuprint.cli.table import format_table
-from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.significance import SignificanceResult
 
 
-def sentence_scores(results: Sequence[BLEUResult], arguments: argparse.Namespace) -> str:
-    """One score per segment: JSON Lines, text lines, ``-b`` scores or a TSV table."""
+def sentence_scores(
+    scores: SentenceScores,
+    corpus: SystemScore,
+    arguments: argparse.Namespace,
+    progress: Update,
+) -> str:
+    """One score per segment: the JSON document (the system's score over them, with its
+    ``segments``), text lines, ``-b`` scores or a TSV table; ``progress`` is told of each
+    segment's result as it is made."""
     width = arguments.width
     if arguments.score_only:
-        lines = [_rounded(result.score, width) for result in results]
-    elif arguments.format == "json":
-        lines = [
-            json.dumps({"segment": number, **_json_fields(result, width)}, ensure_ascii=False)
-            for number, result in enumerate(results, start=1)
-        ]
-    elif arguments.format == "latex":
+        progress(len(scores))
+        return "".join(rounded(score, width) + "\n" for score in scores.scores.tolist())
+    if arguments.format == "latex":
         raise ConfigurationError("-f latex writes a table of systems: not with --sentence-level")
-    elif arguments.format == "tsv":
+    segments = _reported(scores, progress)
+    if arguments.format == "json":
+        system = _json_system(corpus, width)
+        system["segments"] = [
+            {"segment": number, **score_fields(result, width)}
+            for number, result in enumerate(segments, start=1)
+        ]
+        return document("score", arguments.preset, corpus.result.signature, [system])
+    if arguments.format == "tsv":
         return _tsv(
-            [SystemScore(str(number), result) for number, result in enumerate(results, 1)],
+            [SystemScore(str(number), result) for number, result in enumerate(segments, 1)],
             None,
             width,
             first_column="segment",
         )
-    else:
-        lines = [_text_line(result, width) for result in results]
-    return "\n".join(lines) + "\n"
+    return "".join(_text_line(result, width) + "\n" for result in segments)
+
+
+def _reported(scores: SentenceScores, progress: Update) -> Iterator[BLEUResult]:
+    for result in scores:
+        yield result
+        progress(1)
 
 
 def corpus_scores(
-    scores: Sequence[SystemScore], test: SignificanceTest | None, arguments: argparse.Namespace
+    command: str,
+    scores: Sequence[SystemScore],
+    test: SignificanceTest | None,
+    arguments: argparse.Namespace,
 ) -> str:
-    """One score per system: ``-b`` scores, a LaTeX table, TSV, JSON (one object for one
-    system without a test, else a document of systems), a text line, or a table."""
+    """One score per system: ``-b`` scores, a LaTeX table, TSV, the JSON document, a text
+    line, or a table."""
     width = arguments.width
     if arguments.score_only:
-        return "".join(_rounded(score.result.score, width) + "\n" for score in scores)
+        return "".join(rounded(score.result.score, width) + "\n" for score in scores)
     if arguments.format in {"latex", "tsv"}:
         return _table_file(arguments.format, scores, test, width)
     if arguments.format == "json":
-        objects = [_json_system(score, width) for score in scores]
-        if len(scores) == 1 and test is None:
-            return json.dumps(objects[0], indent=1, ensure_ascii=False) + "\n"
-        document = {
-            "name": "BLEU",
-            "signature": str(scores[0].result.signature),
-            "significance": test.as_json() if test else None,
-            "systems": objects,
-        }
-        return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+        return document(
+            command,
+            arguments.preset,
+            scores[0].result.signature,
+            [_json_system(score, width, test) for score in scores],
+            test.as_json() if test else None,
+        )
     if len(scores) == 1:
         return _text_line(scores[0].result, width, scores[0].test) + "\n"
     return _text_table(scores, test, width)
@@ -80,66 +97,23 @@ def _table_file(
     return _tsv(scores, test, width, first_column="system")
 
 
-def _json_fields(result: BLEUResult, width: int) -> dict[str, Any]:
-    """sacreBLEU's fields, with the details as numbers too."""
-    return {
-        "name": "BLEU",
-        "score": float(_rounded(result.score, width)),
-        "signature": str(result.signature),
-        "sacrebleu_signature": _sacrebleu_signature(result),
-        "verbose_score": _verbose(result),
-        "precisions": [100 * precision for precision in result.precisions],
-        "bp": result.brevity_penalty,
-        "ratio": result.ratio,
-        "hyp_len": result.hypothesis_length,
-        "ref_len": result.reference_length,
-        "counts": list(result.matches),
-        "totals": list(result.totals),
-    }
-
-
-def _sacrebleu_signature(result: BLEUResult) -> str | None:
-    """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
-    try:
-        return sacrebleu.signature(result)
-    except ConfigurationError:
-        return None
-
-
-def _json_system(score: SystemScore, width: int) -> dict[str, Any]:
-    fields = {"system": score.name, **_json_fields(score.result, width)}
-    if score.test is not None:
-        fields.update(
-            p_value=score.test.p_value,
-            mean=_percent(score.test.mean),
-            ci=_percent(score.test.ci),
-        )
-    return fields
-
-
-def _percent(value: float | None) -> float | None:
-    return None if value is None else 100 * value
-
-
-def _verbose(result: BLEUResult) -> str:
-    # The details that follow the score in the result's own one-line form.
-    return result.format().split(" ", 3)[3]
-
-
-def _rounded(score: float, width: int) -> str:
-    return f"{100 * score:.{width}f}"
+def _json_system(
+    score: SystemScore, width: int, test: SignificanceTest | None = None
+) -> dict[str, Any]:
+    tested = test.sacrebleu_fields() if test else {}
+    return {"system": score.name, **score_fields(score.result, width, score.test, tested)}
 
 
 def _interval(test: SignificanceResult | None, width: int) -> str:
     if test is None or test.mean is None or test.ci is None:
         return ""
-    return f"μ = {_rounded(test.mean, width)} ± {_rounded(test.ci, width)}"
+    return f"μ = {rounded(test.mean, width)} ± {rounded(test.ci, width)}"
 
 
 def _text_line(result: BLEUResult, width: int, test: SignificanceResult | None = None) -> str:
     interval = _interval(test, width)
-    score = _rounded(result.score, width) + (f" ({interval})" if interval else "")
-    return f"BLEU|{result.signature} = {score} {_verbose(result)}"
+    score = rounded(result.score, width) + (f" ({interval})" if interval else "")
+    return f"BLEU|{result.signature} = {score} {verbose(result)}"
 
 
 def _text_table(scores: Sequence[SystemScore], test: SignificanceTest | None, width: int) -> str:
@@ -152,7 +126,7 @@ def _text_table(scores: Sequence[SystemScore], test: SignificanceTest | None, wi
     rows = [header]
     for position, score in enumerate(scores):
         name = f"Baseline: {score.name}" if paired and position == 0 else score.name
-        row = [name, _rounded(score.result.score, width)]
+        row = [name, rounded(score.result.score, width)]
         if "μ ± 95% CI" in header:
             row.append(_interval(score.test, width).removeprefix("μ = "))
         if paired:
@@ -185,13 +159,13 @@ def _tsv(
     rows = ["\t".join(header)]
     for score in scores:
         result = score.result
-        cells: list[object] = [score.name, _rounded(result.score, width)]
+        cells: list[object] = [score.name, rounded(result.score, width)]
         cells += [100 * precision for precision in result.precisions]
         cells += [result.brevity_penalty, result.ratio]
         cells += [result.hypothesis_length, result.reference_length]
         if test is not None:
             outcome = score.test or SignificanceResult(result.score)
-            cells += [_percent(outcome.mean), _percent(outcome.ci), outcome.p_value]
+            cells += [percent(outcome.mean), percent(outcome.ci), outcome.p_value]
         rows.append("\t".join(_tsv_cell(cell) for cell in cells))
     return "\n".join(rows) + "\n"
 
@@ -232,7 +206,7 @@ def _latex(scores: Sequence[SystemScore], test: SignificanceTest | None, width: 
     rows = [header]
     for position, score in enumerate(scores):
         name = _latex_text(score.name) + (" (baseline)" if paired and position == 0 else "")
-        row = [name, _rounded(score.result.score, width)]
+        row = [name, rounded(score.result.score, width)]
         if intervals:
             interval = _interval(score.test, width).removeprefix("μ = ")
             row.append(interval.replace(" ± ", r" $\pm$ "))

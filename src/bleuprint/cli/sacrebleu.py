@@ -26,15 +26,18 @@ import attrs
 
 from bleuprint._engine import BLEUScore
 from bleuprint._io import (
+    STDIN,
     byte_order_mark_warning,
     open_binary,
     read_segments,
     split_references,
     standard_input,
 )
+from bleuprint._segments import SegmentStats
 from bleuprint.cli import sacrebleu_tables
+from bleuprint.cli.corpus import count_segments, looks_tokenized, total_bytes
 from bleuprint.cli.options import SubCommands
-from bleuprint.cli.progress import progress_bar
+from bleuprint.cli.progress import Progress, Update
 from bleuprint.cli.sacrebleu_numbers import SMOOTH_DEFAULTS, Arithmetic, Rows, Score
 from bleuprint.compat import sacrebleu as sacrebleu_definition
 from bleuprint.exceptions import ConfigurationError, InputError
@@ -44,7 +47,6 @@ _TOKENIZERS = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab")
 _SENTENCEPIECE = ("spm", "flores101", "flores200", "spBLEU-1K")
 _SHORT_KEYS = {"version": "v", "nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s"}
 _DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
-_TOKENIZED_LINES = 100  # sacreBLEU warns from this many hypotheses ending in " ."
 
 
 def add_command(commands: SubCommands) -> None:
@@ -122,20 +124,43 @@ def run(arguments: argparse.Namespace) -> str:
     if arguments.width < 0:
         raise ConfigurationError(f"-w/--width must be at least 0, got {arguments.width}")
     paired = arguments.paired_bs or arguments.paired_ar
-    references = _read_references(arguments)
-    names, systems = _read_systems(arguments, paired)
-    _check(arguments, references, systems, paired)
-    engine = _engine(arguments)
-    arithmetic = Arithmetic(
-        4, arguments.bleu_smooth_method, arguments.bleu_smooth_value, arguments.sentence_level
-    )
-    segment_references = [list(segment) for segment in zip(*references)]
-    with progress_bar("counting", sum(map(len, systems)), "segments", quiet=arguments.quiet) as bar:
-        counted = []
-        for system in systems:
-            counted.append(engine.count_segments(system, segment_references))
-            bar.update(len(system))
-            _warn_if_tokenized(system, arguments)
+    with Progress(quiet=arguments.quiet) as progress:
+        with progress.stage("reading", _total_bytes(arguments), "bytes") as update:
+            references = _read_references(arguments, update)
+            names, systems = _read_systems(arguments, paired, update)
+        _check(arguments, references, systems, paired)
+        engine = _engine(arguments)
+        arithmetic = Arithmetic(
+            4, arguments.bleu_smooth_method, arguments.bleu_smooth_value, arguments.sentence_level
+        )
+        with progress.stage("counting", sum(map(len, systems)), "segments") as update:
+            segment_references = [list(segment) for segment in zip(*references)]
+            counted = []
+            for system in systems:
+                counted.append(count_segments(engine, system, segment_references, update))
+                _warn_if_tokenized(system, arguments)
+        # The tests report no progress: their time is shown.
+        tested = paired or arguments.confidence
+        with progress.stage("testing" if tested else "scoring"):
+            return _output(arithmetic, engine, names, counted, arguments, format=output_format)
+
+
+def _total_bytes(arguments: argparse.Namespace) -> int | None:
+    """The bytes of the files, where known ahead (not standard input, .gz)."""
+    return total_bytes([*arguments.refs, *(arguments.input or [STDIN])])
+
+
+def _output(
+    arithmetic: Arithmetic,
+    engine: BLEUScore,
+    names: list[str],
+    counted: list[SegmentStats],
+    arguments: argparse.Namespace,
+    *,
+    format: str,
+) -> str:
+    """sacreBLEU's standard output, from the counted systems."""
+    output_format = format
     rows = [arithmetic.rows(segments) for segments in counted]
     signature = _Signature.parse(
         sacrebleu_definition.signature(engine.score(engine.total(counted[0])))
@@ -150,7 +175,7 @@ def run(arguments: argparse.Namespace) -> str:
             + "\n"
             for row in rows[0]
         )
-    if len(systems) == 1:
+    if len(counted) == 1:
         return _single(arithmetic, rows[0], signature, arguments, output_format)
     return _several(arithmetic, names, rows, signature, arguments, output_format)
 
@@ -182,7 +207,7 @@ def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
         )
 
 
-def _read_references(arguments: argparse.Namespace) -> list[list[str]]:
+def _read_references(arguments: argparse.Namespace, progress: Update) -> list[list[str]]:
     if arguments.num_refs != 1 and len(arguments.refs) > 1:
         raise ConfigurationError(
             "--num-refs splits one file of tab-separated references: give one reference file"
@@ -191,7 +216,7 @@ def _read_references(arguments: argparse.Namespace) -> list[list[str]]:
         raise ConfigurationError("give the reference files before -i (sacrebleu REF... -i SYS...)")
     streams = []
     for path in arguments.refs:
-        lines = _read(path, arguments)
+        lines = _read(path, arguments, progress)
         if arguments.num_refs == 1:
             streams.append(lines)
         else:
@@ -199,7 +224,9 @@ def _read_references(arguments: argparse.Namespace) -> list[list[str]]:
     return streams
 
 
-def _read_systems(arguments: argparse.Namespace, paired: bool) -> tuple[list[str], list[list[str]]]:
+def _read_systems(
+    arguments: argparse.Namespace, paired: bool, progress: Update
+) -> tuple[list[str], list[list[str]]]:
     if arguments.input is None:
         return _read_standard_input(arguments, paired)
     names: list[str] = []
@@ -210,7 +237,7 @@ def _read_systems(arguments: argparse.Namespace, paired: bool) -> tuple[list[str
                 continue  # sacreBLEU skips the baseline given again
             raise InputError(f"{path!r} already used to name a system")
         names.append(path)
-        systems.append(_read(path, arguments))
+        systems.append(_read(path, arguments, progress))
     if not systems:
         raise ConfigurationError("-i names no system output file")
     if paired:
@@ -245,7 +272,7 @@ def _read_standard_input(
     return [f"System {n + 1}" for n in range(count)], systems
 
 
-def _read(path: str, arguments: argparse.Namespace) -> list[str]:
+def _read(path: str, arguments: argparse.Namespace, progress: Update) -> list[str]:
     """The lines of a file as sacreBLEU reads them (split at ``\\n``, trailing whitespace
     removed), in the encoding of ``-e``."""
     try:
@@ -253,7 +280,7 @@ def _read(path: str, arguments: argparse.Namespace) -> list[str]:
     except LookupError:
         raise ConfigurationError(f"-e {arguments.encoding}: no such encoding") from None
     if encoding == "utf-8":
-        lines = read_segments(path)
+        lines = read_segments(path, progress)
     else:
         with open_binary(path) as handle:
             try:
@@ -314,7 +341,7 @@ def _warn_if_tokenized(system: Sequence[str], arguments: argparse.Namespace) -> 
     """sacreBLEU's warning: 100 or more lines of a system end in a tokenized full stop."""
     if arguments.bleu_force or arguments.sentence_level or arguments.quiet:
         return
-    if sum(line.endswith(" .") for line in system) >= _TOKENIZED_LINES:
+    if looks_tokenized(system):
         print(
             "bleuprint: warning: 100 or more lines end in a tokenized period (' .'): it looks "
             "like you forgot to detokenize your test data, which may hurt your score "

@@ -12,9 +12,14 @@ from bleuprint._engine import BLEUScore
 from bleuprint._io import STDIN
 from bleuprint.cli import plot, render_scores
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
-from bleuprint.cli.corpus import Corpus, count_segments, read_corpus
-from bleuprint.cli.options import SubCommands, add_input_options, add_output_options
-from bleuprint.cli.progress import progress_bar
+from bleuprint.cli.corpus import Corpus, count_segments, read_corpus, warn_if_tokenized
+from bleuprint.cli.options import (
+    SubCommands,
+    add_input_options,
+    add_jobs_option,
+    add_output_options,
+)
+from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, add_significance_options, chosen_test
 from bleuprint.cli.systems import SystemScore, plot_scores, score_systems
 from bleuprint.exceptions import ConfigurationError
@@ -29,6 +34,7 @@ def add_command(commands: SubCommands) -> None:
         "more reference files, at corpus or sentence level, with optional significance tests.",
     )
     add_input_options(parser)
+    add_jobs_option(parser)
     add_configuration_options(parser)
     add_output_options(parser)
     add_significance_options(parser)
@@ -65,29 +71,41 @@ def run(arguments: argparse.Namespace) -> str:
     if arguments.plot and (arguments.sentence_level or arguments.dask is not None):
         raise ConfigurationError("--plot charts corpus scores: not with --sentence-level or --dask")
     plot.check(arguments)
-    if arguments.dask is not None:
-        return render_scores.corpus_scores(_score_on_dask(engine, test, arguments), test, arguments)
-    corpus = read_corpus(arguments)
-    if arguments.sentence_level:
-        if len(corpus.systems) > 1 or test is not None:
-            raise ConfigurationError(
-                "--sentence-level scores one system, without significance tests"
-            )
-        return _sentence_level(engine, corpus, arguments)
-    scores = score_systems(engine, corpus, test, quiet=arguments.quiet)
-    plot_scores(scores, test, arguments)
-    return render_scores.corpus_scores(scores, test, arguments)
+    with Progress(quiet=arguments.quiet) as progress:
+        if arguments.dask is not None:
+            scores = _score_on_dask(engine, test, arguments, progress)
+            return render_scores.corpus_scores("score", scores, test, arguments)
+        corpus = read_corpus(arguments, progress)
+        warn_if_tokenized(engine, corpus, arguments)
+        if arguments.sentence_level:
+            if len(corpus.systems) > 1 or test is not None:
+                raise ConfigurationError(
+                    "--sentence-level scores one system, without significance tests"
+                )
+            return _sentence_level(engine, corpus, arguments, progress)
+        scores = score_systems(engine, corpus, test, progress, jobs=arguments.jobs)
+        plot_scores(scores, test, arguments, progress)
+    return render_scores.corpus_scores("score", scores, test, arguments)
 
 
-def _sentence_level(engine: BLEUScore, corpus: Corpus, arguments: argparse.Namespace) -> str:
+def _sentence_level(
+    engine: BLEUScore, corpus: Corpus, arguments: argparse.Namespace, progress: Progress
+) -> str:
     hypotheses = corpus.systems[0]
-    with progress_bar("scoring", len(hypotheses), "segments", quiet=arguments.quiet) as bar:
-        segments = count_segments(engine, hypotheses, corpus.segment_references(), bar.update)
-    return render_scores.sentence_scores(engine.score_segments(segments), arguments)
+    with progress.stage("counting", len(hypotheses), "segments") as update:
+        references = corpus.segment_references()
+        segments = count_segments(engine, hypotheses, references, update, arguments.jobs)
+    with progress.stage("scoring", len(hypotheses), "segments") as update:
+        results = engine.score_segments(segments)
+        system = SystemScore(corpus.names[0], engine.score(engine.total(segments)))
+        return render_scores.sentence_scores(results, system, arguments, update)
 
 
 def _score_on_dask(
-    engine: BLEUScore, test: SignificanceTest | None, arguments: argparse.Namespace
+    engine: BLEUScore,
+    test: SignificanceTest | None,
+    arguments: argparse.Namespace,
+    progress: Progress,
 ) -> list[SystemScore]:
     """Every system's corpus score, counted on the Dask cluster that ``--dask`` names; the
     workers read the files themselves."""
@@ -96,6 +114,8 @@ def _score_on_dask(
             "--dask scores corpora of files: without --sentence-level, significance tests "
             "or --num-refs"
         )
+    if arguments.jobs != 1:
+        raise ConfigurationError("--dask counts on the cluster's workers: not with --jobs")
     files = [*(arguments.input or [STDIN]), *arguments.references]
     if STDIN in files or any(str(path).endswith(".gz") for path in files):
         raise ConfigurationError(
@@ -108,7 +128,10 @@ def _score_on_dask(
     timeout = (
         bleu_dask.DEFAULT_TIMEOUT if arguments.dask_timeout is None else arguments.dask_timeout
     )
-    with bleu_dask.connect(arguments.dask, timeout=timeout, logs=arguments.dask_logs) as client:
+    with (
+        progress.stage(f"scoring on the Dask cluster ({arguments.dask})"),
+        bleu_dask.connect(arguments.dask, timeout=timeout, logs=arguments.dask_logs) as client,
+    ):
         # Lines lose their trailing whitespace, as the other commands read files (_io).
         results = [
             bleu_dask.corpus_score_files(

@@ -12,7 +12,7 @@ from bleuprint import significance
 from bleuprint._engine import BLEUScore
 from bleuprint._segments import SegmentStats
 from bleuprint.cli.options import at_least
-from bleuprint.cli.progress import progress_bar
+from bleuprint.cli.progress import Progress
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.significance import SignificanceResult
 
@@ -50,6 +50,11 @@ class SignificanceTest:
         if self.kind == "ar":
             fields["confidence_resamples"] = self.confidence_resamples
         return fields
+
+    def sacrebleu_fields(self) -> dict[str, object]:
+        """The fields of sacreBLEU's signature that name the test: ``bs`` or ``ar``, then
+        ``seed``."""
+        return {"ar" if self.kind == "ar" else "bs": self.samples, "seed": self.seed}
 
     def corpora(self, systems: int) -> int:
         """How many resampled corpora the test scores, for the progress bar."""
@@ -129,18 +134,17 @@ def run_test(
     engine: BLEUScore,
     systems: Sequence[SegmentStats],
     test: SignificanceTest | None,
-    *,
-    quiet: bool,
+    progress: Progress,
 ) -> Sequence[SignificanceResult | None]:
     """The outcome of ``test`` for each system (``None`` each without a test)."""
     if test is None:
         return [None] * len(systems)
     corpora = test.corpora(len(systems))
-    with progress_bar("testing", corpora, "corpora", quiet=quiet) as bar:
+    with progress.stage("testing", corpora, "corpora") as update:
         if test.kind == "ci":
             return [
                 significance.bootstrap_confidence(
-                    segments, engine, resamples=test.samples, seed=test.seed, progress=bar.update
+                    segments, engine, resamples=test.samples, seed=test.seed, progress=update
                 )
                 for segments in systems
             ]
@@ -151,5 +155,5 @@ def run_test(
             samples=test.samples,
             seed=test.seed,
             confidence_resamples=test.confidence_resamples,
-            progress=bar.update,
+            progress=update,
         )

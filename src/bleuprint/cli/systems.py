@@ -11,7 +11,7 @@ from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
 from bleuprint.cli import plot
 from bleuprint.cli.corpus import Corpus, count_segments
-from bleuprint.cli.progress import progress_bar
+from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, run_test
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.significance import SignificanceResult
@@ -27,21 +27,31 @@ class SystemScore:
 
 
 def score_systems(
-    engine: BLEUScore, corpus: Corpus, test: SignificanceTest | None, *, quiet: bool
+    engine: BLEUScore,
+    corpus: Corpus,
+    test: SignificanceTest | None,
+    progress: Progress,
+    *,
+    jobs: int = 1,
 ) -> list[SystemScore]:
-    """Count every system once; score each corpus and run the test on the same counts."""
+    """Count every system once (on ``jobs`` processes); score each corpus and run the test on
+    the same counts."""
     if test is not None and test.paired and len(corpus.systems) < 2:
         raise ConfigurationError(
             "a paired test needs at least two systems: give the baseline first to -i"
         )
-    references = corpus.segment_references()
     size = sum(len(system) for system in corpus.systems)
-    with progress_bar("counting", size, "segments", quiet=quiet) as bar:
+    with progress.stage("counting", size, "segments") as update:
+        references = corpus.segment_references()
         counted = [
-            count_segments(engine, system, references, bar.update) for system in corpus.systems
+            count_segments(engine, system, references, update, jobs) for system in corpus.systems
         ]
-    results = [engine.score(engine.total(segments)) for segments in counted]
-    outcomes = run_test(engine, counted, test, quiet=quiet)
+    with progress.stage("scoring", len(counted), "systems") as update:
+        results = []
+        for segments in counted:
+            results.append(engine.score(engine.total(segments)))
+            update(1)
+    outcomes = run_test(engine, counted, test, progress)
     return [
         SystemScore(name, result, outcome)
         for name, result, outcome in zip(corpus.names, results, outcomes)
@@ -49,7 +59,10 @@ def score_systems(
 
 
 def plot_scores(
-    scores: Sequence[SystemScore], test: SignificanceTest | None, arguments: argparse.Namespace
+    scores: Sequence[SystemScore],
+    test: SignificanceTest | None,
+    arguments: argparse.Namespace,
+    progress: Progress,
 ) -> None:
     """Draw the chart ``--plot`` asks for (nothing without it); the first system is the
     baseline of a paired test."""
@@ -61,4 +74,5 @@ def plot_scores(
         plot.PlottedSystem(name, score.result.score, score.test, baseline=paired and index == 0)
         for index, (name, score) in enumerate(zip(names, scores))
     ]
-    plot.draw(arguments.plot, plotted, test, title=f"BLEU, {arguments.preset} preset")
+    with progress.stage(f"plotting {arguments.plot}"):
+        plot.draw(arguments.plot, plotted, test, title=f"BLEU, {arguments.preset} preset")

@@ -11,7 +11,9 @@
 - :mod:`bleuprint.compat.mteval`: NIST ``mteval-v13a.pl`` and ``mteval-v14.pl``;
 - :mod:`bleuprint.compat.coco`: coco-caption (pycocoevalcap 1.2) ``Bleu``;
 - :mod:`bleuprint.compat.torcheval`: torcheval 0.0.7 ``BLEUScore``;
-- :mod:`bleuprint.compat.tensor2tensor`: tensor2tensor ``bleu_hook``.
+- :mod:`bleuprint.compat.tensor2tensor`: tensor2tensor ``bleu_hook``;
+- :mod:`bleuprint.compat.ignite`: pytorch-ignite 0.5.5 ``Bleu``;
+- :mod:`bleuprint.compat.gleu`: GLEU, NLTK 3.10.4 ``gleu_score`` and Hugging Face ``google_bleu``.
 
 Each module holds its recipe (``parts``: the engine's parts that reproduce the peer, taking the
 peer's own option names), its quirks as named parts, any name mapping, and the entries it adds

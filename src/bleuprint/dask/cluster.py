@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import logging
 import os
+import warnings
 from collections.abc import Iterator
 
 import dask
@@ -65,7 +66,10 @@ def connect(
             with client:
                 yield client
             return
-        with adaptive_malloc():
+        with adaptive_malloc(), warnings.catch_warnings():
+            # Without a dashboard the scheduler still serves HTTP (health checks), on port
+            # 8787 if it is free, else on another one with a UserWarning on the terminal.
+            warnings.filterwarnings("ignore", r"Port \d+ is already in use", UserWarning)
             cluster = distributed.LocalCluster(
                 n_workers=os.cpu_count() or 1,
                 threads_per_worker=1,

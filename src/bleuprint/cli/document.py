@@ -1,0 +1,145 @@
+"""The one JSON layout of bleuprint's own commands (``score``, ``compare``, ``explain``,
+``pair``), whatever their options.
+
+Every command prints one document: what ran (``layout``, ``command``, ``preset``,
+``bleuprint_signature``, ``significance``) and a list of ``systems``, each a score object with
+sacreBLEU's keys (``name``, ``score``, ``verbose_score``, and ``signature``, ``nrefs``,
+``case``, ``eff``, ``tok``, ``smooth``, ``version`` wherever sacreBLEU can compute the
+configuration), the outcome of a test where one ran, bleuprint's details as numbers, and the
+scores of its ``segments`` where the command scores segments. The schema is
+``bleuprint/data/output.schema.json`` (:data:`SCHEMA`); docs/json.md explains each key.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from bleuprint._result import BLEUResult, Signature
+from bleuprint.compat import sacrebleu
+from bleuprint.exceptions import ConfigurationError
+from bleuprint.significance import SignificanceResult
+
+LAYOUT = 1
+"""The version of the layout: a document's ``layout``, raised on any incompatible change."""
+
+_NO_TEST: Mapping[str, object] = MappingProxyType({})
+
+SCHEMA = "data/output.schema.json"
+"""Where the layout's JSON Schema is, in the ``bleuprint`` package."""
+
+
+def schema() -> dict[str, Any]:
+    """The layout's JSON Schema (draft 2020-12).
+
+    >>> schema()["properties"]["layout"]["const"] == LAYOUT
+    True
+    """
+    from importlib import resources  # noqa: PLC0415 - it imports tempfile: start-up time
+
+    text = resources.files("bleuprint").joinpath(SCHEMA).read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def document(
+    command: str,
+    preset: str,
+    signature: Signature,
+    systems: Sequence[dict[str, Any]],
+    significance: dict[str, Any] | None = None,
+) -> str:
+    """The document a command prints: what ran, then the systems' score objects."""
+    fields = {
+        "layout": LAYOUT,
+        "command": command,
+        "preset": preset,
+        "bleuprint_signature": str(signature),
+        "significance": significance,
+        "systems": list(systems),
+    }
+    return json.dumps(fields, indent=1, ensure_ascii=False) + "\n"
+
+
+def score_fields(
+    result: BLEUResult,
+    width: int,
+    test: SignificanceResult | None = None,
+    tested: Mapping[str, object] = _NO_TEST,
+) -> dict[str, Any]:
+    """A score object: sacreBLEU's keys in sacreBLEU's order (its signature's only where
+    sacreBLEU can compute the configuration, with the ``tested`` fields that name the test, as
+    ``bs:1000|seed:12345``; its confidence keys only where a bootstrap ran, rounded as
+    sacreBLEU rounds them), the outcome of a ``test`` (``p_value``, ``mean``, ``ci``: ``None``
+    where not computed), then the details, at full precision.
+
+    >>> from bleuprint import BLEUScore
+    >>> result = BLEUScore.sacrebleu().corpus_score(["a b c d"], [["a b c d"]])
+    >>> print(*score_fields(result, 1))  # doctest: +NORMALIZE_WHITESPACE
+    name score signature verbose_score nrefs case eff tok smooth version precisions bp ratio
+    hyp_len ref_len counts totals
+    """
+    signature = _sacrebleu_signature(result, tested)
+    fields: dict[str, Any] = {"name": "BLEU", "score": float(rounded(result.score, width))}
+    if signature is not None:
+        fields["signature"] = signature
+    if test is not None and test.mean is not None and test.ci is not None:
+        mean, ci = rounded(test.mean, width), rounded(test.ci, width)
+        fields.update(
+            confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}"
+        )
+    fields["verbose_score"] = verbose(result)
+    if signature is not None:
+        fields.update(field.partition(":")[::2] for field in signature.split("|"))
+    if test is not None:
+        fields.update(p_value=test.p_value, mean=percent(test.mean), ci=percent(test.ci))
+    fields.update(
+        precisions=[100 * precision for precision in result.precisions],
+        bp=result.brevity_penalty,
+        ratio=result.ratio,
+        hyp_len=result.hypothesis_length,
+        ref_len=result.reference_length,
+        counts=list(result.matches),
+        totals=list(result.totals),
+    )
+    return fields
+
+
+def _sacrebleu_signature(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
+    """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
+    # Every segment of a run has the same: worked out once (a run has few configurations).
+    key = (result.signature.nrefs, *result.signature.parts.items(), *tested.items())
+    if key not in _SIGNATURES:
+        _SIGNATURES[key] = _worked_out(result, tested)
+    return _SIGNATURES[key]
+
+
+_SIGNATURES: dict[tuple[object, ...], str | None] = {}
+
+
+def _worked_out(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
+    try:
+        signature = sacrebleu.signature(result)
+    except ConfigurationError:
+        return None
+    # sacreBLEU's order: nrefs, then the test's fields, then the configuration.
+    nrefs, _, configuration = signature.partition("|")
+    return "|".join([nrefs, *(f"{key}:{value}" for key, value in tested.items()), configuration])
+
+
+def verbose(result: BLEUResult) -> str:
+    """The details that follow the score in the result's one-line form (sacreBLEU's
+    ``verbose_score``)."""
+    return result.format().split(" ", 3)[3]
+
+
+def percent(value: float | None) -> float | None:
+    """A number of [0, 1] on the 0-100 scale (``None`` stays ``None``)."""
+    return None if value is None else 100 * value
+
+
+def rounded(score: float, width: int) -> str:
+    """A score of [0, 1] on the 0-100 scale, to ``width`` decimals."""
+    return f"{100 * score:.{width}f}"
