@@ -2,7 +2,8 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'gleu', 'google-bleu', 'hf-evaluate',
+['bleuscore', 'canonical', 'coco', 'distancia', 'fairseq', 'fast-bleu', 'gleu', 'google-bleu',
+ 'hf-evaluate',
  'ignite', 'moses-multi-bleu', 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk',
  'russian', 'sacrebleu', 'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics',
  'unigram']
@@ -24,6 +25,7 @@ from bleuprint.compat import (
     bleuscore,
     coco,
     distancia,
+    fairseq,
     fast_bleu,
     gleu,
     hf_evaluate,
@@ -85,6 +87,7 @@ _MODULES = (
     tensor2tensor,
     ignite,
     gleu,
+    fairseq,
 )
 
 PRESETS: Mapping[str, Preset] = MappingProxyType(
