@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import sacrebleu
 
-from bleuprint import BLEUScore, ConfigurationError, InputError
+from bleuprint import BLEUResult, BLEUScore, ConfigurationError, InputError, TokenIds
 from bleuprint.compat.fairseq import as_tokens, fnv_hash
 
 from .conftest import CIRCULATION, circulation_cases, require_shared
@@ -30,9 +30,28 @@ def test_scorer(case: dict[str, Any] | None) -> None:
     if case is None:
         require_shared(*CIRCULATION)
         return
+    _assert_libbleus(BLEUScore.fairseq(**case["options"]).corpus_score(*_corpus(case)), case)
+
+
+@pytest.mark.parametrize("form", ["lists of ints", "TokenIds"])
+@pytest.mark.parametrize("case", circulation_cases("fairseq bleu Scorer"))
+def test_scorer_on_ids_given_as_ints(case: dict[str, Any] | None, form: str) -> None:
+    """Ids given as ints (lists, or TokenIds without options: fairseq trims them itself) reach
+    the fairseq parts as the original ids, and score as libbleu did."""
+    if case is None:
+        require_shared(*CIRCULATION)
+        return
+    ids = case["token_ids"]
+    hypotheses, references = ids["hypotheses"], ids["references"]
+    if form == "TokenIds":
+        hypotheses, references = TokenIds(hypotheses), TokenIds(references)
     bleu = BLEUScore.fairseq(**case["options"])
+    _assert_libbleus(bleu.corpus_score(hypotheses, references), case)
+
+
+def _assert_libbleus(result: BLEUResult, case: dict[str, Any]) -> None:
+    """The result holds libbleu's recorded statistics, score, precisions and brevity penalty."""
     expected = case["expected"]
-    result = bleu.corpus_score(*_corpus(case))
     stat = expected["stat"]
     one = int(case["options"]["one_init"])  # reset(one_init=True) starts orders 2-4 at 1
     assert list(result.matches) == [stat[f"match{n}"] - (n > 1) * one for n in range(1, 5)]

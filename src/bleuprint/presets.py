@@ -16,7 +16,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
@@ -50,7 +50,8 @@ class Preset:
 
     ``decimals`` is the number of decimals the definition's own statement prints (``None``:
     full precision); ``options`` are the keywords of the definition's own (besides the
-    engine's parts, which every preset takes).
+    engine's parts, which every preset takes); ``takes`` is what its parts read: ``"text"``,
+    or ``"token ids"`` (it refuses words).
     """
 
     name: str
@@ -58,6 +59,7 @@ class Preset:
     summary: str
     decimals: int | None = None
     options: tuple[str, ...] = ()
+    takes: Literal["text", "token ids"] = "text"
 
     def build(self, **overrides: Any) -> BLEUScore:
         """The configuration, with any keyword overrides the preset's constructor accepts."""
@@ -98,6 +100,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType(
             entry.summary,
             entry.decimals,
             tuple(inspect.signature(entry.recipe).parameters),
+            entry.takes,
         )
         for module in _MODULES
         for entry in module.PRESETS

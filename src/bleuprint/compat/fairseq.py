@@ -209,6 +209,6 @@ def _by_hash(counts: Iterable[tuple[Ngram, int]], unk: int | None) -> Counter[tu
     return summed
 
 
-PRESET = PresetEntry("fairseq", "fairseq bleu scorer (libbleu)", parts)
+PRESET = PresetEntry("fairseq", "fairseq bleu scorer (libbleu)", parts, takes="token ids")
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""
