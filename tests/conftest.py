@@ -122,3 +122,20 @@ def circulation_cases(implementation: str) -> list[Any]:
         for index, case in enumerate(cases)
         if case["implementation"] == implementation
     ]
+
+
+def as_the_preset_reads(
+    preset: Any, hypotheses: list[str], references: list[list[str]]
+) -> tuple[list[str], list[list[str]]]:
+    """English test text as ``preset`` reads it: unchanged, or for a preset that takes token
+    ids only (``preset.takes``; fairseq's: one reference each) every word written as a decimal
+    id from 4 on (fairseq's pad, eos and unk are 1 to 3), and each segment's first reference."""
+    if preset.takes == "text":
+        return hypotheses, references
+    vocabulary: dict[str, int] = {}
+
+    def ids(text: str) -> str:
+        words = text.split()
+        return " ".join(str(vocabulary.setdefault(word, 4 + len(vocabulary))) for word in words)
+
+    return [ids(text) for text in hypotheses], [[ids(refs[0])] for refs in references]

@@ -38,6 +38,7 @@ from bleuprint.typing import (
     ReferenceChoosing,
 )
 from tests import oracle
+from tests.conftest import as_the_preset_reads
 
 Corpus = tuple[list[Any], list[list[Any]]]
 
@@ -352,5 +353,6 @@ def test_every_preset_takes_the_same_path_to_the_same_numbers(name: str) -> None
         ["the cat"],
         ["one two three four five"],
     ]
-    engine = presets.get(name).build(**_SHORT_SEGMENT_OPTIONS.get(name, {}))
-    assert_same_everywhere(engine, hypotheses, references)
+    preset = presets.get(name)
+    engine = preset.build(**_SHORT_SEGMENT_OPTIONS.get(name, {}))
+    assert_same_everywhere(engine, *as_the_preset_reads(preset, hypotheses, references))

@@ -172,9 +172,12 @@ def test_sigint_during_compare_is_one_line_and_130(files: Path) -> None:
          "--paired-bs-n", "100000000"],
         cwd=files, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    time.sleep(4)  # imports done, the test running
-    process.send_signal(signal.SIGINT)
-    stdout, stderr = process.communicate(timeout=60)
+    try:
+        time.sleep(4)  # imports done, the test running
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()  # a run that ignored the interrupt must not outlive the test
     assert process.returncode == 130
     assert stdout == "" and stderr == "bleuprint: interrupted\n"
 

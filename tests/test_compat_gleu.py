@@ -114,3 +114,11 @@ def test_google_bleu_reads_text_with_13a() -> None:
 def test_min_len_above_max_len_is_refused() -> None:
     with pytest.raises(ConfigurationError, match="min_len 3 is above the highest order 2"):
         BLEUScore.gleu(min_len=3, max_len=2)
+
+
+def test_token_ids_score_as_the_same_tokens_written_out() -> None:
+    """Ids reach the reference-choosing matcher as tokens (its own path, not the arrays')."""
+    gleu = BLEUScore.gleu()
+    ids = [[5, 6, 7], [5, 9]], [[[5, 6, 7, 8]], [[5, 9], [4]]]
+    text = ["5 6 7", "5 9"], [["5 6 7 8"], ["5 9", "4"]]
+    assert gleu.corpus_score(*ids).score == gleu.corpus_score(*text).score == (6 + 3) / (10 + 3)

@@ -34,7 +34,7 @@ from bleuprint import BLEUResult, BLEUScore, ConfigurationError, InputError, pre
 from bleuprint import dask as bleu_dask
 from bleuprint.compat import hf_evaluate
 from bleuprint.dask import files as dask_files
-from tests.conftest import load_shared_json, require_shared
+from tests.conftest import as_the_preset_reads, load_shared_json, require_shared
 
 PRESET_NAMES = sorted(presets.PRESETS)
 # (pair, system): two references each; zh-en's Online-W has an empty hypothesis line.
@@ -86,9 +86,9 @@ def _assert_sacrebleus(result: BLEUResult, pair: str, system: str) -> None:
     )
 
 
-def _frame(hypotheses: list[str], references: list[list[str]]) -> pd.DataFrame:
-    """A hypothesis column and two reference columns, ref0 and ref1."""
-    columns = {f"ref{k}": [refs[k] for refs in references] for k in range(2)}
+def _frame(hypotheses: list[str], references: list[list[str]], width: int = 2) -> pd.DataFrame:
+    """A hypothesis column and ``width`` reference columns, ref0, ref1, ..."""
+    columns = {f"ref{k}": [refs[k] for refs in references] for k in range(width)}
     return pd.DataFrame({"hypothesis": hypotheses, **columns}, dtype=object)
 
 
@@ -105,12 +105,16 @@ def _bag(hypotheses: list[str], references: list[list[str]], partitions: int) ->
 def test_corpus_score_of_a_bag_and_of_a_dataframe_equals_the_local_one(
     client: Client, name: str, pair: str, system: str
 ) -> None:
-    engine = presets.get(name).build()
-    hypotheses, references = _corpus(pair, system)
+    preset = presets.get(name)
+    engine = preset.build()
+    hypotheses, references = as_the_preset_reads(preset, *_corpus(pair, system))
     local = engine.corpus_score(hypotheses, references)
-    frame = dask.dataframe.from_pandas(_frame(hypotheses, references), npartitions=5)
+    frame = dask.dataframe.from_pandas(
+        _frame(hypotheses, references, len(references[0])), npartitions=5
+    )
     from_bag = bleu_dask.corpus_score(engine, _bag(hypotheses, references, 7), split_every=2)
-    from_frame = bleu_dask.corpus_score(engine, frame, references=["ref0", "ref1"])
+    columns = [f"ref{k}" for k in range(len(references[0]))]
+    from_frame = bleu_dask.corpus_score(engine, frame, references=columns)
     assert client.compute([from_bag, from_frame], sync=True) == [local, local]
 
 
@@ -118,10 +122,14 @@ def test_corpus_score_of_a_bag_and_of_a_dataframe_equals_the_local_one(
 # a definition's refusal failing the same way on Dask).
 @pytest.mark.parametrize("name", [name for name in PRESET_NAMES if name != "torcheval"])
 def test_sentence_scores_as_a_new_column_equal_the_local_ones(client: Client, name: str) -> None:
-    engine = presets.get(name).build()
-    hypotheses, references = _corpus(*CORPORA[0])
-    frame = dask.dataframe.from_pandas(_frame(hypotheses, references), npartitions=6)
-    scored = bleu_dask.sentence_scores(engine, frame, references=["ref0", "ref1"], column="score")
+    preset = presets.get(name)
+    engine = preset.build()
+    hypotheses, references = as_the_preset_reads(preset, *_corpus(*CORPORA[0]))
+    frame = dask.dataframe.from_pandas(
+        _frame(hypotheses, references, len(references[0])), npartitions=6
+    )
+    columns = [f"ref{k}" for k in range(len(references[0]))]
+    scored = bleu_dask.sentence_scores(engine, frame, references=columns, column="score")
     computed = client.compute(scored, sync=True)
     local = engine.sentence_scores(hypotheses, references)
     assert computed["score"].tolist() == [result.score for result in local]

@@ -46,5 +46,5 @@ def test_the_comparison_page_lists_every_preset_with_its_parts() -> None:
     compared = {"canonical", "unigram", "russian", "sacrebleu", "sacrebleu-sentence", "nltk"}
     compared |= {"torchmetrics", "hf-evaluate", "bleuscore", "fast-bleu", "distancia"}
     compared |= {"moses-multi-bleu", "moses-multi-bleu-detok", "mteval-v13a", "mteval-v14"}
-    compared |= {"coco", "torcheval", "tensor2tensor", "ignite", "gleu", "google-bleu"}
+    compared |= {"coco", "torcheval", "tensor2tensor", "ignite", "gleu", "google-bleu", "fairseq"}
     assert listed == compared

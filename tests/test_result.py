@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 import sacrebleu
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleuprint import BLEUScore, BLEUStats, brevity
+from bleuprint._result import _as_percentage
 
 
 def test_fields_by_hand() -> None:
@@ -63,3 +67,19 @@ def test_printed_line_is_sacrebleus() -> None:
     assert str(ours) == str(theirs)
     for width in (0, 1, 3):
         assert ours.format(width) == theirs.format(width=width)
+
+
+@given(st.integers(min_value=1, max_value=10**9), st.data())
+def test_percentage_of_a_count_ratio_is_the_exact_scaled_fraction(
+    total: int, data: st.DataObject
+) -> None:
+    # sacreBLEU prints 100 * matches / total, computed on the counts; whatever total is passed
+    # (the order's own, another, or none), the float ratio gives back that exact value.
+    matches = data.draw(st.integers(min_value=0, max_value=total))
+    passed_total = data.draw(st.sampled_from([total, total + 1, 0]))
+    expected = float(100 * Fraction(matches, total)) if total <= 10**7 else None
+    found = _as_percentage(matches / total, passed_total)
+    if expected is not None:
+        assert found == expected
+    else:  # beyond the general search's denominators: a fraction of the same float
+        assert found == pytest.approx(100 * matches / total, rel=1e-15)

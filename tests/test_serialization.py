@@ -21,6 +21,7 @@ from bleuprint import (
     presets,
 )
 from bleuprint.compat.nltk import NLTKStats
+from tests.conftest import as_the_preset_reads
 
 PRESET_NAMES = sorted(presets.PRESETS)
 HYPOTHESES = ["the cat is on the mat", "", "a dog barks"]
@@ -52,8 +53,9 @@ def test_every_pickled_preset_scores_a_hypothesis_equal_to_its_reference_one(nam
     # and equal lengths give no brevity penalty: 1 by every definition but coco-caption's,
     # whose constants make each precision (m + 1e-15) / (m + 1e-9), and the length ratio
     # (6 + 1e-15) / (6 + 1e-9) below 1, so the score is a hair below
-    copy = _roundtrip(presets.get(name).build())
-    score = copy.corpus_score([PERFECT], [[PERFECT]]).score
+    preset = presets.get(name)
+    copy = _roundtrip(preset.build())
+    score = copy.corpus_score(*as_the_preset_reads(preset, [PERFECT], [[PERFECT]])).score
     if name == "coco":
         # m = 6, 5, 4, 3 matched n-grams of orders 1..4; 6 words on each side
         precisions = [(m + 1e-15) / (m + 1e-9) for m in (6, 5, 4, 3)]
@@ -83,7 +85,8 @@ def test_pickled_sacrebleu_and_nltk_presets_score_as_the_libraries_do() -> None:
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_results_and_their_statistics_pickle(name: str) -> None:
-    result = presets.get(name).build().corpus_score(HYPOTHESES, REFERENCES)
+    preset = presets.get(name)
+    result = preset.build().corpus_score(*as_the_preset_reads(preset, HYPOTHESES, REFERENCES))
     assert _roundtrip(result) == result
     assert _roundtrip(result.stats) == result.stats
 
@@ -169,8 +172,9 @@ def _same_orders(stats: BLEUStats, like: BLEUStats) -> BLEUStats:
 def test_statistics_read_back_score_the_same_under_every_preset(name: str) -> None:
     # NLTK's definition sums into statistics of its own, with fields that equality ignores:
     # they must travel too.
-    engine = presets.get(name).build()
-    stats = engine.count(HYPOTHESES, REFERENCES)
+    preset = presets.get(name)
+    engine = preset.build()
+    stats = engine.count(*as_the_preset_reads(preset, HYPOTHESES, REFERENCES))
     read_back = type(stats).from_dict(json.loads(json.dumps(stats.to_dict())))
     for copy in (read_back, _roundtrip(stats)):
         assert type(copy) is type(stats)
@@ -202,8 +206,9 @@ def test_every_preset_survives_a_trip_through_a_json_dictionary(name: str) -> No
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_configuration_dictionary_names_the_parts_the_signature_names(name: str) -> None:
-    engine = presets.get(name).build()
-    signature = engine.corpus_score(HYPOTHESES, REFERENCES).signature
+    preset = presets.get(name)
+    engine = preset.build()
+    signature = engine.corpus_score(*as_the_preset_reads(preset, HYPOTHESES, REFERENCES)).signature
     assert engine.to_dict() == dict(Signature.parse(str(signature)).parts)
 
 

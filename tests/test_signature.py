@@ -6,12 +6,15 @@ import pytest
 
 import bleuprint
 from bleuprint import BLEUScore, Signature, brevity, presets
+from tests.conftest import as_the_preset_reads
 
 
 @pytest.mark.parametrize("name", sorted(presets.PRESETS))
 def test_every_preset_round_trips(name: str) -> None:
-    bleu = presets.get(name).build()
-    result = bleu.sentence_score("a b c d e", ["a b c d e f"])
+    preset = presets.get(name)
+    bleu = preset.build()
+    (hypothesis,), (references,) = as_the_preset_reads(preset, ["a b c d e"], [["a b c d e f"]])
+    result = bleu.sentence_score(hypothesis, references)
     assert BLEUScore.from_signature(str(result.signature)) == bleu
 
 

@@ -34,6 +34,7 @@ from bleuprint._validators import fits
 from bleuprint.compat import bleuscore as bleuscore_definition
 from bleuprint.compat import coco as coco_definition
 from bleuprint.compat import distancia as distancia_definition
+from bleuprint.compat import fairseq as fairseq_definition
 from bleuprint.compat import fast_bleu as fast_bleu_definition
 from bleuprint.compat import gleu as gleu_definition
 from bleuprint.compat import hf_evaluate as hf_evaluate_definition
@@ -226,6 +227,7 @@ class BLEUScore:
     ignite = _named(ignite_definition.PRESET)
     gleu = _named(gleu_definition.PRESET)
     google_bleu = _named(gleu_definition.GOOGLE_BLEU_PRESET)
+    fairseq = _named(fairseq_definition.PRESET)
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:

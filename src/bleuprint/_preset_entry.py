@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
@@ -17,13 +17,15 @@ class PresetEntry:
     ``name`` is the presets-table and command-line name; the named constructor is
     ``BLEUScore.<name with underscores>``. ``recipe`` gives the engine's parts for the
     definition's own options. ``decimals`` is the number of decimals the definition's own
-    statement prints (``None``: full precision).
+    statement prints (``None``: full precision). ``takes`` is what its parts read: ``"text"``, or
+    ``"token ids"`` (a preset that refuses words, such as fairseq's).
     """
 
     name: str
     summary: str
     recipe: Callable[..., dict[str, Any]] = attrs.field(repr=False)
     decimals: int | None = None
+    takes: Literal["text", "token ids"] = "text"
 
     @property
     def constructor(self) -> str:

@@ -2,7 +2,8 @@
 
 >>> from bleuprint import presets
 >>> sorted(presets.PRESETS)
-['bleuscore', 'canonical', 'coco', 'distancia', 'fast-bleu', 'gleu', 'google-bleu', 'hf-evaluate',
+['bleuscore', 'canonical', 'coco', 'distancia', 'fairseq', 'fast-bleu', 'gleu', 'google-bleu',
+ 'hf-evaluate',
  'ignite', 'moses-multi-bleu', 'moses-multi-bleu-detok', 'mteval-v13a', 'mteval-v14', 'nltk',
  'russian', 'sacrebleu', 'sacrebleu-sentence', 'tensor2tensor', 'torcheval', 'torchmetrics',
  'unigram']
@@ -15,7 +16,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
@@ -24,6 +25,7 @@ from bleuprint.compat import (
     bleuscore,
     coco,
     distancia,
+    fairseq,
     fast_bleu,
     gleu,
     hf_evaluate,
@@ -48,7 +50,8 @@ class Preset:
 
     ``decimals`` is the number of decimals the definition's own statement prints (``None``:
     full precision); ``options`` are the keywords of the definition's own (besides the
-    engine's parts, which every preset takes).
+    engine's parts, which every preset takes); ``takes`` is what its parts read: ``"text"``,
+    or ``"token ids"`` (it refuses words).
     """
 
     name: str
@@ -56,6 +59,7 @@ class Preset:
     summary: str
     decimals: int | None = None
     options: tuple[str, ...] = ()
+    takes: Literal["text", "token ids"] = "text"
 
     def build(self, **overrides: Any) -> BLEUScore:
         """The configuration, with any keyword overrides the preset's constructor accepts."""
@@ -85,6 +89,7 @@ _MODULES = (
     tensor2tensor,
     ignite,
     gleu,
+    fairseq,
 )
 
 PRESETS: Mapping[str, Preset] = MappingProxyType(
@@ -95,6 +100,7 @@ PRESETS: Mapping[str, Preset] = MappingProxyType(
             entry.summary,
             entry.decimals,
             tuple(inspect.signature(entry.recipe).parameters),
+            entry.takes,
         )
         for module in _MODULES
         for entry in module.PRESETS

@@ -1,14 +1,22 @@
 """bleuprint against the BLEU implementations a Python user can install, on real WMT22 text.
 
 Corpora are built deterministically from ``$BLEUPRINT_SHARED/data/wmt22`` (default
-``../shared``): one system's output and its reference, repeated line by line up to each
-size. Every case runs in a fresh process, which reports the median time of ``--repeat`` runs
-and the peak resident memory it added over the loaded input. The peers' scores are checked
-against bleuprint's (within 1e-9 on the 0-100 scale, every segment for sentence scores).
+``../shared``): by default from distinct lines (every system output, de-duplicated, then
+spliced to reach each size: see ``bench_corpora.py``), or with ``--corpus repeated`` from one
+system's 2,037 lines repeated. Every case runs in a fresh process (``python bench.py --child``),
+which reports the median time of up to ``--repeat`` runs (fewer where one run is slow: see
+``--budget``) and the peak resident memory it added over the loaded input. bleuprint runs on one
+thread (``BLEUPRINT_THREADS=1``) unless a row says otherwise, with its compiled kernel and, in
+the rows so named, on its plain-Python kernel (``BLEUPRINT_PURE_PYTHON=1``). The peers' scores
+are checked against bleuprint's (within 1e-9 on the 0-100 scale, every segment for sentence
+scores). A last table times whole processes from a cold start.
 
-Needs the ``bench`` extra: ``pip install -e '.[bench]'``. Quick run::
+Needs the ``bench`` extra: ``pip install -e '.[bench]'``; sacrebleu-mojo and mbrs run in side
+environments of their own (``tests/benchmarks/side_venvs.sh``), skipped with a reason where
+absent. Quick run::
 
-    python tests/benchmarks/bench.py --sizes 10000 --pairwise 10x10 --stream-size 0
+    python tests/benchmarks/bench.py --sizes 10000 --pairwise 10x10 --mbr 8 --rewards 64 \\
+        --stream-size 0 --threads-size 0 --cold-runs 3
 
 See ``docs/performance/one-machine.md``.
 """
@@ -16,242 +24,90 @@ See ``docs/performance/one-machine.md``.
 from __future__ import annotations
 
 import argparse
-import logging
-import multiprocessing
+import json
 import os
 import platform
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-REPOSITORY = Path(__file__).resolve().parents[2]
-PAIR, SYSTEM, REFERENCE = "en-de", "Online-B", "A"
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # this folder's modules, when imported
+
+import bench_cases
+import bench_corpora
+
+REPOSITORY = bench_corpora.REPOSITORY
 TOLERANCE = 1e-9  # on the 0-100 scale
+MBRS_TOLERANCE = 1e-4  # mbrs keeps its scores in float32 tensors
+MOJO = "sacrebleu-mojo needs Python 3.12 or newer: it runs in a side environment"
+MBRS = "mbrs pulls torch and COMET: it runs in a side environment"
 
 
-def shared_root() -> Path:
-    return Path(os.environ.get("BLEUPRINT_SHARED", REPOSITORY.parent / "shared"))
+class Case:
+    """One tool's run on a task: ``function`` (a name in :mod:`bench_cases`, with ``args``
+    before the input) in a fresh process with ``environment`` added, under ``python``."""
+
+    def __init__(
+        self,
+        tool: str,
+        function: str,
+        *args: Any,
+        environment: dict[str, str] | None = None,
+        imports: tuple[str, ...] = (),
+        python: str | None = None,
+        compare_with: str | None = None,
+        tolerance: float = TOLERANCE,
+        side: str = "",
+    ) -> None:
+        self.tool, self.function, self.args = tool, function, list(args)
+        self.environment = {"BLEUPRINT_THREADS": "1", **(environment or {})}
+        self.imports = imports  # imported before the clock starts: import time is not counted
+        self.python = python or sys.executable
+        self.compare_with, self.tolerance = compare_with, tolerance
+        self.side = side  # why the case runs under another interpreter, if it does
 
 
-def read_segments(path: Path) -> list[str]:
-    """As the shared data's README says: UTF-8, split on \\n only, no final empty string."""
-    lines = path.read_text(encoding="utf-8").split("\n")
-    return lines[:-1] if lines and lines[-1] == "" else lines
+def bleuprint(function: str, *args: Any, tool: str = "bleuprint", **environment: str) -> Case:
+    return Case(tool, function, *args, environment=environment, imports=("bleuprint",))
 
 
-def repeated(lines: list[str], size: int) -> list[str]:
-    return [lines[index % len(lines)] for index in range(size)]
+def plain(function: str, *args: Any) -> Case:
+    return bleuprint(function, *args, tool="bleuprint, plain Python", BLEUPRINT_PURE_PYTHON="1")
 
 
-def corpus(size: int, distinct: bool = False) -> tuple[list[str], list[str]]:
-    """``size`` segments of real output and reference, the real ones repeated in order. With
-    ``distinct``, each line also ends with its number, so that no line repeats and no cache of
-    tokenized lines helps any tool."""
-    folder = shared_root() / "data" / "wmt22" / PAIR
-    hypotheses = repeated(read_segments(folder / f"sys.{SYSTEM}.txt"), size)
-    references = repeated(read_segments(folder / f"ref.{REFERENCE}.txt"), size)
-    if distinct:
-        hypotheses = [f"{line} {number}" for number, line in enumerate(hypotheses)]
-        references = [f"{line} {number}" for number, line in enumerate(references)]
-    return hypotheses, references
+def peer(tool: str, function: str, *args: Any, imports: tuple[str, ...] = ()) -> Case:
+    return Case(tool, function, *args, imports=imports)
 
 
-def candidate_groups(groups: int, size: int) -> list[list[str]]:
-    """Groups of real candidates: every system's output for neighbouring sources of one
-    document, taken in order, so a group shares vocabulary as samples of one source do."""
-    folder = shared_root() / "data" / "wmt22" / PAIR
-    systems = sorted(folder.glob("sys.*.txt"))
-    outputs = [read_segments(path) for path in systems]
-    pool = [output[source] for source in range(len(outputs[0])) for output in outputs]
-    return [repeated(pool[group * size :] + pool, size) for group in range(groups)]
+# -- the measured process -------------------------------------------------------------------------
 
 
-def distinct_candidate_groups(groups: int, size: int) -> list[list[str]]:
-    """Groups of ``size`` distinct real lines: the systems' outputs for neighbouring sources,
-    each line once, as the samples of one source differ from each other."""
-    folder = shared_root() / "data" / "wmt22" / PAIR
-    outputs = [read_segments(path) for path in sorted(folder.glob("sys.*.txt"))]
-    lines = (output[source] for source in range(len(outputs[0])) for output in outputs)
-    pool = list(dict.fromkeys(line for line in lines if line))
-    starts = np.linspace(0, len(pool) - size, groups).astype(int)
-    return [pool[start : start + size] for start in starts]
+INPUTS: dict[str, Callable[..., Any]] = {
+    "corpus": bench_corpora.read_corpus,
+    "groups": bench_corpora.candidate_groups,
+    "token_ids": bench_corpora.token_id_pairs,
+    "paths": lambda *paths: paths,
+}
 
 
-# -- the cases: each a function of its input, run in a fresh process --------------------------
-
-
-def one_each(references: list[str]) -> list[tuple[str]]:
-    """One reference per segment, as bleuprint takes them: tuples made by ``zip`` in C (a
-    million one-element lists would cost CPython's garbage collector about 0.4 s here)."""
-    return list(zip(references))
-
-
-def bleuprint_corpus(tokenize: str, data: Any) -> float:
-    from bleuprint import BLEUScore  # noqa: PLC0415 (imported in the measured process)
-
-    hypotheses, references = data
-    engine = BLEUScore() if tokenize == "none" else BLEUScore.sacrebleu(tokenize=tokenize)
-    return 100 * engine.corpus_score(hypotheses, one_each(references)).score
-
-
-def sacrebleu_corpus(tokenize: str, data: Any) -> float:
-    import sacrebleu  # noqa: PLC0415
-
-    hypotheses, references = data
-    return float(sacrebleu.corpus_bleu(hypotheses, [references], tokenize=tokenize).score)
-
-
-def bleuscore_corpus(data: Any) -> float:
-    import bleuscore  # noqa: PLC0415
-
-    hypotheses, references = data
-    references = [[reference] for reference in references]
-    return 100 * float(bleuscore.compute(references, hypotheses, ref_len_method="closest")["bleu"])
-
-
-def bleuprint_nltk_corpus(data: Any) -> float:
-    from bleuprint import BLEUScore  # noqa: PLC0415
-
-    hypotheses, references = data
-    engine = BLEUScore.nltk()  # NLTK's definition differs from canonical BLEU: see its page
-    return 100 * engine.corpus_score(hypotheses, one_each(references)).score
-
-
-def nltk_corpus(data: Any) -> float:
-    from nltk.translate.bleu_score import corpus_bleu  # noqa: PLC0415
-
-    hypotheses, references = data
-    tokenized_references = [[reference.split()] for reference in references]
-    return 100 * float(corpus_bleu(tokenized_references, [text.split() for text in hypotheses]))
-
-
-def bleuprint_sentences(data: Any) -> Any:
-    from bleuprint import BLEUScore  # noqa: PLC0415
-
-    hypotheses, references = data
-    bleu = BLEUScore.sacrebleu_sentence()
-    return 100 * bleu.sentence_scores(hypotheses, one_each(references)).scores
-
-
-def sacrebleu_sentences(data: Any) -> Any:
-    from sacrebleu.metrics import BLEU  # noqa: PLC0415
-
-    hypotheses, references = data
-    bleu = BLEU(effective_order=True)  # what sacrebleu.sentence_bleu computes: 13a, exp
-    pairs = zip(hypotheses, references, strict=True)
-    return np.array(
-        [bleu.sentence_score(hypothesis, [reference]).score for hypothesis, reference in pairs]
-    )
-
-
-def split_only(data: Any) -> None:
-    for texts in data:
-        for text in texts:
-            text.split()
-
-
-def bleuprint_pairwise(groups: Any) -> Any:
-    from bleuprint import BLEUScore  # noqa: PLC0415
-
-    return 100 * np.stack(BLEUScore().pairwise_scores(groups))
-
-
-def sacrebleu_pairwise(groups: Any) -> Any:
-    from sacrebleu.metrics import BLEU  # noqa: PLC0415
-
-    bleu = BLEU(tokenize="none", smooth_method="none")
-    return np.array(
-        [
-            [
-                [bleu.sentence_score(hypothesis, [reference]).score for reference in group]
-                for hypothesis in group
-            ]
-            for group in groups
-        ]
-    )
-
-
-def fast_bleu_pairwise(groups: Any) -> Any:
-    from fast_bleu import BLEU  # noqa: PLC0415
-
-    matrices = []
-    for group in groups:
-        tokens = [candidate.split() for candidate in group]
-        # fast-bleu scores hypotheses against one fixed reference set: one set per column
-        columns = [
-            BLEU([reference], {4: (0.25,) * 4}, smoothing_func=0).get_score(tokens)[4]
-            for reference in tokens
-        ]
-        matrices.append(np.array(columns).T)
-    return 100 * np.stack(matrices)
-
-
-def bleuprint_mbr(mode: str, groups: Any) -> Any:
-    from bleuprint import BLEUScore  # noqa: PLC0415
-
-    choices = BLEUScore.sacrebleu_sentence().mbr(groups, mode=mode)
-    return 100 * np.stack([choice.utilities for choice in choices])
-
-
-def sacrebleu_mbr(groups: Any) -> Any:
-    """What mbrs's BLEU does: one sacreBLEU ``sentence_score`` per candidate pair (mbrs
-    itself pulls torch and COMET, so it is not installed here)."""
-    from sacrebleu.metrics import BLEU  # noqa: PLC0415
-
-    bleu = BLEU(effective_order=True)  # mbrs's defaults: 13a, exp smoothing
-    utilities = []
-    for group in groups:
-        scores = np.array(
-            [
-                [bleu.sentence_score(hypothesis, [ref]).score for ref in group]
-                for hypothesis in group
-            ]
-        )
-        np.fill_diagonal(scores, 0.0)  # a candidate is not its own pseudo-reference
-        utilities.append(scores.sum(axis=1) / (len(group) - 1))
-    return np.stack(utilities)
-
-
-REWARD_CALLS = 100
-
-
-def reward_batches(size: int) -> list[tuple[list[str], list[str]]]:
-    """``REWARD_CALLS`` batches of ``size`` real outputs and references, as a trainer's steps."""
-    hypotheses, references = corpus(size * REWARD_CALLS)
+def reward_batches(paths: tuple[str, str], size: int, calls: int) -> list[Any]:
+    """``calls`` batches of ``size`` distinct real outputs and references, as a trainer's steps."""
+    hypotheses, references = bench_corpora.read_corpus(paths, size * calls)
     return [
         (hypotheses[start : start + size], references[start : start + size])
-        for start in range(0, size * REWARD_CALLS, size)
+        for start in range(0, size * calls, size)
     ]
 
 
-def bleuprint_rewards(batches: Any) -> Any:
-    from bleuprint.rewards import bleu_reward  # noqa: PLC0415
-
-    reward = bleu_reward(scale=100)  # sacreBLEU's sentence_bleu, on its 0-100 scale
-    return np.concatenate(
-        [reward(completions, references=references) for completions, references in batches]
-    )
-
-
-def sacrebleu_rewards(batches: Any) -> Any:
-    """The reward functions written for TRL today: ``sacrebleu.sentence_bleu`` per sample."""
-    import sacrebleu  # noqa: PLC0415
-
-    return np.array(
-        [
-            sacrebleu.sentence_bleu(completion, [reference]).score
-            for completions, references in batches
-            for completion, reference in zip(completions, references, strict=True)
-        ]
-    )
+INPUTS["batches"] = reward_batches
 
 
 def bleuprint_files(jobs: int, paths: Any) -> float:
@@ -261,11 +117,564 @@ def bleuprint_files(jobs: int, paths: Any) -> float:
     return 100 * BLEUScore().corpus_score_files(hypotheses, [references], jobs=jobs).score
 
 
-def write_stream_files(size: int, folder: str) -> tuple[str, str]:
-    """A file pair of ``size`` segments, written a block at a time."""
-    hypotheses, references = corpus(size=min(size, 100_000))
-    paths = (os.path.join(folder, "hyp.txt"), os.path.join(folder, "ref.txt"))
-    for path, lines in zip(paths, (hypotheses, references), strict=True):
+def peak_memory_mb() -> float:
+    """This process's peak resident memory. Linux's ``VmHWM`` starts anew at ``exec``, where
+    ``ru_maxrss`` keeps the peak of the process that forked (here, the one holding a corpus)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # pragma: no cover
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process (all its threads) and of the children it waited for (mbrs
+    scores in worker processes)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def warm_up_input(data: Any) -> Any:
+    """A few items of an input, to call a case on once before its clock starts (its first call
+    compiles regular expressions and fills caches, which a cold-start table measures)."""
+    if isinstance(data, tuple) and all(isinstance(part, list) for part in data):
+        return tuple(part[:16] for part in data)
+    if isinstance(data, list):
+        return data[:1]
+    return None  # file paths: no warm-up
+
+
+def child(specification: dict[str, Any]) -> dict[str, Any]:
+    """Run one case here (a fresh process): build its input, import its tool, call it once on
+    a few items, then time one call on the whole input."""
+    import logging  # noqa: PLC0415
+
+    logging.disable(logging.WARNING)  # sacreBLEU's advice on effective order, once per segment
+    try:
+        for module in specification["imports"]:
+            __import__(module)
+    except ImportError as error:
+        return {"skipped": f"skipped: not installed ({error})"}
+    name = specification["function"]
+    run = getattr(bench_cases, name) if hasattr(bench_cases, name) else globals()[name]
+    data = INPUTS[specification["input"]](*specification["input_args"])
+    try:
+        if (sample := warm_up_input(data)) is not None:
+            run(*specification["args"], sample)
+        baseline = peak_memory_mb()
+        start, cpu_start = time.perf_counter(), cpu_seconds()
+        result = run(*specification["args"], data)
+        seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu_start
+    except Exception as error:  # a peer that fails is reported, not fatal
+        return {"error": f"{type(error).__name__}: {error}"[:120]}
+    peak = peak_memory_mb()
+    if result is not None:
+        np.save(specification["result_path"], np.asarray(result, float))
+    return {"seconds": seconds, "cpu": cpu, "added_mb": peak - baseline, "peak_mb": peak}
+
+
+# -- the measuring process -------------------------------------------------------------------------
+
+
+def measure_once(case: Case, source: str, source_args: list[Any]) -> dict[str, Any]:
+    """Run one case in a fresh process and read back its report and its scores."""
+    if not Path(case.python).exists():
+        where = f"none at {case.python} (make it with tests/benchmarks/side_venvs.sh)"
+        return {"skipped": f"skipped: {case.side}; {where}"}
+    with tempfile.TemporaryDirectory() as folder:
+        result_path = os.path.join(folder, "result.npy")
+        specification = {
+            "function": case.function,
+            "args": case.args,
+            "imports": list(case.imports),
+            "input": source,
+            "input_args": source_args,
+            "result_path": result_path,
+        }
+        process = subprocess.run(
+            [case.python, __file__, "--child", json.dumps(specification)],
+            env={**os.environ, **case.environment},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if process.returncode != 0:
+            last = (process.stderr.strip().splitlines() or ["no output"])[-1]
+            return {"error": f"exit {process.returncode}: {last}"[:120]}
+        report: dict[str, Any] = json.loads(process.stdout.strip().splitlines()[-1])
+        if os.path.exists(result_path):
+            report["result"] = np.load(result_path)
+    return report
+
+
+def measure(
+    cases: list[Case], source: str, source_args: list[Any], options: Any
+) -> dict[str, dict[str, Any]]:
+    """Every case ``--repeat`` times, each run a fresh process, the cases alternated round by
+    round (so that a burst of load on a shared machine falls on all of them); a case stops
+    repeating once its runs took ``--budget`` seconds. Medians of wall-clock and CPU time."""
+    runs: dict[str, list[dict[str, Any]]] = {case.tool: [] for case in cases}
+    failures: dict[str, dict[str, Any]] = {}
+    for round_number in range(options.repeat):
+        turn = round_number % len(cases)
+        for case in cases[turn:] + cases[:turn]:
+            done = runs[case.tool]
+            if case.tool in failures or sum(run["seconds"] for run in done) >= options.budget:
+                continue
+            report = measure_once(case, source, source_args)
+            if "seconds" in report:
+                done.append(report)
+            else:
+                failures[case.tool] = report
+    reports: dict[str, dict[str, Any]] = {}
+    for case in cases:
+        done = runs[case.tool]
+        if not done:
+            reports[case.tool] = failures[case.tool]
+            continue
+        reports[case.tool] = {
+            "seconds": statistics.median(run["seconds"] for run in done),
+            "cpu": statistics.median(run["cpu"] for run in done),
+            "runs": len(done),
+            "added_mb": max(run["added_mb"] for run in done),
+            "peak_mb": max(run["peak_mb"] for run in done),
+            "result": done[-1].get("result"),
+        }
+    return reports
+
+
+def agreement(result: Any, expected: Any, tolerance: float) -> str:
+    """How a tool's scores compare with those it should equal: ``yes``, or by how much not."""
+    if result is None or expected is None:
+        return ""
+    differences = np.abs(np.asarray(result, float) - np.asarray(expected, float))
+    if differences.max() <= tolerance:
+        return "yes" if tolerance == TOLERANCE else f"yes, within {tolerance:g}"
+    share = float(np.mean(differences > tolerance))
+    return f"no: max diff {differences.max():.3g} ({share:.1%} differ)"
+
+
+HEADER = (
+    "| task | tool | wall (s) | CPU (s) | runs | added memory (MB) | peak RSS (MB) "
+    "| wall / bleuprint's | CPU / bleuprint's | agrees |\n"
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+)
+
+
+def run_task(
+    task: str, cases: list[Case], source: str, source_args: list[Any], options: Any
+) -> dict[str, dict[str, Any]]:
+    """Measure bleuprint (the first case) and the others on one input, and print the rows."""
+    cases = [case for case in cases if case.tool not in options.skip]
+    reports = measure(cases, source, source_args, options)
+    measured = {tool: report for tool, report in reports.items() if "seconds" in report}
+    first = next(iter(measured.values()), None)
+    for case in cases:
+        report = reports[case.tool]
+        if "seconds" not in report:
+            reason = report.get("skipped") or f"failed: {report['error']}"
+            print(f"| {task} | {case.tool} | {reason} | | | | | | | |", flush=True)
+            continue
+        assert first is not None
+        agrees = ""
+        if case is not cases[0] and case.compare_with != "":
+            expected = measured.get(case.compare_with or cases[0].tool, {}).get("result")
+            agrees = agreement(report.get("result"), expected, case.tolerance)
+        print(
+            f"| {task} | {case.tool} | {report['seconds']:.3f} | {report['cpu']:.3f} | "
+            f"{report['runs']} | {report['added_mb']:.0f} | {report['peak_mb']:.0f} | "
+            f"{report['seconds'] / first['seconds']:.2f} | {report['cpu'] / first['cpu']:.2f} | "
+            f"{agrees} |",
+            flush=True,
+        )
+    RESULTS[task] = {tool: (report["seconds"], report["cpu"]) for tool, report in measured.items()}
+    return measured
+
+
+RESULTS: dict[str, dict[str, tuple[float, float]]] = {}
+"""Every task's median wall-clock and CPU time by tool, for the targets at the end."""
+
+
+def side_python(name: str, options: Any) -> str:
+    return str(Path(options.side_venvs) / name / "bin" / "python")
+
+
+def corpus_tasks(size: int, paths: list[str], options: Any) -> None:
+    name = f"{size:,}{' repeated' if options.corpus == 'repeated' else ''}"
+    mojo = side_python("mojo", options)
+    source_args = [paths, size]
+    run_task(
+        f"corpus 13a, {name}",
+        [
+            bleuprint("bleuprint_corpus", "13a"),
+            plain("bleuprint_corpus", "13a"),
+            peer("sacrebleu", "sacrebleu_corpus", "13a", imports=("sacrebleu",)),
+            peer("bleuscore", "bleuscore_corpus", imports=("bleuscore",)),
+            Case(
+                "sacrebleu-mojo",
+                "mojo_corpus",
+                "13a",
+                imports=("sacrebleu_mojo",),
+                python=mojo,
+                side=MOJO,
+            ),
+        ],
+        "corpus",
+        source_args,
+        options,
+    )
+    run_task(
+        f"corpus whitespace, {name}",
+        [
+            bleuprint("bleuprint_corpus", "none"),
+            plain("bleuprint_corpus", "none"),
+            peer("sacrebleu", "sacrebleu_corpus", "none", imports=("sacrebleu",)),
+            Case(
+                "sacrebleu-mojo",
+                "mojo_corpus",
+                "none",
+                imports=("sacrebleu_mojo",),
+                python=mojo,
+                side=MOJO,
+            ),
+            peer("str.split", "split_only"),
+        ],
+        "corpus",
+        source_args,
+        options,
+    )
+    run_task(
+        f"corpus NLTK's definition, {name}",
+        [
+            bleuprint("bleuprint_nltk_corpus"),
+            peer("nltk", "nltk_corpus", imports=("nltk.translate.bleu_score",)),
+        ],
+        "corpus",
+        source_args,
+        options,
+    )
+    run_task(
+        f"sentence, {name}",
+        [
+            bleuprint("bleuprint_sentences"),
+            plain("bleuprint_sentences"),
+            peer("sacrebleu", "sacrebleu_sentences", imports=("sacrebleu",)),
+        ],
+        "corpus",
+        source_args,
+        options,
+    )
+
+
+def thread_tasks(size: int, paths: list[str], options: Any) -> None:
+    for task, function, args in (
+        ("corpus 13a", "bleuprint_corpus", ("13a",)),
+        ("sentence", "bleuprint_sentences", ()),
+    ):
+        run_task(
+            f"threads, {task}, {size:,}",
+            [
+                bleuprint(function, *args, tool="bleuprint, 1 thread"),
+                bleuprint(function, *args, tool="bleuprint, 2 threads", BLEUPRINT_THREADS="2"),
+            ],
+            "corpus",
+            [paths, size],
+            options,
+        )
+
+
+def token_id_tasks(options: Any) -> None:
+    run_task(
+        "token ids, NLTK's sentence_bleu, 1,024 x 64-256",
+        [
+            bleuprint("bleuprint_ids", "nltk"),
+            peer("nltk loop", "nltk_ids", imports=("nltk.translate.bleu_score",)),
+        ],
+        "token_ids",
+        [],
+        options,
+    )
+    run_task(
+        "token ids, sacreBLEU's sentence BLEU, 1,024 x 64-256",
+        [
+            bleuprint("bleuprint_ids", "sacrebleu"),
+            peer("sacrebleu, ids joined", "sacrebleu_joined_ids", imports=("sacrebleu",)),
+        ],
+        "token_ids",
+        [],
+        options,
+    )
+    for batch, calls in bench_cases.ID_CALLS.items():
+        run_task(
+            f"token ids, {calls:,} calls of {batch}",
+            [bleuprint("bleuprint_id_calls", batch)],
+            "token_ids",
+            [],
+            options,
+        )
+
+
+def mbr_tasks(size: int, options: Any) -> None:
+    mbrs = side_python("mbrs", options)
+    cases = [
+        bleuprint("bleuprint_mbr", "exact", tool="bleuprint exact"),
+        bleuprint("bleuprint_mbr", "aggregate", tool="bleuprint aggregate"),
+    ]
+    cases[1].compare_with = ""  # another definition: not expected to equal the exact one
+    if size <= options.mbr_peer_up_to:
+        cases += [
+            Case(
+                "mbrs exact",
+                "mbrs_mbr",
+                "exact",
+                imports=("mbrs.decoders",),
+                python=mbrs,
+                tolerance=MBRS_TOLERANCE,
+                side=MBRS,
+            ),
+            peer("sacrebleu per pair", "sacrebleu_mbr", imports=("sacrebleu",)),
+        ]
+    cases.append(
+        Case(
+            "mbrs aggregate",
+            "mbrs_mbr",
+            "aggregate",
+            imports=("mbrs.decoders",),
+            python=mbrs,
+            compare_with="bleuprint aggregate",
+            tolerance=MBRS_TOLERANCE,
+            side=MBRS,
+        )
+    )
+    reports = run_task(f"MBR, 100 x {size} candidates", cases, "groups", [100, size], options)
+    if "bleuprint exact" in reports and "bleuprint aggregate" in reports:
+        exact, aggregate = (
+            reports[f"bleuprint {mode}"]["result"] for mode in ("exact", "aggregate")
+        )
+        same = np.mean(exact.argmax(axis=1) == aggregate.argmax(axis=1))
+        print(f"|  | (aggregate chooses the exact choice in {same:.0%} of groups) | | | | | | |")
+
+
+def timed_process(command: list[str], environment: dict[str, str]) -> tuple[float, float, str]:
+    """Run a command to its end: wall-clock seconds, CPU seconds (its own, user and system,
+    from ``wait4``) and a few words of what it printed."""
+    start = time.perf_counter()
+    process = _RusagePopen(
+        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    stdout, stderr = process.communicate()
+    seconds = time.perf_counter() - start
+    usage = process.rusage if hasattr(process, "rusage") else None
+    cpu = usage.ru_utime + usage.ru_stime if usage else float("nan")
+    if process.returncode != 0:
+        return (
+            seconds,
+            cpu,
+            f"exit {process.returncode}: {(stderr.strip().splitlines() or [''])[-1][:60]}",
+        )
+    text = stdout.strip()
+    if text.startswith("{"):
+        return seconds, cpu, f"score {json.loads(text)['score']}"
+    return seconds, cpu, text.splitlines()[0][:40] if text else ""
+
+
+class _RusagePopen(subprocess.Popen[str]):
+    """``Popen`` that keeps the child's resource usage (``wait4``) when it reaps it."""
+
+    rusage: resource.struct_rusage | None = None
+
+    def _try_wait(self, wait_flags: int) -> tuple[int, int]:
+        try:
+            pid, status, self.rusage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            pid, status = self.pid, 0
+        return pid, status
+
+
+def cold_start(options: Any) -> None:
+    """Whole processes from a cold start, alternated run by run; medians in milliseconds."""
+    scripts = Path(sys.executable).parent
+    hypotheses, references = (str(path) for path in bench_corpora.test_set())
+    score = [str(scripts / "bleuprint"), "score", "-r", references, "-i", hypotheses]
+    rows: list[tuple[str, list[tuple[str, list[str], dict[str, str]]]]] = [
+        (
+            "import",
+            [
+                ("bleuprint", [sys.executable, "-c", "import bleuprint"], {}),
+                ("sacrebleu", [sys.executable, "-c", "import sacrebleu"], {}),
+            ],
+        ),
+        (
+            "--version",
+            [
+                ("bleuprint", [str(scripts / "bleuprint"), "--version"], {}),
+                ("sacrebleu", [str(scripts / "sacrebleu"), "--version"], {}),
+            ],
+        ),
+        (
+            "one test set, en-de Online-B",
+            [
+                ("bleuprint score", score, {}),
+                ("sacrebleu", [str(scripts / "sacrebleu"), references, "-i", hypotheses], {}),
+                (
+                    "bleuprint sacrebleu",
+                    [str(scripts / "bleuprint"), "sacrebleu", references, "-i", hypotheses],
+                    {},
+                ),
+                ("bleuprint score, plain Python", score, {"BLEUPRINT_PURE_PYTHON": "1"}),
+            ],
+        ),
+    ]
+    print(
+        f"\nCold start: whole processes, {options.cold_runs} runs each, the tools alternated run "
+        "by run; medians. 'first run' rows start each process with an empty bytecode cache "
+        "(PYTHONPYCACHEPREFIX set to a new folder), as the first run after an install that "
+        "wrote no .pyc files.\n"
+    )
+    print(
+        "| task | tool | wall (ms) | CPU (ms) | wall / bleuprint's | CPU / bleuprint's | output |"
+        "\n| --- | --- | ---: | ---: | ---: | ---: | --- |"
+    )
+    for task, commands in rows:
+        for first_run in (False, True) if task != "--version" else (False,):
+            times: dict[str, list[tuple[float, float]]] = {tool: [] for tool, _, _ in commands}
+            outputs: dict[str, str] = {}
+            for number in range(options.cold_runs):
+                turn = number % len(commands)
+                for tool, command, extra in commands[turn:] + commands[:turn]:
+                    environment = {**os.environ, "BLEUPRINT_THREADS": "1", **extra}
+                    with tempfile.TemporaryDirectory() as cache:
+                        if first_run:
+                            environment["PYTHONPYCACHEPREFIX"] = cache
+                        seconds, cpu, outputs[tool] = timed_process(command, environment)
+                    times[tool].append((seconds, cpu))
+            name = f"{task}{', first run' if first_run else ''}"
+            medians = {
+                tool: tuple(statistics.median(run[k] for run in runs) for k in (0, 1))
+                for tool, runs in times.items()
+            }
+            first_wall, first_cpu = medians[commands[0][0]]
+            RESULTS[f"cold {name}"] = medians  # type: ignore[assignment]
+            for tool, (wall, cpu) in medians.items():
+                print(
+                    f"| {name} | {tool} | {1000 * wall:.0f} | {1000 * cpu:.0f} | "
+                    f"{wall / first_wall:.2f} | {cpu / first_cpu:.2f} | {outputs[tool]} |",
+                    flush=True,
+                )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument(
+        "--corpus", choices=["distinct", "repeated"], default="distinct", help="see bench_corpora"
+    )
+    parser.add_argument(
+        "--threads-size", type=int, default=1_000_000, help="1 against 2 threads; 0 skips"
+    )
+    parser.add_argument("--pairwise", default="100x100", help="SOURCESxCANDIDATES, or 0 to skip")
+    parser.add_argument(
+        "--mbr", type=int, nargs="*", default=[64, 256], help="candidates per source (100 sources)"
+    )
+    parser.add_argument(
+        "--mbr-peer-up-to", type=int, default=64, help="largest group the exact peers score"
+    )
+    parser.add_argument(
+        "--rewards", type=int, nargs="*", default=[64, 256, 1024], help="reward batch sizes"
+    )
+    parser.add_argument("--token-ids", action=argparse.BooleanOptionalAction, default=True)
+    parser.add_argument("--stream-size", type=int, default=10_000_000, help="0 to skip")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per case at most (median)")
+    parser.add_argument(
+        "--budget", type=float, default=60, help="no further run of a case after this many seconds"
+    )
+    parser.add_argument("--cold-runs", type=int, default=11, help="cold-start runs; 0 skips")
+    parser.add_argument(
+        "--side-venvs",
+        default=str(REPOSITORY / ".bench-venvs"),
+        help="where side_venvs.sh made the peers' environments",
+    )
+    parser.add_argument("--skip", nargs="*", default=[], help="tools to leave out, e.g. nltk")
+    options = parser.parse_args()
+    if options.child:
+        print(json.dumps(child(json.loads(options.child))))
+        return
+    print(
+        f"# {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, repeat {options.repeat}, "
+        f"budget {options.budget:g} s, corpus {options.corpus}, load average "
+        f"{' '.join(f'{load:.1f}' for load in os.getloadavg())}"
+    )
+    print(HEADER)
+    reward_calls = 100
+    largest = max(
+        [
+            *options.sizes,
+            options.threads_size,
+            min(options.stream_size, 100_000),  # the block the stream files repeat
+            *(size * reward_calls for size in options.rewards),
+            1,
+        ]
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [
+            str(path) for path in bench_corpora.write_corpus(options.corpus, largest, Path(folder))
+        ]
+        for size in options.sizes:
+            corpus_tasks(size, paths, options)
+        if options.threads_size:
+            thread_tasks(options.threads_size, paths, options)
+        if options.pairwise != "0":
+            sources, candidates = (int(part) for part in options.pairwise.split("x"))
+            run_task(
+                f"pairwise, {sources} x {candidates}x{candidates} distinct",
+                [
+                    bleuprint("bleuprint_pairwise"),
+                    peer("sacrebleu", "sacrebleu_pairwise", imports=("sacrebleu",)),
+                    peer("fast-bleu", "fast_bleu_pairwise", imports=("fast_bleu",)),
+                ],
+                "groups",
+                [sources, candidates],
+                options,
+            )
+        for size in options.rewards:
+            run_task(
+                f"reward, {reward_calls} calls of {size}",
+                [
+                    bleuprint("bleuprint_rewards"),
+                    peer("sacrebleu", "sacrebleu_rewards", imports=("sacrebleu",)),
+                ],
+                "batches",
+                [paths, size, reward_calls],
+                options,
+            )
+        if options.token_ids:
+            token_id_tasks(options)
+        for size in options.mbr:
+            mbr_tasks(size, options)
+        if options.stream_size:
+            stream_paths = write_stream_files(options.stream_size, paths, folder)
+            run_task(
+                f"stream files, {options.stream_size:,}",
+                [
+                    bleuprint("bleuprint_files", 1),
+                    bleuprint("bleuprint_files", 2, tool="bleuprint jobs=2"),
+                ],
+                "paths",
+                list(stream_paths),
+                options,
+            )
+    if options.cold_runs:
+        cold_start(options)
+    targets(options)
+
+
+def write_stream_files(size: int, corpus_paths: list[str], folder: str) -> tuple[str, str]:
+    """A file pair of ``size`` segments: the corpus's first 100,000 (or fewer) repeated."""
+    block_lines = bench_corpora.read_corpus((corpus_paths[0], corpus_paths[1]), 100_000)
+    paths = (os.path.join(folder, "stream.hyp.txt"), os.path.join(folder, "stream.ref.txt"))
+    for path, lines in zip(paths, block_lines, strict=True):
         block = "".join(line + "\n" for line in lines)
         with open(path, "w", encoding="utf-8") as handle:
             for _ in range(size // len(lines)):
@@ -274,236 +683,119 @@ def write_stream_files(size: int, folder: str) -> tuple[str, str]:
     return paths
 
 
-# -- measuring ----------------------------------------------------------------------------------
-
-
-def measure(
-    run: Callable[[Any], Any], make_input: Callable[[], Any], repeat: int
-) -> dict[str, Any]:
-    """Run one case in a fresh process: the median time, the peak memory, the last result."""
-    context = multiprocessing.get_context("spawn")
-    receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_measure_here, args=(sender, run, make_input, repeat))
-    process.start()
-    sender.close()
-    report: dict[str, Any] = receiver.recv()
-    process.join()
-    return report
-
-
-def _measure_here(
-    sender: Any, run: Callable[[Any], Any], make_input: Callable[[], Any], repeat: int
-) -> None:
-    logging.disable(logging.WARNING)  # sacreBLEU's advice on effective order, once per segment
-    data = make_input()
-    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    times, result = [], None
-    for _ in range(repeat):
-        result = None
-        start = time.perf_counter()
-        try:
-            result = run(data)
-        except Exception as error:  # a peer that fails is reported, not fatal
-            sender.send({"error": f"{type(error).__name__}: {error}"[:80]})
-            return
-        times.append(time.perf_counter() - start)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # kilobytes on Linux
-    sender.send(
-        {
-            "seconds": statistics.median(times),
-            "added_mb": (peak - baseline) / 1024,
-            "peak_mb": peak / 1024,
-            "result": result,
-        }
-    )
-    sender.close()
-
-
-def agreement(result: Any, expected: Any) -> str:
-    """How a peer's scores compare with bleuprint's: ``yes``, or by how much they differ."""
-    if result is None or expected is None:
-        return ""
-    differences = np.abs(np.asarray(result, float) - np.asarray(expected, float))
-    if differences.max() <= TOLERANCE:
-        return "yes"
-    share = float(np.mean(differences > TOLERANCE))
-    return f"no: max diff {differences.max():.3g} ({share:.1%} differ)"
-
-
-def run_task(
-    task: str,
-    cases: list[tuple[str, Callable[[Any], Any]]],
-    make_input: Callable[[], Any],
-    repeat: int,
-    rows: list[dict[str, Any]],
-) -> None:
-    """Measure bleuprint (the first case) and its peers on one input, and print the rows."""
-    reference = None
-    for tool, run in cases:
-        report = measure(run, make_input, repeat)
-        if "error" in report:
-            print(f"| {task} | {tool} | failed: {report['error']} | | | | |", flush=True)
-            continue
-        if tool == "bleuprint":
-            reference = report
-        ratio = report["seconds"] / reference["seconds"] if reference else float("nan")
-        row = {
-            "task": task,
-            "tool": tool,
-            "seconds": report["seconds"],
-            "added_mb": report["added_mb"],
-            "peak_mb": report["peak_mb"],
-            "ratio": ratio,
-            "agrees": ""
-            if tool in ("bleuprint", "str.split")
-            else agreement(report["result"], reference["result"] if reference else None),
-        }
-        rows.append(row)
-        print(format_row(row), flush=True)
-
-
-HEADER = (
-    "| task | tool | time (s) | added memory (MB) | peak RSS (MB) | time / bleuprint's | agrees |"
-)
-
-
-def format_row(row: dict[str, Any]) -> str:
-    return (
-        f"| {row['task']} | {row['tool']} | {row['seconds']:.3f} | {row['added_mb']:.0f} | "
-        f"{row['peak_mb']:.0f} | {row['ratio']:.2f} | {row['agrees']} |"
-    )
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
-    parser.add_argument("--pairwise", default="100x100", help="SOURCESxCANDIDATES, or 0 to skip")
-    parser.add_argument(
-        "--mbr", type=int, nargs="*", default=[64, 256], help="candidates per source (100 sources)"
-    )
-    parser.add_argument(
-        "--mbr-peer-up-to", type=int, default=64, help="largest group the sacreBLEU loop scores"
-    )
-    parser.add_argument(
-        "--rewards", type=int, nargs="*", default=[64, 256, 1024], help="reward batch sizes"
-    )
-    parser.add_argument("--stream-size", type=int, default=10_000_000, help="0 to skip")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per case (median)")
-    parser.add_argument("--distinct", action="store_true", help="no line repeats (see corpus)")
-    parser.add_argument("--skip", nargs="*", default=[], help="tools to leave out, e.g. nltk")
-    options = parser.parse_args()
-    print(
-        f"# {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
-        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, repeat {options.repeat}"
-    )
-    print(HEADER)
-    print("|" + " --- |" * 7)
-    rows: list[dict[str, Any]] = []
-
-    def keep(
-        cases: list[tuple[str, Callable[[Any], Any]]],
-    ) -> list[tuple[str, Callable[[Any], Any]]]:
-        return [(tool, run) for tool, run in cases if tool not in options.skip]
-
-    for size in options.sizes:
-        data = partial(corpus, size, options.distinct)
-        size_name = f"{size:,}{' distinct' if options.distinct else ''}"
-        run_task(
-            f"corpus 13a, {size_name}",
-            keep(
-                [
-                    ("bleuprint", partial(bleuprint_corpus, "13a")),
-                    ("sacrebleu", partial(sacrebleu_corpus, "13a")),
-                    ("bleuscore", bleuscore_corpus),
-                ]
-            ),
-            data,
-            options.repeat,
-            rows,
+def targets(options: Any) -> None:
+    """Issue 12's and 14's targets against this run's medians (where the run measured them):
+    by CPU time, which a shared machine's load disturbs least, except where threads or whole
+    processes are compared (wall-clock time)."""
+    million = f"{1_000_000:,}{' repeated' if options.corpus == 'repeated' else ''}"
+    pairwise = "pairwise, 100 x 100x100 distinct"
+    ids = "token ids, NLTK's sentence_bleu, 1,024 x 64-256"
+    checks = [
+        (
+            "corpus 13a, 1M: >= 50x sacreBLEU",
+            f"corpus 13a, {million}",
+            "sacrebleu",
+            "bleuprint",
+            50,
+        ),
+        ("corpus 13a, 1M: >= 5x bleuscore", f"corpus 13a, {million}", "bleuscore", "bleuprint", 5),
+        (
+            "corpus 13a, 1M: >= 10x sacrebleu-mojo",
+            f"corpus 13a, {million}",
+            "sacrebleu-mojo",
+            "bleuprint",
+            10,
+        ),
+        (
+            "corpus whitespace, 1M: within 2x of str.split",
+            f"corpus whitespace, {million}",
+            "str.split",
+            "bleuprint",
+            0.5,
+        ),
+        (
+            "sentence, 1M: >= 30x sacreBLEU's loop",
+            f"sentence, {million}",
+            "sacrebleu",
+            "bleuprint",
+            30,
+        ),
+        ("reward batches of 256: >= 20x", "reward, 100 calls of 256", "sacrebleu", "bleuprint", 20),
+        ("pairwise 100 x 100: >= 50x sacreBLEU", pairwise, "sacrebleu", "bleuprint", 50),
+        ("pairwise 100 x 100: >= 5x fast-bleu", pairwise, "fast-bleu", "bleuprint", 5),
+        ("token ids: >= 50x the NLTK loop", ids, "nltk loop", "bleuprint", 50),
+        (
+            "exact MBR 100 x 64: >= 20x mbrs",
+            "MBR, 100 x 64 candidates",
+            "mbrs exact",
+            "bleuprint exact",
+            20,
+        ),
+        (
+            "aggregate MBR 100 x 256: >= 10x exact",
+            "MBR, 100 x 256 candidates",
+            "bleuprint exact",
+            "bleuprint aggregate",
+            10,
+        ),
+    ]
+    wall_checks = [
+        (
+            "2 threads >= 1.7x 1 thread, corpus 13a, 1M",
+            "threads, corpus 13a, 1,000,000",
+            "bleuprint, 1 thread",
+            "bleuprint, 2 threads",
+            1.7,
+        ),
+        (
+            "2 threads >= 1.7x 1 thread, sentence, 1M",
+            "threads, sentence, 1,000,000",
+            "bleuprint, 1 thread",
+            "bleuprint, 2 threads",
+            1.7,
+        ),
+        (
+            "one test set: >= 2.5x faster than sacrebleu",
+            "cold one test set, en-de Online-B",
+            "sacrebleu",
+            "bleuprint score",
+            2.5,
+        ),
+        (
+            "import bleuprint no slower than import sacrebleu",
+            "cold import",
+            "sacrebleu",
+            "bleuprint",
+            1.0,
+        ),
+    ]
+    print("\nTargets (issues 12 and 14): how many times faster bleuprint was\n")
+    print("| target | CPU ratio | wall ratio | |\n| --- | ---: | ---: | --- |")
+    for clock, rows in ((1, checks), (0, wall_checks)):
+        for name, task, slower, faster, needed in rows:
+            times = RESULTS.get(task, {})
+            if slower in times and faster in times:
+                cpu, wall = (times[slower][k] / times[faster][k] for k in (1, 0))
+                met = "met" if (cpu, wall)[1 - clock] >= needed else "not met"
+                by = "CPU" if clock else "wall"
+                print(f"| {name} | {cpu:.2f}x | {wall:.2f}x | {met} (by {by} time) |")
+    task = "cold one test set, en-de Online-B"
+    if task in RESULTS and f"{task}, first run" in RESULTS:
+        second, first = (
+            RESULTS[task]["bleuprint score"],
+            RESULTS[f"{task}, first run"]["bleuprint score"],
         )
-        run_task(
-            f"corpus whitespace, {size_name}",
-            keep(
-                [
-                    ("bleuprint", partial(bleuprint_corpus, "none")),
-                    ("sacrebleu", partial(sacrebleu_corpus, "none")),
-                    ("str.split", split_only),
-                ]
-            ),
-            data,
-            options.repeat,
-            rows,
-        )
-        run_task(
-            f"corpus NLTK's definition, {size_name}",
-            keep([("bleuprint", bleuprint_nltk_corpus), ("nltk", nltk_corpus)]),
-            data,
-            options.repeat,
-            rows,
-        )
-        run_task(
-            f"sentence, {size_name}",
-            keep(
-                [
-                    ("bleuprint", bleuprint_sentences),
-                    ("sacrebleu", sacrebleu_sentences),
-                ]
-            ),
-            data,
-            options.repeat,
-            rows,
-        )
-    if options.pairwise != "0":
-        sources, candidates = (int(part) for part in options.pairwise.split("x"))
-        run_task(
-            f"pairwise, {sources} x {candidates}x{candidates}",
-            keep(
-                [
-                    ("bleuprint", bleuprint_pairwise),
-                    ("sacrebleu", sacrebleu_pairwise),
-                    ("fast-bleu", fast_bleu_pairwise),
-                ]
-            ),
-            partial(candidate_groups, sources, candidates),
-            options.repeat,
-            rows,
-        )
-    for size in options.rewards:
-        run_task(
-            f"reward, {REWARD_CALLS} calls of {size}",
-            keep([("bleuprint", bleuprint_rewards), ("sacrebleu", sacrebleu_rewards)]),
-            partial(reward_batches, size),
-            options.repeat,
-            rows,
-        )
-    for size in options.mbr:
-        cases: list[tuple[str, Callable[[Any], Any]]] = [
-            ("bleuprint", partial(bleuprint_mbr, "exact")),
-            ("bleuprint aggregate", partial(bleuprint_mbr, "aggregate")),
-        ]
-        if size <= options.mbr_peer_up_to:
-            cases.append(("sacrebleu per pair", sacrebleu_mbr))
-        run_task(
-            f"MBR, 100 x {size} candidates",
-            keep(cases),
-            partial(distinct_candidate_groups, 100, size),
-            options.repeat,
-            rows,
-        )
-    if options.stream_size:
-        with tempfile.TemporaryDirectory() as folder:
-            paths = write_stream_files(options.stream_size, folder)
-            run_task(
-                f"stream files, {options.stream_size:,}",
-                [
-                    ("bleuprint", partial(bleuprint_files, 1)),
-                    ("bleuprint jobs=2", partial(bleuprint_files, 2)),
-                ],
-                partial(tuple, paths),
-                1,
-                rows,
-            )
+        cpu, wall = (first[k] / second[k] for k in (1, 0))
+        name = "one test set, first run as fast as the next"
+        print(f"| {name} | {cpu:.2f} | {wall:.2f} | the first run's time / the next's |")
+    for batch, calls in bench_cases.ID_CALLS.items():
+        times = RESULTS.get(f"token ids, {calls:,} calls of {batch}", {})
+        if "bleuprint" in times:
+            wall, cpu = (1000 * value / calls for value in times["bleuprint"])
+            verdict = ("met" if cpu <= 2 else "not met") if batch == 1 else "(for comparison)"
+            name = f"token ids, one call of {batch}: <= 2 ms fixed (by CPU time)"
+            print(f"| {name} | {cpu:.3f} ms | {wall:.3f} ms | {verdict} |")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -13,7 +13,8 @@
 - :mod:`bleuprint.compat.torcheval`: torcheval 0.0.7 ``BLEUScore``;
 - :mod:`bleuprint.compat.tensor2tensor`: tensor2tensor ``bleu_hook``;
 - :mod:`bleuprint.compat.ignite`: pytorch-ignite 0.5.5 ``Bleu``;
-- :mod:`bleuprint.compat.gleu`: GLEU, NLTK 3.10.4 ``gleu_score`` and Hugging Face ``google_bleu``.
+- :mod:`bleuprint.compat.gleu`: GLEU, NLTK 3.10.4 ``gleu_score`` and Hugging Face ``google_bleu``;
+- :mod:`bleuprint.compat.fairseq`: fairseq's ``bleu`` scorer (``libbleu``) on token ids.
 
 Each module holds its recipe (``parts``: the engine's parts that reproduce the peer, taking the
 peer's own option names), its quirks as named parts, any name mapping, and the entries it adds
