@@ -65,6 +65,7 @@ from bleuprint.typing import (
     Smoother,
     Tokenizer,
     Weights,
+    implements,
 )
 
 __all__ = ["FIELD_OF_FAMILY", "BLEUScore"]
@@ -158,7 +159,7 @@ def _check_statistics(stats: object, max_n: int) -> None:
 
 def _aggregated(smoothing: Smoother, result: BLEUResult) -> BLEUResult:
     """``result`` as a part that aggregates a corpus its own way reads it (see ``total``)."""
-    return smoothing.corpus_result(result) if isinstance(smoothing, Aggregation) else result
+    return smoothing.corpus_result(result) if implements(smoothing, Aggregation) else result
 
 
 @attrs.frozen(kw_only=True)
@@ -334,9 +335,9 @@ class BLEUScore:
         to ``start`` (a running total) if given."""
         start = self.empty_stats() if start is None else start
         self._check_orders(segments)
-        if isinstance(self.smoothing, Aggregation):
+        if implements(self.smoothing, Aggregation):
             return self.smoothing.total(segments, self.score_segments(segments).scores, start)
-        if isinstance(self.smoothing, CorpusSmoother):
+        if implements(self.smoothing, CorpusSmoother):
             return self.smoothing.total(segments, start)
         return segments.total(start)
 
