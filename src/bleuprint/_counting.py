@@ -54,6 +54,7 @@ from bleuprint.typing import (
     ReferenceLength,
     Segment,
     Tokenizer,
+    implements,
 )
 
 COUNTING_THREADS = THREADS
@@ -127,7 +128,7 @@ class Counting:
         reference_ngrams = [self.ngrams(tokens) for _, tokens in tokenized_refs]
         hypothesis_length = self.length(hypothesis_text, hypothesis_tokens)
         reference_lengths = [self.length(text, tokens) for text, tokens in tokenized_refs]
-        if isinstance(self.matching, ReferenceChoosing):
+        if implements(self.matching, ReferenceChoosing):
             chosen = self.matching.choose(hypothesis_ngrams, reference_ngrams)
             reference_ngrams, reference_lengths = (
                 [reference_ngrams[chosen]],
@@ -439,18 +440,11 @@ class InternedTexts:
 
 
 _ARRAY_PROTOCOLS = (ArrayNgramExtractor, ArrayMatcher, ArrayLengthMeasure)
-_FIT_ARRAYS: dict[tuple[type, ...], bool] = {}
 
 
 def _fit_arrays(*parts: object) -> bool:
-    """Whether the n-gram, matching and length parts fit the array protocols,
-    as known for their classes (a check of a runtime protocol takes tens of microseconds, much
-    of a small batch; its members are methods and fields, alike for every part of a class)."""
-    classes = tuple(map(type, parts))
-    fit = _FIT_ARRAYS.get(classes)
-    if fit is None:
-        fit = _FIT_ARRAYS[classes] = all(map(isinstance, parts, _ARRAY_PROTOCOLS))
-    return fit
+    """Whether the n-gram, matching and length parts fit the array protocols."""
+    return all(map(implements, parts, _ARRAY_PROTOCOLS))
 
 
 @attrs.frozen

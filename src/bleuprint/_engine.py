@@ -63,6 +63,7 @@ from bleuprint.typing import (
     Smoother,
     Tokenizer,
     Weights,
+    implements,
 )
 
 __all__ = ["FIELD_OF_FAMILY", "BLEUScore"]
@@ -337,9 +338,9 @@ class BLEUScore:
         to ``start`` (a running total) if given."""
         start = self.empty_stats() if start is None else start
         self._check_orders(segments)
-        if isinstance(self.smoothing, Aggregation):
+        if implements(self.smoothing, Aggregation):
             return self.smoothing.total(segments, self.score_segments(segments).scores, start)
-        if isinstance(self.smoothing, CorpusSmoother):
+        if implements(self.smoothing, CorpusSmoother):
             return self.smoothing.total(segments, start)
         return segments.total(start)
 

@@ -27,6 +27,7 @@ from bleuprint.typing import (
     FloatArray,
     Smoother,
     Weights,
+    implements,
 )
 
 SCORED_SEGMENTS = 1 << 15
@@ -48,7 +49,8 @@ class ScoringParts:
         """Whether a corpus scores from the plain sums of its rows' statistics alone (so that
         many corpora, each a sum of rows, score as rows at once): no smoother that sums
         corpora its own way, no part that sees whole statistics one set at a time."""
-        return not isinstance(self.smoothing, (CorpusSmoother, Aggregation)) and not any(
+        corpus_smoother = implements(self.smoothing, CorpusSmoother)
+        return not (corpus_smoother or implements(self.smoothing, Aggregation)) and not any(
             isinstance(part, _ADAPTERS) for part in attrs.astuple(self, recurse=False)
         )
 
@@ -91,7 +93,7 @@ class ScoringParts:
         """The rows' results; a smoother that aggregates a corpus its own way (GLEU, a mean of
         sentence scores) has the last word on each (a segment's and a corpus's alike)."""
         results = SentenceScores(*columns, stats, signature_of)
-        if not isinstance(self.smoothing, Aggregation):
+        if not implements(self.smoothing, Aggregation):
             return results
         final = [self.smoothing.corpus_result(result) for result in results]
         return SentenceScores(
