@@ -178,6 +178,7 @@ def _wait_for_cpu_time(process: subprocess.Popen[str], seconds: float) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.usefixtures("interruptible")
 def test_sigint_during_compare_is_one_line_and_130(files: Path) -> None:
     line = "the cat sat on the mat and looked at the dog\n"
     for name in ("r.txt", "a.txt", "b.txt"):

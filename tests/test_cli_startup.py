@@ -140,6 +140,7 @@ def slow_import(tmp_path: Path) -> tuple[Path, dict[str, str]]:
 
 
 @pytest.mark.parametrize("argv", [["pair"], ["score", "-r", "ref.txt"]])
+@pytest.mark.usefixtures("interruptible")
 def test_sigint_while_the_command_imports_is_one_line_and_130(
     slow_import: tuple[Path, dict[str, str]], argv: list[str]
 ) -> None:
