@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +141,13 @@ def as_the_preset_reads(
         return " ".join(str(vocabulary.setdefault(word, 4 + len(vocabulary))) for word in words)
 
     return [ids(text) for text in hypotheses], [[ids(refs[0])] for refs in references]
+
+
+@pytest.fixture
+def interruptible() -> Iterator[None]:
+    """Children started in the test take Ctrl-C's default action. A shell that starts the tests
+    in the background leaves SIGINT ignored, and a child inherits an ignored signal (a handled
+    one is reset to the default when it starts its program)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

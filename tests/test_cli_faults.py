@@ -163,6 +163,22 @@ def test_a_plot_is_complete_and_keeps_its_name(files: Path) -> None:
     assert not [path for path in files.iterdir() if path.name.startswith(".p.png")]
 
 
+def _wait_for_cpu_time(process: subprocess.Popen[str], seconds: float) -> None:
+    """Wait until ``process`` has run ``seconds`` of CPU time (or ended): a point in its work
+    that a loaded machine delays but does not move, as a pause of wall-clock time would."""
+    stat = Path(f"/proc/{process.pid}/stat")
+    if not stat.exists():
+        pytest.skip("reading a process's CPU time needs /proc")
+    deadline = time.monotonic() + 300
+    while process.poll() is None and time.monotonic() < deadline:
+        # The fields after the command name; user and system time are the 12th and 13th.
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
+            return
+        time.sleep(0.05)
+
+
+@pytest.mark.usefixtures("interruptible")
 def test_sigint_during_compare_is_one_line_and_130(files: Path) -> None:
     line = "the cat sat on the mat and looked at the dog\n"
     for name in ("r.txt", "a.txt", "b.txt"):
@@ -173,7 +189,7 @@ def test_sigint_during_compare_is_one_line_and_130(files: Path) -> None:
         cwd=files, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:
-        time.sleep(4)  # imports done, the test running
+        _wait_for_cpu_time(process, seconds=2.0)  # imports done, the test running
         process.send_signal(signal.SIGINT)
         stdout, stderr = process.communicate(timeout=60)
     finally:

@@ -28,6 +28,21 @@ class _Terminal(io.StringIO):
         return True
 
 
+def _everything_drawn(leader: int) -> bytes:
+    """All a pseudo-terminal's program wrote, read from its leader side, which is then closed."""
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal is closed once everything was read
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(leader)
+    return drawn
+
+
 def test_a_bar_shows_count_rate_and_time_left_then_erases_itself(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -80,16 +95,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path, quiet: bool) -> None:
         command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, env=_AT_ONCE, check=False
     )
     os.close(follower)
-    drawn = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal is closed once everything was read
-            break
-        if not chunk:
-            break
-        drawn += chunk
-    os.close(leader)
+    drawn = _everything_drawn(leader)
     assert completed.returncode == 0
     assert completed.stdout.decode().count("\n") == 2  # the scores are not disturbed
     assert (b"testing:" in drawn) is not quiet
@@ -133,16 +139,7 @@ def test_a_terminal_sees_every_step_from_the_start_and_a_clean_screen_at_the_end
         command, cwd=tmp_path, stdout=follower, stderr=follower, env=environment
     )
     os.close(follower)
-    drawn = b""
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal is closed once everything was read
-            break
-        if not chunk:
-            break
-        drawn += chunk
-    os.close(leader)
+    drawn = _everything_drawn(leader)
     assert process.wait() == 0
     text = drawn.decode()
     # Every step shows, in order, from reading the files (the first thing on the screen) on,

@@ -474,7 +474,10 @@ def timed_process(command: list[str], environment: dict[str, str]) -> tuple[floa
         )
     text = stdout.strip()
     if text.startswith("{"):
-        return seconds, cpu, f"score {json.loads(text)['score']}"
+        document = json.loads(text)
+        # sacreBLEU prints one result; bleuprint's own commands print a document of systems.
+        result = document["systems"][0] if "systems" in document else document
+        return seconds, cpu, f"score {result['score']}"
     return seconds, cpu, text.splitlines()[0][:40] if text else ""
 
 
