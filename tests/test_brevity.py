@@ -12,18 +12,25 @@ from nltk.translate.bleu_score import closest_ref_length
 from sacrebleu.metrics import BLEU
 
 from bleuprint import ConfigurationError, InputError, brevity
+from bleuprint.brevity import penalty as penalty_of
+from bleuprint.brevity import reference_length
 from bleuprint.typing import (
-    ArrayBrevityPenalty,
     ArrayLengthMeasure,
-    ArrayReferenceLength,
     BrevityPenalty,
     LengthMeasure,
     ReferenceLength,
 )
+from tests import oracle
 
 LENGTH = st.integers(min_value=0, max_value=30)
 REFERENCE_LENGTHS = st.lists(LENGTH, min_size=1, max_size=5)
 RULES = [brevity.Closest(), brevity.Closest("first"), brevity.Shortest(), brevity.Average()]
+PENALTIES = [
+    brevity.Exponential(),
+    brevity.Ratio(),
+    brevity.Ratio(capped=True),
+    brevity.NoPenalty(),
+]
 
 
 def test_every_part_fits_its_protocols() -> None:
@@ -32,10 +39,10 @@ def test_every_part_fits_its_protocols() -> None:
         assert isinstance(measure, ArrayLengthMeasure)
     for rule in RULES:
         assert isinstance(rule, ReferenceLength)
-        assert isinstance(rule, ArrayReferenceLength)
-    for penalty in (brevity.Exponential(), brevity.Ratio(), brevity.Ratio(capped=True)):
+        assert not callable(rule)  # one method: many segments at once
+    for penalty in PENALTIES:
         assert isinstance(penalty, BrevityPenalty)
-        assert isinstance(penalty, ArrayBrevityPenalty)
+        assert not callable(penalty)
 
 
 # -- lengths -----------------------------------------------------------------------------------
@@ -66,10 +73,10 @@ def test_length_arrays_by_their_definitions() -> None:
 
 def test_closest_by_hand() -> None:
     # hypothesis 5 against 2, 4, 7: distances 3, 1, 2, so 4
-    assert brevity.Closest()(5, [2, 4, 7]) == 4
+    assert reference_length(brevity.Closest(), 5, [2, 4, 7]) == 4
     # 4 and 6 are both 1 away: "shorter" takes 4, "first" takes the first listed, 6
-    assert brevity.Closest()(5, [6, 4]) == 4
-    assert brevity.Closest("first")(5, [6, 4]) == 6
+    assert reference_length(brevity.Closest(), 5, [6, 4]) == 4
+    assert reference_length(brevity.Closest("first"), 5, [6, 4]) == 6
 
 
 def test_closest_refuses_an_unknown_tie_rule() -> None:
@@ -80,13 +87,17 @@ def test_closest_refuses_an_unknown_tie_rule() -> None:
 @given(LENGTH, REFERENCE_LENGTHS)
 def test_closest_is_nltks_closest_reference_length(hypothesis: int, lengths: list[int]) -> None:
     references = [["w"] * length for length in lengths]
-    assert brevity.Closest()(hypothesis, lengths) == closest_ref_length(references, hypothesis)
+    assert reference_length(brevity.Closest(), hypothesis, lengths) == closest_ref_length(
+        references, hypothesis
+    )
 
 
 @given(LENGTH, REFERENCE_LENGTHS)
 def test_shortest_and_average_by_their_definitions(hypothesis: int, lengths: list[int]) -> None:
-    assert brevity.Shortest()(hypothesis, lengths) == min(lengths)
-    assert brevity.Average()(hypothesis, lengths) == pytest.approx(sum(lengths) / len(lengths))
+    assert reference_length(brevity.Shortest(), hypothesis, lengths) == min(lengths)
+    assert reference_length(brevity.Average(), hypothesis, lengths) == pytest.approx(
+        sum(lengths) / len(lengths)
+    )
 
 
 @given(LENGTH, REFERENCE_LENGTHS)
@@ -94,18 +105,20 @@ def test_every_rule_picks_a_length_between_the_shortest_and_the_longest(
     hypothesis: int, lengths: list[int]
 ) -> None:
     for rule in RULES:
-        assert min(lengths) <= rule(hypothesis, lengths) <= max(lengths)
+        assert min(lengths) <= reference_length(rule, hypothesis, lengths) <= max(lengths)
 
 
 @given(st.lists(st.tuples(LENGTH, REFERENCE_LENGTHS), min_size=1, max_size=6))
-def test_reference_length_arrays_equal_one_segment_at_a_time(
+def test_reference_length_arrays_are_the_oracles(
     segments: list[tuple[int, list[int]]],
 ) -> None:
     hypotheses = np.array([hypothesis for hypothesis, _ in segments], dtype=np.int64)
     lengths = np.array([length for _, some in segments for length in some], dtype=np.int64)
     counts = np.array([len(some) for _, some in segments], dtype=np.int64)
     for rule in RULES:
-        expected = [rule(hypothesis, some) for hypothesis, some in segments]
+        expected = [
+            oracle.reference_length(rule, hypothesis, some) for hypothesis, some in segments
+        ]
         assert rule.reference_length_array(hypotheses, lengths, counts).tolist() == expected
 
 
@@ -114,16 +127,18 @@ def test_reference_length_arrays_equal_one_segment_at_a_time(
 
 def test_exponential_by_hand() -> None:
     # c = 3 against r = 6: exp(1 - 6/3) = exp(-1); c >= r: 1; an empty hypothesis: 0
-    assert brevity.Exponential()(3, 6) == pytest.approx(math.exp(-1))
-    assert brevity.Exponential()(6, 6) == 1.0
-    assert brevity.Exponential()(7, 6) == 1.0
-    assert brevity.Exponential()(0, 6) == 0.0
+    assert penalty_of(brevity.Exponential(), 3, 6) == pytest.approx(math.exp(-1))
+    assert penalty_of(brevity.Exponential(), 6, 6) == 1.0
+    assert penalty_of(brevity.Exponential(), 7, 6) == 1.0
+    assert penalty_of(brevity.Exponential(), 0, 6) == 0.0
 
 
 @given(LENGTH, LENGTH)
 def test_exponential_is_sacrebleus_brevity_penalty(hypothesis: int, reference: int) -> None:
     theirs = BLEU.compute_bleu([1], [1], hypothesis, reference, max_ngram_order=1).bp
-    assert brevity.Exponential()(hypothesis, reference) == pytest.approx(theirs, rel=1e-15)
+    assert penalty_of(brevity.Exponential(), hypothesis, reference) == pytest.approx(
+        theirs, rel=1e-15
+    )
 
 
 @given(LENGTH, LENGTH)
@@ -131,7 +146,7 @@ def test_penalties_lie_in_the_unit_interval_and_are_one_without_shortness(
     hypothesis: int, reference: int
 ) -> None:
     for penalty in (brevity.Exponential(), brevity.Ratio(capped=True)):
-        value = penalty(hypothesis, reference)
+        value = penalty_of(penalty, hypothesis, reference)
         assert 0 <= value <= 1
         if hypothesis >= reference > 0:
             assert value == 1.0
@@ -139,16 +154,18 @@ def test_penalties_lie_in_the_unit_interval_and_are_one_without_shortness(
 
 def test_ratio_by_hand() -> None:
     # 12 / 10 = 1.2 uncapped, 1 capped; 5 / 10 = 0.5 either way; r = 0 gives 0
-    assert brevity.Ratio()(12, 10) == pytest.approx(1.2)
-    assert brevity.Ratio(capped=True)(12, 10) == 1.0
-    assert brevity.Ratio()(5, 10) == brevity.Ratio(capped=True)(5, 10) == 0.5
-    assert brevity.Ratio()(3, 0) == 0.0
+    assert penalty_of(brevity.Ratio(), 12, 10) == pytest.approx(1.2)
+    assert penalty_of(brevity.Ratio(capped=True), 12, 10) == 1.0
+    assert (
+        penalty_of(brevity.Ratio(), 5, 10) == penalty_of(brevity.Ratio(capped=True), 5, 10) == 0.5
+    )
+    assert penalty_of(brevity.Ratio(), 3, 0) == 0.0
 
 
 @given(st.lists(st.tuples(LENGTH, LENGTH), min_size=1, max_size=8))
-def test_penalty_arrays_equal_one_pair_at_a_time(pairs: list[tuple[int, int]]) -> None:
+def test_penalty_arrays_are_the_oracles(pairs: list[tuple[int, int]]) -> None:
     hypotheses = np.array([c for c, _ in pairs], dtype=np.float64)
     references = np.array([r for _, r in pairs], dtype=np.float64)
-    for penalty in (brevity.Exponential(), brevity.Ratio(), brevity.Ratio(capped=True)):
-        expected = [penalty(c, r) for c, r in pairs]
+    for penalty in PENALTIES:
+        expected = [oracle.penalty(penalty, c, r) for c, r in pairs]
         assert penalty.penalty_array(hypotheses, references).tolist() == expected

@@ -12,6 +12,7 @@ from bleuprint import (
     BLEUScore,
     InputError,
 )
+from bleuprint.brevity import penalty
 from bleuprint.compat import hf_evaluate
 
 WORD = st.sampled_from(["a", "b", "c", "the", "cat"])
@@ -19,11 +20,11 @@ SENTENCE = st.lists(WORD, max_size=8)
 
 
 def test_nmt_penalty_refuses_zero_lengths() -> None:
-    assert hf_evaluate.NMT()(4, 4) == 1.0
-    assert hf_evaluate.NMT()(2, 6) == pytest.approx(math.exp(-2), rel=1e-15)
+    assert penalty(hf_evaluate.NMT(), 4, 4) == 1.0
+    assert penalty(hf_evaluate.NMT(), 2, 6) == pytest.approx(math.exp(-2), rel=1e-15)
     for lengths in [(0, 3), (3, 0)]:
         with pytest.raises(InputError, match="divides by both"):
-            hf_evaluate.NMT()(*lengths)
+            penalty(hf_evaluate.NMT(), *lengths)
 
 
 def test_hf_evaluate_and_bleuscore_differ_on_empty_text() -> None:

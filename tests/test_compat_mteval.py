@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bleuprint import BLEUScore
+from bleuprint.smoothing import precisions as smoothed
 
 from .conftest import CIRCULATION, circulation_cases, require_shared
 
@@ -33,7 +34,7 @@ def _check(bleu: BLEUScore, case: dict[str, Any]) -> None:
     # 'individual' holds the smoothed precision of orders 1..9: the first four are scored.
     # Without any n-gram the script prints exp(0) = 1 where bleuprint's are undefined (None);
     # both score 0.
-    precisions = bleu.smoothing(result.stats)
+    precisions = smoothed(bleu.smoothing, result.stats)
     assert [1.0 if p is None else p for p in precisions] == pytest.approx(
         expected["individual"][:4], rel=1e-12
     )

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bleuprint import BLEUScore, ConfigurationError, tokenizers
+from bleuprint.brevity import penalty
 from bleuprint.compat import tensor2tensor
 
 from .conftest import CIRCULATION, circulation_cases, require_shared
@@ -47,7 +48,7 @@ def test_options_of_the_other_function_are_refused() -> None:
 def test_use_bp_false_and_empty_reference() -> None:
     short = BLEUScore.tensor2tensor(function="compute_bleu", use_bp=False)
     assert short.compute("the cat sat", ["the cat sat on the mat"]) == 1.0  # orders 1..3 match
-    assert tensor2tensor.T2TPenalty()(3, 0) == 1.0
+    assert penalty(tensor2tensor.T2TPenalty(), 3, 0) == 1.0
 
 
 def test_bleu_tokenize_digits() -> None:

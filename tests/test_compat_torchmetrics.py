@@ -13,6 +13,7 @@ from bleuprint import (
     tokenizers,
 )
 from bleuprint.compat import torchmetrics
+from bleuprint.smoothing import precisions
 
 WORD = st.sampled_from(["a", "b", "c", "the", "cat"])
 SENTENCE = st.lists(WORD, max_size=8)
@@ -20,10 +21,10 @@ SENTENCE = st.lists(WORD, max_size=8)
 
 def test_require_all_matched_zeroes_everything() -> None:
     stats = BLEUStats((5, 3, 1, 0), (6, 5, 4, 3), 6, 6)
-    assert torchmetrics.RequireAllMatched(smoothing.AddOne())(stats) == [0.0] * 4
+    assert precisions(torchmetrics.RequireAllMatched(smoothing.AddOne()), stats) == [0.0] * 4
     matched = BLEUStats((5, 3, 1, 1), (6, 5, 4, 3), 6, 6)
     expected = [5 / 6, 4 / 6, 2 / 5, 2 / 4]
-    assert torchmetrics.RequireAllMatched(smoothing.AddOne())(matched) == expected
+    assert precisions(torchmetrics.RequireAllMatched(smoothing.AddOne()), matched) == expected
 
 
 def test_signature_rebuilds_torchmetrics_sacrebleu() -> None:

@@ -24,6 +24,7 @@ from bleuprint import (
     tokenizers,
     weights,
 )
+from bleuprint.brevity import reference_length
 
 WORDS = st.sampled_from(["the", "cat", "a", "mat", "on", "sat", "dog", "The", "."])
 SENTENCE = st.lists(WORDS, max_size=12)
@@ -233,12 +234,12 @@ class TestPartsDirectly:
         )
 
     def test_closest_with_ties_to_the_first(self) -> None:
-        assert brevity.Closest("first")(5, [6, 4]) == 6
-        assert brevity.Closest()(5, [6, 4]) == 4
+        assert reference_length(brevity.Closest("first"), 5, [6, 4]) == 6
+        assert reference_length(brevity.Closest(), 5, [6, 4]) == 4
 
     def test_shortest_and_average(self) -> None:
-        assert brevity.Shortest()(5, [6, 4, 9]) == 4
-        assert brevity.Average()(5, [6, 4, 9]) == pytest.approx(19 / 3)
+        assert reference_length(brevity.Shortest(), 5, [6, 4, 9]) == 4
+        assert reference_length(brevity.Average(), 5, [6, 4, 9]) == pytest.approx(19 / 3)
 
     def test_letters_keep_combining_marks(self) -> None:
         assert tokenizers.Letters()("Cafe\u0301 DÉJÀ-vu") == ["cafe\u0301", "déjà", "vu"]

@@ -65,7 +65,7 @@ def test_costliest_segments_by_leave_one_out() -> None:
     assert [item.loss for item in ranked] == pytest.approx([0.25, 0.0, -0.25])
 
 
-def test_costliest_segments_of_a_definition_without_array_scoring() -> None:
+def test_costliest_segments_of_a_definition_that_reads_more_than_the_sums() -> None:
     # NLTK's corpus BLEU reads more than the sums: each corpus without a segment is summed as
     # NLTK sums it, so the losses are NLTK's own corpus_bleu without and with the segment.
     bleu = BLEUScore.nltk(weights=(0.5, 0.5), method=1)

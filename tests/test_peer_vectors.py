@@ -105,9 +105,10 @@ def _nltk(case: dict[str, Any]) -> Any:
         assert [numerator, denominator] == case["expected_fraction"]
         return numerator / denominator
     if call == "brevity_penalty":
-        return nltk.NLTKExponential()(kwargs["hyp_len"], kwargs["closest_ref_len"])
+        return brevity.penalty(nltk.NLTKExponential(), kwargs["hyp_len"], kwargs["closest_ref_len"])
     if call == "closest_ref_length":
-        return brevity.Closest()(kwargs["hyp_len"], [len(ref) for ref in case["references"]])
+        lengths = [len(ref) for ref in case["references"]]
+        return brevity.reference_length(brevity.Closest(), kwargs["hyp_len"], lengths)
     raise AssertionError(f"unknown NLTK call {call}")
 
 

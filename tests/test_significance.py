@@ -292,9 +292,12 @@ def test_resampling_keeps_what_nltk_reads(
     ],
     ids=["exp", "floor-effective", "add-k-3", "none-lc", "canonical-2"],
 )
-def test_array_scoring_gives_the_same_figures(vectors: dict[str, Any], engine: BLEUScore) -> None:
-    # An engine whose scoring parts work on arrays scores all resampled corpora at once; a
-    # plain function scores them one by one through the engine. The figures must be identical.
+def test_corpora_scored_as_rows_of_sums_give_the_same_figures(
+    vectors: dict[str, Any], engine: BLEUScore
+) -> None:
+    # An engine whose corpora score from their rows' sums alone scores all resampled corpora at
+    # once, as rows; a plain function scores them one by one through the engine. The figures
+    # must be identical.
     references = [[reference] for reference in vectors["references"][0]]
     tables = [
         engine.count_segments(vectors["hypotheses"][name], references)

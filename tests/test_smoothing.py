@@ -11,8 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from bleuprint import BLEUStats, ConfigurationError, InputError, smoothing
-from bleuprint.typing import ArraySmoother, Smoother
+from bleuprint import BLEUStats, ConfigurationError, InputError, SegmentStats, smoothing
+from bleuprint.smoothing import precisions as smoothed
+from bleuprint.typing import Smoother
+from tests import oracle
 
 MAX_N = 4
 SACREBLEU = [
@@ -41,7 +43,7 @@ def counted(draw: st.DrawFn) -> BLEUStats:
     length = draw(st.integers(min_value=0, max_value=8))
     totals = [max(length - n + 1, 0) for n in range(1, MAX_N + 1)]
     matches = [draw(st.integers(min_value=0, max_value=total)) for total in totals]
-    return BLEUStats(matches, totals, length, length)
+    return BLEUStats(matches, totals, length, length, reference_counts=frozenset({1}))
 
 
 def _stats(matches: tuple[int, ...], totals: tuple[int, ...]) -> BLEUStats:
@@ -49,10 +51,20 @@ def _stats(matches: tuple[int, ...], totals: tuple[int, ...]) -> BLEUStats:
 
 
 def test_every_smoother_fits_the_protocol() -> None:
-    for smoother in [*BOUNDED, smoothing.RejectZero()]:
+    for smoother in [*BOUNDED, smoothing.RejectZero(), smoothing.ExpUnzeroed()]:
         assert isinstance(smoother, Smoother)
-    for smoother, _ in SACREBLEU:
-        assert isinstance(smoother, ArraySmoother)
+        assert not callable(smoother)  # one method: rows of statistics
+
+
+@pytest.mark.parametrize(
+    "smoother", [*BOUNDED, smoothing.ExpUnzeroed()], ids=lambda part: part.signature
+)
+@given(rows=st.lists(counted(), max_size=6))
+def test_every_row_is_the_oracles(smoother: Smoother, rows: list[BLEUStats]) -> None:
+    segments = SegmentStats.from_stats(rows, MAX_N, "")
+    values, defined = smoother.precisions_array(segments)
+    for stats, row, known in zip(rows, values.tolist(), defined.tolist(), strict=True):
+        assert [p if k else None for p, k in zip(row, known)] == oracle.precisions(smoother, stats)
 
 
 @pytest.mark.parametrize(
@@ -71,14 +83,14 @@ def test_sacrebleu_smoothers_give_sacrebleus_precisions(
         **options,  # type: ignore[arg-type]
     )
     # sacreBLEU writes an undefined order (no n-grams) as a precision of 0
-    precisions = [0.0 if p is None else 100 * p for p in ours(stats)]
+    precisions = [0.0 if p is None else 100 * p for p in smoothed(ours, stats)]
     assert precisions == pytest.approx(theirs.precisions, rel=1e-12, abs=1e-12)
 
 
 @pytest.mark.parametrize("smoother", BOUNDED, ids=lambda part: part.signature)
 @given(stats=counted())
 def test_precisions_lie_in_the_unit_interval(smoother: Smoother, stats: BLEUStats) -> None:
-    precisions = smoother(stats)
+    precisions = smoothed(smoother, stats)
     assert len(precisions) == MAX_N
     assert all(p is None or 0 <= p <= 1 for p in precisions)
 
@@ -87,30 +99,39 @@ def test_precisions_lie_in_the_unit_interval(smoother: Smoother, stats: BLEUStat
 @given(length=st.integers(min_value=MAX_N, max_value=10))
 def test_every_ngram_matched_gives_precision_one(smoother: Smoother, length: int) -> None:
     totals = tuple(length - n + 1 for n in range(1, MAX_N + 1))
-    assert smoother(_stats(totals, totals)) == [1.0] * MAX_N
+    assert smoothed(smoother, _stats(totals, totals)) == [1.0] * MAX_N
 
 
 def test_no_smoothing_by_hand() -> None:
     # 3/4 and 0/3; the third order has no n-grams: undefined, and so is every order after it
-    assert smoothing.NoSmoothing()(_stats((3, 0, 0, 0), (4, 3, 0, 0))) == [0.75, 0.0, None, None]
+    assert smoothed(smoothing.NoSmoothing(), _stats((3, 0, 0, 0), (4, 3, 0, 0))) == [
+        0.75,
+        0.0,
+        None,
+        None,
+    ]
 
 
 def test_floor_by_hand() -> None:
     # an order with n-grams and no match counts 0.1 matches: 0.1 / 3
-    assert smoothing.Floor()(_stats((3, 0, 1), (4, 3, 2))) == pytest.approx([0.75, 0.1 / 3, 0.5])
+    assert smoothed(smoothing.Floor(), _stats((3, 0, 1), (4, 3, 2))) == pytest.approx(
+        [0.75, 0.1 / 3, 0.5]
+    )
     # no match at all: every precision is 0, nothing is floored (sacreBLEU)
-    assert smoothing.Floor()(_stats((0, 0, 0), (4, 3, 2))) == [0.0, 0.0, 0.0]
+    assert smoothed(smoothing.Floor(), _stats((0, 0, 0), (4, 3, 2))) == [0.0, 0.0, 0.0]
 
 
 def test_add_k_by_hand() -> None:
     # unigrams as they are; k = 2 added to matches and totals above: (1+2)/(3+2), (0+2)/(0+2)
-    assert smoothing.AddK(2)(_stats((3, 1, 0), (4, 3, 0))) == pytest.approx([0.75, 0.6, 1.0])
+    assert smoothed(smoothing.AddK(2), _stats((3, 1, 0), (4, 3, 0))) == pytest.approx(
+        [0.75, 0.6, 1.0]
+    )
 
 
 def test_exp_by_hand() -> None:
     # the k-th unmatched order gets 1 / (2**k * totals): order 2 is the first (1 / (2 * 3)),
     # order 4 the second (1 / (4 * 1))
-    assert smoothing.Exp()(_stats((3, 0, 1, 0), (4, 3, 2, 1))) == pytest.approx(
+    assert smoothed(smoothing.Exp(), _stats((3, 0, 1, 0), (4, 3, 2, 1))) == pytest.approx(
         [0.75, 1 / 6, 0.5, 1 / 4]
     )
 
@@ -118,25 +139,25 @@ def test_exp_by_hand() -> None:
 def test_add_one_by_hand() -> None:
     # (m + 1) / (t + 1) from order 2: 2/4, 1/3; unigrams alone unless asked: 3/4 or 4/5
     stats = _stats((3, 1, 0), (4, 3, 2))
-    assert smoothing.AddOne()(stats) == pytest.approx([0.75, 0.5, 1 / 3])
-    assert smoothing.AddOne(unigrams=True)(stats) == pytest.approx([0.8, 0.5, 1 / 3])
+    assert smoothed(smoothing.AddOne(), stats) == pytest.approx([0.75, 0.5, 1 / 3])
+    assert smoothed(smoothing.AddOne(unigrams=True), stats) == pytest.approx([0.8, 0.5, 1 / 3])
     # no unigrams at all: the plain unigram ratio is undefined
-    assert smoothing.AddOne()(_stats((0, 0), (0, 0))) == [None, 1.0]
+    assert smoothed(smoothing.AddOne(), _stats((0, 0), (0, 0))) == [None, 1.0]
 
 
 def test_replace_zero_by_hand() -> None:
     # 3/4 stays; 0/3 and the undefined 0/0 become the value
     stats = _stats((3, 0, 0), (4, 3, 0))
-    assert smoothing.ReplaceZero()(stats) == [0.75, 1e-9, 1e-9]
-    assert smoothing.ReplaceZero(0.5)(stats) == [0.75, 0.5, 0.5]
+    assert smoothed(smoothing.ReplaceZero(), stats) == [0.75, 1e-9, 1e-9]
+    assert smoothed(smoothing.ReplaceZero(0.5), stats) == [0.75, 0.5, 0.5]
 
 
 def test_reject_zero_keeps_positive_precisions_and_names_the_order_that_is_zero() -> None:
-    assert smoothing.RejectZero()(_stats((3, 1), (4, 3))) == pytest.approx([0.75, 1 / 3])
+    assert smoothed(smoothing.RejectZero(), _stats((3, 1), (4, 3))) == pytest.approx([0.75, 1 / 3])
     with pytest.raises(InputError, match="the 2-gram precision is 0"):
-        smoothing.RejectZero()(_stats((3, 0), (4, 3)))
+        smoothed(smoothing.RejectZero(), _stats((3, 0), (4, 3)))
     with pytest.raises(InputError, match="the 3-gram precision is 0"):
-        smoothing.RejectZero()(_stats((3, 1, 0), (4, 3, 0)))
+        smoothed(smoothing.RejectZero(), _stats((3, 1, 0), (4, 3, 0)))
 
 
 @pytest.mark.parametrize("value", [-0.1, "x", True, None])

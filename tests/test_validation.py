@@ -182,13 +182,12 @@ def test_fewer_weights_than_orders_score_by_definition() -> None:
             {"ngrams": ngrams.Contiguous(5), "smoothing": nltk.NLTKMethod5(orders=6)},
             "scores 6 orders, but only 5 are counted",
         ),
-        ({"ngrams": ngrams.Contiguous(2), "smoothing": nltk.NLTKMethod6()}, "at least 3 orders"),
         (
             {
-                "ngrams": ngrams.Contiguous(2),
-                "smoothing": torchmetrics.RequireAllMatched(nltk.NLTKMethod6()),
+                "ngrams": ngrams.Contiguous(4),
+                "smoothing": torchmetrics.RequireAllMatched(nltk.NLTKMethod7()),
             },
-            "at least 3 orders",
+            "method7 reads the 5-gram precision",
         ),
         (
             {"ngrams": ngrams.Contiguous(3), "weights": nltk.NLTKWeights()},

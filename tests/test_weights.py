@@ -9,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bleuprint import BLEUStats, ConfigurationError, InputError, weights
-from bleuprint.typing import ArrayWeights, Precision, Weights
+from bleuprint.typing import Precision, Weights
+from bleuprint.weights import order_weights
+from tests import oracle
 
 PRECISION = st.one_of(st.none(), st.floats(min_value=0, max_value=1))
 
@@ -21,31 +23,52 @@ def _stats(max_n: int) -> BLEUStats:
 def test_every_weights_part_fits_the_protocol() -> None:
     for part in (weights.Uniform(), weights.EffectiveOrder(), weights.Explicit((1.0,))):
         assert isinstance(part, Weights)
-    for part in (weights.Uniform(), weights.EffectiveOrder()):
-        assert isinstance(part, ArrayWeights)
+        assert not callable(part)  # one method: rows of statistics
+
+
+PARTS = [weights.Uniform(), weights.EffectiveOrder(), weights.Explicit((0.7, 0.1, 0.2))]
+
+
+@pytest.mark.parametrize("part", PARTS, ids=lambda part: part.signature)
+@given(st.lists(st.lists(PRECISION, min_size=3, max_size=3), max_size=5))
+def test_every_row_is_the_oracles(part: Weights, rows: list[list[Precision]]) -> None:
+    for precisions in rows:
+        expected = oracle.order_weights(part, _stats(3), precisions)
+        assert order_weights(part, _stats(3), precisions) == expected
 
 
 def test_uniform_by_hand() -> None:
     # 1 / max_n each, whatever the precisions (an undefined one then makes the score 0)
-    assert weights.Uniform()(_stats(4), [1.0, 0.5, None, None]) == [0.25] * 4
-    assert weights.Uniform()(_stats(2), [0.0, 0.0]) == [0.5, 0.5]
+    assert order_weights(weights.Uniform(), _stats(4), [1.0, 0.5, None, None]) == [0.25] * 4
+    assert order_weights(weights.Uniform(), _stats(2), [0.0, 0.0]) == [0.5, 0.5]
 
 
 def test_effective_order_by_hand() -> None:
     # two leading defined orders: 1/2 each, the rest 0
-    assert weights.EffectiveOrder()(_stats(4), [1.0, 0.5, None, None]) == [0.5, 0.5, 0.0, 0.0]
+    assert order_weights(weights.EffectiveOrder(), _stats(4), [1.0, 0.5, None, None]) == [
+        0.5,
+        0.5,
+        0.0,
+        0.0,
+    ]
     # an order with n-grams but no match (0.0) is defined and counts: 1/3 each
     third = 1 / 3
-    assert weights.EffectiveOrder()(_stats(4), [0.5, 0.0, 1.0, None]) == [third] * 3 + [0.0]
+    assert order_weights(weights.EffectiveOrder(), _stats(4), [0.5, 0.0, 1.0, None]) == [
+        third
+    ] * 3 + [0.0]
     # only the leading run counts: a defined order after an undefined one weighs 0
-    assert weights.EffectiveOrder()(_stats(3), [1.0, None, 1.0]) == [1.0, 0.0, 0.0]
+    assert order_weights(weights.EffectiveOrder(), _stats(3), [1.0, None, 1.0]) == [1.0, 0.0, 0.0]
     # nothing defined: nothing weighs anything
-    assert weights.EffectiveOrder()(_stats(2), [None, None]) == [0.0, 0.0]
+    assert order_weights(weights.EffectiveOrder(), _stats(2), [None, None]) == [0.0, 0.0]
 
 
 def test_explicit_weights_are_taken_as_given_and_padded_with_zeros() -> None:
     # not normalised: 0.7 + 0.1 = 0.8; the third order weighs 0
-    assert weights.Explicit((0.7, 0.1))(_stats(3), [0.5, 0.5, 0.5]) == [0.7, 0.1, 0.0]
+    assert order_weights(weights.Explicit((0.7, 0.1)), _stats(3), [0.5, 0.5, 0.5]) == [
+        0.7,
+        0.1,
+        0.0,
+    ]
 
 
 @pytest.mark.parametrize("values", [(), (math.nan,), (0.0, 0.0), (0.5, -0.5), (math.inf,)])
@@ -63,8 +86,8 @@ def test_uniform_and_effective_weights_are_non_negative_and_sum_to_one_or_zero(
     precisions: list[Precision],
 ) -> None:
     stats = _stats(len(precisions))
-    uniform = weights.Uniform()(stats, precisions)
-    effective = weights.EffectiveOrder()(stats, precisions)
+    uniform = order_weights(weights.Uniform(), stats, precisions)
+    effective = order_weights(weights.EffectiveOrder(), stats, precisions)
     assert all(w >= 0 for w in uniform + effective)
     assert math.fsum(uniform) == pytest.approx(1.0)
     # effective weights sum to 1 when the first order is defined, else to 0
@@ -73,4 +96,4 @@ def test_uniform_and_effective_weights_are_non_negative_and_sum_to_one_or_zero(
 
 def test_more_explicit_weights_than_orders() -> None:
     with pytest.raises(InputError, match="3 weights given but only 2 orders"):
-        weights.Explicit((1, 1, 1))(BLEUStats((1, 1), (1, 1), 2, 2), [1.0, 1.0])
+        order_weights(weights.Explicit((1, 1, 1)), BLEUStats((1, 1), (1, 1), 2, 2), [1.0, 1.0])

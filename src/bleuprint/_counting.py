@@ -36,7 +36,7 @@ from typing import cast
 import attrs
 import numpy as np
 
-from bleuprint import _token_ids, ngrams, tokenizers
+from bleuprint import _token_ids, brevity, ngrams, tokenizers
 from bleuprint._kernels import THREADS, Vocabulary, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
@@ -45,7 +45,6 @@ from bleuprint.typing import (
     ArrayLengthMeasure,
     ArrayMatcher,
     ArrayNgramExtractor,
-    ArrayReferenceLength,
     BatchTokenizer,
     IntArray,
     LengthMeasure,
@@ -139,7 +138,7 @@ class Counting:
             self.matching(hypothesis_ngrams, reference_ngrams, max_n),
             ngrams.order_totals(hypothesis_ngrams, max_n),
             hypothesis_length,
-            self.reference_length(hypothesis_length, reference_lengths),
+            brevity.reference_length(self.reference_length, hypothesis_length, reference_lengths),
             segments=1,
             reference_counts=frozenset({len(references)}),
             counting=self.signature,
@@ -440,11 +439,11 @@ class InternedTexts:
         )
 
 
-_ARRAY_PROTOCOLS = (ArrayNgramExtractor, ArrayMatcher, ArrayLengthMeasure, ArrayReferenceLength)
+_ARRAY_PROTOCOLS = (ArrayNgramExtractor, ArrayMatcher, ArrayLengthMeasure)
 
 
 def _fit_arrays(*parts: object) -> bool:
-    """Whether the n-gram, matching, length and reference length parts fit the array protocols."""
+    """Whether the n-gram, matching and length parts fit the array protocols."""
     return all(map(implements, parts, _ARRAY_PROTOCOLS))
 
 
@@ -457,7 +456,7 @@ class ArrayCounting:
     ngrams: ArrayNgramExtractor
     matching: ArrayMatcher
     length: ArrayLengthMeasure
-    reference_length: ArrayReferenceLength
+    reference_length: ReferenceLength
 
     @property
     def signature(self) -> str:
@@ -466,7 +465,7 @@ class ArrayCounting:
     @classmethod
     def of(cls, counting: Counting) -> ArrayCounting | None:
         """The parts, or ``None`` where one of them has no array support."""
-        parts = (counting.ngrams, counting.matching, counting.length, counting.reference_length)
+        parts = (counting.ngrams, counting.matching, counting.length)
         if not _fit_arrays(*parts):
             return None
         return cls(
@@ -475,7 +474,7 @@ class ArrayCounting:
             cast("ArrayNgramExtractor", counting.ngrams),  # (as _fit_arrays found)
             cast("ArrayMatcher", counting.matching),
             cast("ArrayLengthMeasure", counting.length),
-            cast("ArrayReferenceLength", counting.reference_length),
+            counting.reference_length,
         )
 
     def token_table(self, segments: Sequence[Segment], kind: str) -> tuple[TokenTable, IntArray]:

@@ -23,7 +23,6 @@ from bleuprint import (
 )
 from bleuprint import mbr as mbr_decoding
 from bleuprint._counting import Counting
-from bleuprint._exact import weighted_geometric_mean
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._result import FAMILIES, BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
@@ -59,7 +58,6 @@ from bleuprint.typing import (
     Matcher,
     NgramExtractor,
     OrderConstrained,
-    Precision,
     ReferenceLength,
     Segment,
     Smoother,
@@ -157,11 +155,6 @@ def _check_statistics(stats: object, max_n: int) -> None:
         raise InputError(f"statistics have {stats.max_n} orders; this engine scores {max_n}")
 
 
-def _aggregated(smoothing: Smoother, result: BLEUResult) -> BLEUResult:
-    """``result`` as a part that aggregates a corpus its own way reads it (see ``total``)."""
-    return smoothing.corpus_result(result) if implements(smoothing, Aggregation) else result
-
-
 @attrs.frozen(kw_only=True)
 class BLEUScore:
     """BLEU as one configuration of parts.
@@ -183,14 +176,24 @@ class BLEUScore:
     ngrams: NgramExtractor = attrs.field(factory=ngrams.Contiguous, validator=fits(NgramExtractor))
     matching: Matcher = attrs.field(factory=matching.Clipped, validator=fits(Matcher))
     length: LengthMeasure = attrs.field(factory=brevity.Tokens, validator=fits(LengthMeasure))
+    # Scoring parts work on rows; one written for a set of statistics at a time (a ``Scalar*``
+    # protocol of bleuprint.typing) is wrapped in its family's adapter.
     reference_length: ReferenceLength = attrs.field(
-        factory=brevity.Closest, validator=fits(ReferenceLength)
+        factory=brevity.Closest,
+        converter=brevity.reference_length_on_rows,
+        validator=fits(ReferenceLength),
     )
     brevity_penalty: BrevityPenalty = attrs.field(
-        factory=brevity.Exponential, validator=fits(BrevityPenalty)
+        factory=brevity.Exponential,
+        converter=brevity.penalty_on_rows,
+        validator=fits(BrevityPenalty),
     )
-    smoothing: Smoother = attrs.field(factory=smoothing.NoSmoothing, validator=fits(Smoother))
-    weights: Weights = attrs.field(factory=weights.Uniform, validator=fits(Weights))
+    smoothing: Smoother = attrs.field(
+        factory=smoothing.NoSmoothing, converter=smoothing.on_rows, validator=fits(Smoother)
+    )
+    weights: Weights = attrs.field(
+        factory=weights.Uniform, converter=weights.on_rows, validator=fits(Weights)
+    )
 
     def __attrs_post_init__(self) -> None:
         for field in ("smoothing", "weights"):
@@ -363,23 +366,19 @@ class BLEUScore:
     # -- scoring ---------------------------------------------------------------------------
 
     @functools.cached_property
-    def array_scoring(self) -> _scoring.ScoringParts | None:
-        """The scoring parts where all of them score rows of statistics on arrays (then the
-        corpus sum is the plain column sum), else ``None``."""
-        return _scoring.ScoringParts.of(self.smoothing, self.weights, self.brevity_penalty)
+    def scoring(self) -> _scoring.ScoringParts:
+        """The scoring parts, which score rows of statistics (a corpus total is one row)."""
+        return _scoring.ScoringParts(self.smoothing, self.weights, self.brevity_penalty)
 
     def score_segments(self, segments: SegmentStats) -> SentenceScores:
-        """Score each segment's statistics, on arrays when every scoring part supports them."""
+        """Score each segment's statistics (a row each)."""
         self._check_orders(segments)
-        if self.array_scoring is not None:
-            return _scoring.score_segments(self.array_scoring, segments, self.signature)
-        results = [self.score(stats) for stats in segments]
-        return SentenceScores.from_results(results, segments, self.signature)
+        return self.scoring.score_segments(segments, self.signature)
 
     def score(self, stats: BLEUStats) -> BLEUResult:
         """Score statistics: smoothing, weights, geometric mean, brevity penalty."""
         self._check_orders(stats)
-        return _aggregated(self.smoothing, self._weigh(stats, self.smoothing(stats)))
+        return self.scoring.score(stats, self.signature)
 
     def score_weights(self, stats: BLEUStats, weight_sets: Iterable[Weights]) -> list[BLEUResult]:
         """Score one set of statistics under several weightings: one result per weighting.
@@ -395,19 +394,10 @@ class BLEUScore:
         [0.75, 0.5]
         """
         self._check_orders(stats)
-        precisions = self.smoothing(stats)
-        return [attrs.evolve(self, weights=part)._weigh(stats, precisions) for part in weight_sets]
+        engines = [attrs.evolve(self, weights=part) for part in weight_sets]
+        return self.scoring.score_weights(
+            stats, [(engine.weights, engine.signature) for engine in engines]
+        )
 
     def _check_orders(self, stats: BLEUStats | SegmentStats) -> None:
         _check_statistics(stats, self.max_n)
-
-    def _weigh(self, stats: BLEUStats, precisions: Sequence[Precision]) -> BLEUResult:
-        order_weights = self.weights(stats, precisions)
-        penalty = self.brevity_penalty(stats.hypothesis_length, stats.reference_length)
-        return BLEUResult(
-            score=penalty * weighted_geometric_mean(precisions, order_weights),
-            precisions=tuple(precision or 0.0 for precision in precisions),
-            brevity_penalty=penalty,
-            stats=stats,
-            signature=self.signature(stats),
-        )

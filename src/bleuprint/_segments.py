@@ -55,6 +55,9 @@ class SegmentStats(Sequence[BLEUStats]):
     reference_lengths: Column
     reference_counts: Column
     counting: str = ""
+    source: BLEUStats | None = attrs.field(default=None, kw_only=True, repr=False)
+    """The statistics of a single row made by :meth:`of` (a corpus total, say), which
+    indexing gives back whole; ``None`` for rows of segments."""
 
     @property
     def max_n(self) -> int:
@@ -71,6 +74,31 @@ class SegmentStats(Sequence[BLEUStats]):
             np.array([stats.reference_length for stats in segments]),
             np.array([next(iter(stats.reference_counts)) for stats in segments], dtype=np.int64),
             counting,
+        )
+
+    @classmethod
+    def of(cls, stats: BLEUStats) -> SegmentStats:
+        """One row of ``stats`` (a segment's or a corpus's), to score as any row is scored;
+        ``[0]`` gives ``stats`` back, subclass and all. Counts too large for 64-bit integers
+        become floats.
+
+        >>> row = SegmentStats.of(BLEUStats((5, 2), (6, 4), 6, 7, segments=2))
+        >>> row.matches.tolist(), row[0].segments
+        ([[5, 2]], 2)
+        """
+
+        def column(values: object) -> Column:
+            array = np.array(values)
+            return array.astype(np.float64) if array.dtype == object else array
+
+        return cls(
+            column([stats.matches]).reshape(1, stats.max_n),
+            column([stats.totals]).reshape(1, stats.max_n),
+            column([stats.hypothesis_length]),
+            column([stats.reference_length]),
+            np.array([min(stats.reference_counts, default=0)], np.int64),
+            stats.counting,
+            source=stats,
         )
 
     @classmethod
@@ -97,6 +125,8 @@ class SegmentStats(Sequence[BLEUStats]):
             rows = (getattr(self, name)[index] for name in _COLUMNS)
             return SegmentStats(*rows, counting=self.counting)  # type: ignore[misc]
         index = range(len(self))[index]  # negative indices, and IndexError past the end
+        if self.source is not None:
+            return self.source
         return BLEUStats(
             self.matches[index].tolist(),
             self.totals[index].tolist(),
@@ -166,24 +196,6 @@ class SentenceScores(Sequence[BLEUResult]):
     brevity_penalties: Column
     stats: SegmentStats
     signature_of: Callable[[BLEUStats], Signature]
-
-    @classmethod
-    def from_results(
-        cls,
-        results: Sequence[BLEUResult],
-        stats: SegmentStats,
-        signature_of: Callable[[BLEUStats], Signature],
-    ) -> SentenceScores:
-        """Arrays from one :class:`BLEUResult` per segment (as the simple path scores them)."""
-        return cls(
-            np.array([result.score for result in results], np.float64),
-            np.array([result.precisions for result in results], np.float64).reshape(
-                len(results), stats.max_n
-            ),
-            np.array([result.brevity_penalty for result in results], np.float64),
-            stats,
-            signature_of,
-        )
 
     def __len__(self) -> int:
         return len(self.scores)

@@ -33,7 +33,7 @@ class Part:
     ``class Clipped(Part, family="match", name="clipped")`` registers the class, and its
     ``signature`` is the name followed by the values of its attrs fields in order; parsing a
     signature passes them back by field name. Users' own parts need not use this: any object
-    with a ``signature`` and the family's ``__call__`` plugs in.
+    with a ``signature`` and the family's method (see :mod:`bleuprint.typing`) plugs in.
 
     A name is registered once per family: another class asking for it is refused, unless it
     says ``replace=True``. A subclass given no name inherits its parent's name for its

@@ -118,7 +118,8 @@ def fits(protocol: type) -> Validator:
             _refuse(
                 instance,
                 attribute.name,
-                f"a part fitting the {protocol.__name__} protocol (a signature and a __call__)",
+                f"a part fitting the {protocol.__name__} protocol (a signature and its "
+                "family's method, see bleuprint.typing)",
                 value,
             )
 

@@ -31,14 +31,16 @@ from fractions import Fraction
 from typing import Any, cast
 
 import attrs
+import numpy as np
 
+from bleuprint import smoothing
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits, positive_whole
 from bleuprint.exceptions import InputError, StatisticsMismatchError
-from bleuprint.typing import FloatArray, OrderConstrained, Precision, Smoother
+from bleuprint.typing import BoolArray, FloatArray, OrderConstrained, Smoother
 
 __all__ = ["UNIT", "AggregatedStats", "MinPrecisionRecall", "SentenceMean"]
 
@@ -134,18 +136,19 @@ class SentenceMean(Part, family="smooth", name="sentence-mean"):
 
     >>> from bleuprint import smoothing
     >>> from bleuprint._stats import BLEUStats
-    >>> SentenceMean(smoothing.Exp())(BLEUStats((3, 0), (4, 3), 4, 4))
+    >>> smoothing.precisions(SentenceMean(smoothing.Exp()), BLEUStats((3, 0), (4, 3), 4, 4))
     [0.75, 0.16666666666666666]
     """
 
-    inner: Smoother = attrs.field(validator=fits(Smoother))
+    inner: Smoother = attrs.field(converter=smoothing.on_rows, validator=fits(Smoother))
 
     def order_problem(self, max_n: int) -> str | None:
         """Whatever the ``inner`` smoother needs of the orders."""
         return self.inner.order_problem(max_n) if isinstance(self.inner, OrderConstrained) else None
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        return self.inner(stats)
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """The ``inner`` smoother's precisions of every row."""
+        return self.inner.precisions_array(stats)
 
     def total(self, segments: SegmentStats, scores: FloatArray, start: BLEUStats) -> BLEUStats:
         """The sums of ``segments`` added to ``start``, with the sum of their scores."""
@@ -181,9 +184,10 @@ class MinPrecisionRecall(Part, family="smooth", name="min-precision-recall"):
             return f"min_len {self.min_len} is above the highest order {max_n}"
         return None
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        pairs = zip(stats.matches, stats.totals)
-        return [matched / total if total else None for matched, total in pairs]
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's plain ratios, undefined for an order without n-grams."""
+        counted: BoolArray = stats.totals != 0
+        return stats.matches / np.where(counted, stats.totals, 1), counted
 
     def denominator(self, stats: BLEUStats) -> float:
         """One segment's larger n-gram count: hypothesis or reference, orders ``min_len``

@@ -4,13 +4,22 @@ Three small families meet here. A *length measure* says what the length of a seg
 (tokens or characters); a *reference length* rule picks the one reference length a hypothesis
 is compared with; a *brevity penalty* turns the two lengths into a factor.
 
+Reference lengths and penalties work on many segments (or corpora) at once, see
+:class:`bleuprint.typing.ReferenceLength` and :class:`bleuprint.typing.BrevityPenalty`;
+:func:`reference_length` and :func:`penalty` give those of one:
+
 >>> from bleuprint import brevity
->>> brevity.Closest()(5, [3, 7, 9])  # 3 and 7 are equally close: the shorter wins
+>>> brevity.reference_length(brevity.Closest(), 5, [3, 7, 9])  # 3 and 7 tie: the shorter wins
 3
->>> round(brevity.Exponential()(3, 6), 4)
+>>> round(brevity.penalty(brevity.Exponential(), 3, 6), 4)
 0.3679
->>> brevity.Ratio()(12, 10), brevity.Ratio(capped=True)(12, 10)
+>>> brevity.penalty(brevity.Ratio(), 12, 10), brevity.penalty(brevity.Ratio(capped=True), 12, 10)
 (1.2, 1.0)
+
+Parts written for one hypothesis at a time (:class:`bleuprint.typing.ScalarReferenceLength`,
+:class:`bleuprint.typing.ScalarBrevityPenalty`) plug in through
+:class:`ReferenceLengthFromScalar` and :class:`PenaltyFromScalar`, which the engine applies by
+itself.
 """
 
 from __future__ import annotations
@@ -20,12 +29,20 @@ from collections.abc import Sequence
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from bleuprint._exact import exactly
 from bleuprint._signature import Part
 from bleuprint._validators import boolean, one_of
 from bleuprint.exceptions import InputError
-from bleuprint.typing import FloatArray, IntArray
+from bleuprint.typing import (
+    BrevityPenalty,
+    FloatArray,
+    IntArray,
+    ReferenceLength,
+    ScalarBrevityPenalty,
+    ScalarReferenceLength,
+)
 
 __all__ = [
     "Average",
@@ -33,10 +50,36 @@ __all__ = [
     "Closest",
     "Exponential",
     "NoPenalty",
+    "PenaltyFromScalar",
     "Ratio",
+    "ReferenceLengthFromScalar",
     "Shortest",
     "Tokens",
+    "penalty",
+    "penalty_on_rows",
+    "reference_length",
+    "reference_length_on_rows",
 ]
+
+
+def reference_length(
+    rule: ReferenceLength, hypothesis_length: int, reference_lengths: Sequence[int]
+) -> float:
+    """The reference length ``rule`` picks for one hypothesis."""
+    picked: float = rule.reference_length_array(
+        np.array([hypothesis_length]),
+        np.array(reference_lengths, np.int64),
+        np.array([len(reference_lengths)]),
+    )[0].item()
+    return picked
+
+
+def penalty(part: BrevityPenalty, hypothesis_length: float, reference_length: float) -> float:
+    """The brevity penalty of one pair of lengths."""
+    factor: float = part.penalty_array(
+        np.array([hypothesis_length], np.float64), np.array([reference_length], np.float64)
+    )[0].item()
+    return factor
 
 
 @attrs.frozen
@@ -80,12 +123,6 @@ class Closest(Part, family="ref", name="closest"):
 
     ties: str = attrs.field(default="shorter", validator=one_of(("shorter", "first")))
 
-    def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
-        def distance(length: int) -> tuple[int, int]:
-            return abs(length - hypothesis_length), (length if self.ties == "shorter" else 0)
-
-        return min(reference_lengths, key=distance)
-
     def reference_length_array(
         self,
         hypothesis_lengths: IntArray,
@@ -122,9 +159,6 @@ def _segment_layout(reference_counts: IntArray) -> tuple[IntArray, IntArray]:
 class Shortest(Part, family="ref", name="shortest"):
     """The shortest reference length (the original IBM BLEU script)."""
 
-    def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
-        return min(reference_lengths)
-
     def reference_length_array(
         self,
         hypothesis_lengths: IntArray,
@@ -138,9 +172,6 @@ class Shortest(Part, family="ref", name="shortest"):
 @attrs.frozen
 class Average(Part, family="ref", name="average"):
     """The mean of the reference lengths (a real number)."""
-
-    def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int]) -> float:
-        return sum(reference_lengths) / len(reference_lengths)
 
     def reference_length_array(
         self,
@@ -157,13 +188,6 @@ class Average(Part, family="ref", name="average"):
 @attrs.frozen
 class Exponential(Part, family="bp", name="exp"):
     """Papineni et al.: 1 when ``c >= r``, else ``exp(1 - r / c)``; 0 for an empty hypothesis."""
-
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        if hypothesis_length >= reference_length:
-            return 1.0
-        if hypothesis_length <= 0:
-            return 0.0
-        return math.exp(1 - reference_length / hypothesis_length)
 
     def penalty_array(
         self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
@@ -192,12 +216,6 @@ class Ratio(Part, family="bp", name="ratio"):
 
     capped: bool = attrs.field(default=False, validator=boolean)
 
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        if reference_length <= 0:
-            return 0.0
-        ratio = hypothesis_length / reference_length
-        return min(ratio, 1.0) if self.capped else ratio
-
     def penalty_array(
         self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
     ) -> FloatArray:
@@ -212,15 +230,83 @@ class Ratio(Part, family="bp", name="ratio"):
 class NoPenalty(Part, family="bp", name="no-penalty"):
     """No brevity penalty: the factor is always 1 (tensor2tensor's ``use_bp=False``).
 
-    >>> NoPenalty()(3, 6)
+    >>> penalty(NoPenalty(), 3, 6)
     1.0
     """
-
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        return 1.0
 
     def penalty_array(
         self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
     ) -> FloatArray:
         """The penalty of many pairs of lengths at once: ones."""
         return np.ones(len(hypothesis_lengths))
+
+
+# -- parts written for one hypothesis at a time -------------------------------------------
+
+
+@attrs.frozen
+class ReferenceLengthFromScalar:
+    """A :class:`~bleuprint.typing.ScalarReferenceLength` (a rule that picks one hypothesis's
+    reference length per call) on many segments: it calls the rule once per segment. The engine
+    wraps such a rule in it by itself."""
+
+    part: ScalarReferenceLength
+
+    @property
+    def signature(self) -> str:
+        """The rule's own signature."""
+        return self.part.signature
+
+    def reference_length_array(
+        self,
+        hypothesis_lengths: IntArray,
+        reference_lengths: IntArray,
+        reference_counts: IntArray,
+    ) -> npt.NDArray[np.int64 | np.float64]:
+        """The rule's reference length of each segment."""
+        ends = np.cumsum(reference_counts).tolist()
+        lengths = reference_lengths.tolist()
+        picked = [
+            self.part(hypothesis, lengths[end - count : end])
+            for hypothesis, end, count in zip(
+                hypothesis_lengths.tolist(), ends, reference_counts.tolist()
+            )
+        ]
+        return np.array(picked) if picked else np.zeros(0, np.int64)
+
+
+@attrs.frozen
+class PenaltyFromScalar:
+    """A :class:`~bleuprint.typing.ScalarBrevityPenalty` (a penalty of one pair of lengths per
+    call) on many pairs: it calls the part once per pair. The engine wraps such a part in it by
+    itself."""
+
+    part: ScalarBrevityPenalty
+
+    @property
+    def signature(self) -> str:
+        """The part's own signature."""
+        return self.part.signature
+
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The part's penalty of each pair."""
+        pairs = zip(hypothesis_lengths.tolist(), reference_lengths.tolist())
+        return np.array([self.part(c, r) for c, r in pairs], np.float64)
+
+
+def reference_length_on_rows(part: ReferenceLength | ScalarReferenceLength) -> ReferenceLength:
+    """``part`` if it works on many segments; a rule of the scalar shape in its adapter
+    (anything else as it is, for the engine's check to refuse)."""
+    if isinstance(part, ReferenceLength) or not isinstance(part, ScalarReferenceLength):
+        return part
+    return ReferenceLengthFromScalar(part)
+
+
+def penalty_on_rows(part: BrevityPenalty | ScalarBrevityPenalty) -> BrevityPenalty:
+    """``part`` if it works on many pairs of lengths; a penalty of the scalar shape in its
+    adapter (anything else as it is, for the engine's check to refuse)."""
+    if isinstance(part, BrevityPenalty) or not isinstance(part, ScalarBrevityPenalty):
+        return part
+    return PenaltyFromScalar(part)

@@ -135,8 +135,8 @@ def costliest_segments(
 
 def _scores_without_each(engine: BLEUScore, segments: SegmentStats) -> npt.NDArray[np.float64]:
     """The corpus score without segment ``i``, for every ``i``."""
-    if engine.array_scoring is not None:
-        # Array scoring reads only the sums, and the corpus without a segment sums to the
+    if engine.scoring.reads_only_sums:
+        # Scoring reads only the sums, and the corpus without a segment sums to the
         # total less that segment's row: every leave-one-out corpus scores at once.
         def without_each(column: npt.NDArray[Any]) -> npt.NDArray[Any]:
             rest: npt.NDArray[Any] = column.sum(axis=0) - column

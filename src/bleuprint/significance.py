@@ -249,16 +249,15 @@ class _Scoring:
     one: Callable[[BLEUStats], float]
     total: Callable[[SegmentStats], BLEUStats]
     engine: BLEUScore | None = None
-    """The engine, where its scoring parts support arrays: a corpus's statistics are then the
-    plain sums of its rows, and many corpora score at once."""
+    """The engine, where its scoring reads only the sums of a corpus's rows: many corpora
+    then score at once, as rows of sums."""
 
     @classmethod
     def of(cls, scorer: Scorer) -> _Scoring:
         if not isinstance(scorer, BLEUScore):
             return cls(scorer, SegmentStats.total)
         engine = scorer
-        parts = engine.array_scoring
-        on_arrays = parts is not None
+        on_arrays = engine.scoring.reads_only_sums
         return cls(
             lambda stats: engine.score(stats).score, engine.total, engine if on_arrays else None
         )

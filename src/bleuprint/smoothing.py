@@ -1,15 +1,17 @@
 """Smoothing: how matches and totals become per-order precisions.
 
-A smoother returns one precision in [0, 1] per order, or ``None`` for an order that is
-undefined because the hypothesis has no n-grams of it. What the engine does with ``None`` is
-up to the weights: uniform weights make the score 0, effective-order weights leave it out.
+A smoother works on rows of statistics (see :class:`bleuprint.typing.Smoother`): for each row
+and order, a precision in [0, 1] and whether it is defined (an order is undefined where the
+hypothesis has no n-grams of it). What the engine does with an undefined precision is up to the
+weights: uniform weights make the score 0, effective-order weights leave it out.
+:func:`precisions` gives one set of statistics' precisions, ``None`` where undefined:
 
 >>> from bleuprint import smoothing
 >>> from bleuprint._stats import BLEUStats
 >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
->>> smoothing.NoSmoothing()(stats)
+>>> smoothing.precisions(smoothing.NoSmoothing(), stats)
 [0.75, 0.3333333333333333, 0.0]
->>> smoothing.Exp()(stats)
+>>> smoothing.precisions(smoothing.Exp(), stats)
 [0.75, 0.3333333333333333, 0.25]
 
 :class:`NoSmoothing`, :class:`Floor`, :class:`AddK` and :class:`Exp` are sacreBLEU 2.6.0's
@@ -20,52 +22,54 @@ to 3), with its treatment of zeros:
   precision is 0, and so is the score;
 - the first order without n-grams, and every order after it, is undefined (``None``), even if
   a later order has n-grams (which counting never produces, but raw statistics can).
+
+A smoother written for one set of statistics at a time (:class:`bleuprint.typing.ScalarSmoother`)
+plugs in through :class:`FromScalar`, which the engine applies by itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
-from bleuprint._stats import BLEUStats
 from bleuprint._validators import between, boolean, non_negative
 from bleuprint.exceptions import InputError
-from bleuprint.typing import BoolArray, FloatArray, Precision
+from bleuprint.typing import (
+    BoolArray,
+    FloatArray,
+    OrderConstrained,
+    Precision,
+    ScalarSmoother,
+    Smoother,
+)
 
 if TYPE_CHECKING:
-    from bleuprint._segments import SegmentStats
+    from bleuprint._stats import BLEUStats
 
 __all__ = [
     "AddK",
     "AddOne",
+    "CorpusFromScalar",
     "Exp",
     "ExpUnzeroed",
     "Floor",
+    "FromScalar",
     "NoSmoothing",
     "RejectZero",
     "ReplaceZero",
+    "on_rows",
+    "precisions",
 ]
 
 
-def _defined_orders(stats: BLEUStats) -> Iterator[tuple[float, float]]:
-    """``(matches, totals)`` of each order up to the first one without n-grams."""
-    for matched, total in zip(stats.matches, stats.totals):
-        if not total:
-            return
-        yield matched, total
-
-
-def _undefined_after(precisions: list[Precision], max_n: int) -> list[Precision]:
-    return precisions + [None] * (max_n - len(precisions))
-
-
-def _without_matches(stats: BLEUStats) -> list[Precision] | None:
-    """sacreBLEU scores statistics without any match 0 before it smooths anything."""
-    return None if any(stats.matches) else [0.0] * stats.max_n
+def precisions(smoother: Smoother, stats: BLEUStats) -> list[Precision]:
+    """The precisions of one set of statistics (its one row), ``None`` where undefined."""
+    values, defined = smoother.precisions_array(SegmentStats.of(stats))
+    return [value if known else None for value, known in zip(values[0].tolist(), defined[0])]
 
 
 def _defined_orders_array(totals: FloatArray) -> BoolArray:
@@ -77,9 +81,16 @@ def _defined_orders_array(totals: FloatArray) -> BoolArray:
 def _zero_without_matches(
     stats: SegmentStats, precisions: FloatArray, defined: BoolArray
 ) -> tuple[FloatArray, BoolArray]:
-    """Rows without any match: every precision 0, as ``_without_matches`` says."""
+    """sacreBLEU scores rows without any match 0 before it smooths anything: every
+    precision 0 (and defined)."""
     unmatched: BoolArray = ~np.any(stats.matches, axis=1)
     return np.where(unmatched[:, None], 0.0, precisions), defined | unmatched[:, None]
+
+
+def _ratios(stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+    """``matches / totals`` wherever an order has n-grams (0 elsewhere), and where it has."""
+    counted: BoolArray = stats.totals != 0
+    return stats.matches / np.where(counted, stats.totals, 1), counted
 
 
 @attrs.frozen
@@ -88,10 +99,6 @@ class NoSmoothing(Part, family="smooth", name="none"):
 
     This is sacreBLEU's ``none``: where a defined order has no match, the precision is 0.
     """
-
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        precisions: list[Precision] = [matched / total for matched, total in _defined_orders(stats)]
-        return _undefined_after(precisions, stats.max_n)
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
         """Every segment's precisions at once, and where they are defined."""
@@ -106,7 +113,7 @@ class Floor(Part, family="smooth", name="floor"):
     scores above 100.
 
     >>> from bleuprint._stats import BLEUStats
-    >>> Floor()(BLEUStats((3, 0, 0, 0), (4, 3, 2, 1), 4, 4))
+    >>> precisions(Floor(), BLEUStats((3, 0, 0, 0), (4, 3, 2, 1), 4, 4))
     [0.75, 0.03333333333333333, 0.05, 0.1]
     """
 
@@ -116,14 +123,6 @@ class Floor(Part, family="smooth", name="floor"):
             0, 1, above="above 1 an unmatched order's precision exceeds 1, and so can BLEU"
         ),
     )
-
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        if (zeros := _without_matches(stats)) is not None:
-            return zeros
-        precisions: list[Precision] = [
-            (matched or self.value) / total for matched, total in _defined_orders(stats)
-        ]
-        return _undefined_after(precisions, stats.max_n)
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
         """Every segment's precisions at once, and where they are defined."""
@@ -143,22 +142,11 @@ class AddK(Part, family="smooth", name="add-k"):
     here keep the counted ones.
 
     >>> from bleuprint._stats import BLEUStats
-    >>> AddK()(BLEUStats((3, 1, 0, 0), (4, 3, 2, 0), 4, 4))
+    >>> precisions(AddK(), BLEUStats((3, 1, 0, 0), (4, 3, 2, 0), 4, 4))
     [0.75, 0.5, 0.3333333333333333, 1.0]
     """
 
     k: float = attrs.field(default=1.0, validator=non_negative)
-
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        if (zeros := _without_matches(stats)) is not None:
-            return zeros
-        precisions: list[Precision] = []
-        for order, (matched, total) in enumerate(zip(stats.matches, stats.totals), start=1):
-            added = self.k if order > 1 else 0
-            if not total + added:
-                break
-            precisions.append((matched + added) / (total + added))
-        return _undefined_after(precisions, stats.max_n)
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
         """Every segment's precisions at once, and where they are defined."""
@@ -175,22 +163,9 @@ class Exp(Part, family="smooth", name="exp"):
     k-th order with n-grams but no match gets precision ``1 / (2**k * totals)``.
 
     >>> from bleuprint._stats import BLEUStats
-    >>> Exp()(BLEUStats((3, 0, 1, 0), (4, 3, 2, 1), 4, 4))
+    >>> precisions(Exp(), BLEUStats((3, 0, 1, 0), (4, 3, 2, 1), 4, 4))
     [0.75, 0.16666666666666666, 0.5, 0.25]
     """
-
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        if (zeros := _without_matches(stats)) is not None:
-            return zeros
-        precisions: list[Precision] = []
-        zero_orders = 0
-        for matched, total in _defined_orders(stats):
-            if matched:
-                precisions.append(matched / total)
-            else:
-                zero_orders += 1
-                precisions.append(1 / (2**zero_orders * total))
-        return _undefined_after(precisions, stats.max_n)
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
         """Every segment's precisions at once, and where they are defined."""
@@ -218,21 +193,22 @@ class AddOne(Part, family="smooth", name="add-one"):
 
     >>> from bleuprint._stats import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 0), 4, 4)
-    >>> AddOne()(stats), AddOne(unigrams=True)(stats)
+    >>> precisions(AddOne(), stats), precisions(AddOne(unigrams=True), stats)
     ([0.75, 0.5, 1.0], [0.8, 0.5, 1.0])
     """
 
     unigrams: bool = attrs.field(default=False, validator=boolean)
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        return [
-            (matched + 1) / (total + 1) if order > 1 or self.unigrams else _ratio(matched, total)
-            for order, (matched, total) in enumerate(zip(stats.matches, stats.totals), start=1)
-        ]
-
-
-def _ratio(matched: float, total: float) -> Precision:
-    return matched / total if total else None
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions, and where they are defined (everywhere but a plain unigram
+        ratio without unigrams)."""
+        added = (stats.matches + 1) / (stats.totals + 1)
+        if self.unigrams:
+            return added, np.ones(added.shape, np.bool_)
+        ratios, counted = _ratios(stats)
+        added[:, :1], defined = ratios[:, :1], np.ones(added.shape, np.bool_)
+        defined[:, :1] = counted[:, :1]
+        return added, defined
 
 
 @attrs.frozen
@@ -240,7 +216,7 @@ class ReplaceZero(Part, family="smooth", name="replace-zero"):
     """A zero or undefined precision becomes ``value`` (distancia: ``1e-9``); others stay.
 
     >>> from bleuprint._stats import BLEUStats
-    >>> ReplaceZero()(BLEUStats((3, 0, 0), (4, 3, 0), 4, 4))
+    >>> precisions(ReplaceZero(), BLEUStats((3, 0, 0), (4, 3, 0), 4, 4))
     [0.75, 1e-09, 1e-09]
     """
 
@@ -249,11 +225,10 @@ class ReplaceZero(Part, family="smooth", name="replace-zero"):
         validator=between(0, 1, above="a precision above 1 would let BLEU exceed 1"),
     )
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        return [
-            _ratio(matched, total) or self.value
-            for matched, total in zip(stats.matches, stats.totals)
-        ]
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions, all defined."""
+        ratios, _ = _ratios(stats)
+        return np.where(ratios != 0, ratios, self.value), np.ones(ratios.shape, np.bool_)
 
 
 @attrs.frozen
@@ -263,21 +238,23 @@ class RejectZero(Part, family="smooth", name="reject-zero"):
     smoothing crashes with "math domain error").
 
     >>> from bleuprint._stats import BLEUStats
-    >>> RejectZero()(BLEUStats((3, 0), (4, 3), 4, 4))
+    >>> precisions(RejectZero(), BLEUStats((3, 0), (4, 3), 4, 4))
     Traceback (most recent call last):
     ...
     bleuprint.exceptions.InputError: the 2-gram precision is 0 and this definition takes ...
     """
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        precisions = NoSmoothing()(stats)
-        for order, precision in enumerate(precisions, start=1):
-            if not precision:
-                raise InputError(
-                    f"the {order}-gram precision is 0 and this definition takes its logarithm; "
-                    "turn smoothing on or use a definition that scores it 0"
-                )
-        return precisions
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's plain ratios; the first row with a zero or undefined one raises."""
+        ratios, defined = NoSmoothing().precisions_array(stats)
+        zero = ~defined | (ratios == 0)
+        if zero.any():
+            order = int(np.argmax(zero[np.argmax(zero.any(axis=1))])) + 1
+            raise InputError(
+                f"the {order}-gram precision is 0 and this definition takes its logarithm; "
+                "turn smoothing on or use a definition that scores it 0"
+            )
+        return ratios, defined
 
 
 @attrs.frozen
@@ -289,23 +266,80 @@ class ExpUnzeroed(Part, family="smooth", name="exp-unzeroed"):
     weight. Only statistics without any n-gram are undefined (the score is 0).
 
     >>> from bleuprint._stats import BLEUStats
-    >>> ExpUnzeroed()(BLEUStats((0, 0, 0, 0), (2, 1, 0, 0), 2, 2))
+    >>> precisions(ExpUnzeroed(), BLEUStats((0, 0, 0, 0), (2, 1, 0, 0), 2, 2))
     [0.25, 0.25, 1.0, 1.0]
-    >>> Exp()(BLEUStats((0, 0, 0, 0), (2, 1, 0, 0), 2, 2))
+    >>> precisions(Exp(), BLEUStats((0, 0, 0, 0), (2, 1, 0, 0), 2, 2))
     [0.0, 0.0, 0.0, 0.0]
     """
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        if not any(stats.totals):
-            return [None] * stats.max_n
-        precisions: list[Precision] = []
-        zero_orders = 0
-        for matched, total in zip(stats.matches, stats.totals):
-            if not total:
-                precisions.append(1.0)
-            elif matched:
-                precisions.append(matched / total)
-            else:
-                zero_orders += 1
-                precisions.append(1 / (2**zero_orders * total))
-        return precisions
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions, and where they are defined (rows with some n-gram)."""
+        ratios, counted = _ratios(stats)
+        unmatched = counted & (stats.matches == 0)
+        # ldexp(1, k) is 2**k exactly, without a general power per element
+        halved = 1 / (
+            np.ldexp(1.0, np.cumsum(unmatched, axis=1)) * np.where(counted, stats.totals, 1)
+        )
+        values = np.where(counted, np.where(unmatched, halved, ratios), 1.0)
+        return values, np.broadcast_to(counted.any(axis=1, keepdims=True), values.shape).copy()
+
+
+# -- smoothers written for one set of statistics at a time ---------------------------------
+
+
+@attrs.frozen
+class FromScalar:
+    """A :class:`~bleuprint.typing.ScalarSmoother` (a part that smooths one set of statistics
+    per call) on rows: it calls the part once per row, with the row's
+    :class:`~bleuprint.BLEUStats`. The engine wraps such a part in it by itself:
+
+    >>> from bleuprint import BLEUScore
+    >>> @attrs.frozen
+    ... class Halves:
+    ...     signature = "halves"
+    ...     def __call__(self, stats):
+    ...         return [0.5] * stats.max_n
+    >>> bleu = BLEUScore(smoothing=Halves())
+    >>> bleu.smoothing
+    FromScalar(part=Halves())
+    >>> bleu.compute("a b c d", ["a b c e"])
+    0.5
+    """
+
+    part: ScalarSmoother
+
+    @property
+    def signature(self) -> str:
+        """The part's own signature."""
+        return self.part.signature
+
+    def order_problem(self, max_n: int) -> str | None:
+        """Whatever the part says of the orders."""
+        return self.part.order_problem(max_n) if isinstance(self.part, OrderConstrained) else None
+
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """The part's precisions of each row (``None`` is undefined)."""
+        rows = [self.part(row) for row in stats]
+        width = len(rows[0]) if rows else stats.max_n
+        values = np.array([[p or 0.0 for p in row] for row in rows], np.float64)
+        defined = np.array([[p is not None for p in row] for row in rows], np.bool_)
+        return values.reshape(len(rows), width), defined.reshape(len(rows), width)
+
+
+@attrs.frozen
+class CorpusFromScalar(FromScalar):
+    """:class:`FromScalar` for a part that also sums corpora its own way (``total``, as
+    :class:`~bleuprint.typing.CorpusSmoother` says)."""
+
+    def total(self, segments: SegmentStats, start: BLEUStats) -> BLEUStats:
+        """The part's corpus sum."""
+        total: BLEUStats = self.part.total(segments, start)  # type: ignore[attr-defined]
+        return total
+
+
+def on_rows(part: Smoother | ScalarSmoother) -> Smoother:
+    """``part`` if it smooths rows; a part of the scalar shape in its adapter (anything else
+    as it is, for the engine's check to refuse)."""
+    if isinstance(part, Smoother) or not isinstance(part, ScalarSmoother):
+        return part
+    return CorpusFromScalar(part) if callable(getattr(part, "total", None)) else FromScalar(part)

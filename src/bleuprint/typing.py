@@ -1,8 +1,10 @@
 """The interfaces of the engine's parts, as :class:`typing.Protocol` classes.
 
 A part is any object with a ``signature`` (a short text naming it and its parameters) and the
-``__call__`` of its family. bleuprint's own parts are small frozen attrs classes; a user's part
-need only fit the protocol, no subclassing required:
+method of its family: a ``__call__`` for the counting families, a method on rows of statistics
+for the scoring ones (or a ``__call__`` of a ``Scalar*`` shape, which the engine adapts).
+bleuprint's own parts are small frozen attrs classes; a user's part need only fit the
+protocol, no subclassing required:
 
 >>> import attrs
 >>> from bleuprint import BLEUScore
@@ -113,8 +115,89 @@ class LengthMeasure(Protocol):
     def __call__(self, text: str | None, tokens: Tokens, /) -> int: ...
 
 
+# -- Scoring parts: they work on rows of statistics -------------------------------------------
+#
+# Scoring parts see many sets of statistics at once, one row each (the segments of a corpus, or
+# one corpus total as a single row: scoring one set of statistics is scoring one row). A part
+# written for one set of statistics at a time (the ``Scalar*`` shapes below) plugs in through
+# its family's adapter, which the engine applies by itself.
+
+#: A numpy array of 64-bit integers (counts, lengths, token ids).
+IntArray: TypeAlias = "npt.NDArray[np.int64]"
+#: A numpy array of 64-bit floats (precisions, scores).
+FloatArray: TypeAlias = "npt.NDArray[np.float64]"
+#: A numpy array of booleans (masks).
+BoolArray: TypeAlias = "npt.NDArray[np.bool_]"
+
+
 @runtime_checkable
 class ReferenceLength(Protocol):
+    """Chooses the reference length each hypothesis is compared with.
+
+    ``reference_lengths`` lists the lengths of every segment's references one segment after
+    the other; ``reference_counts[i]`` (at least 1) says how many belong to segment ``i``.
+    """
+
+    @property
+    def signature(self) -> str: ...
+
+    def reference_length_array(
+        self,
+        hypothesis_lengths: IntArray,
+        reference_lengths: IntArray,
+        reference_counts: IntArray,
+        /,
+    ) -> npt.NDArray[np.int64 | np.float64]: ...
+
+
+@runtime_checkable
+class BrevityPenalty(Protocol):
+    """The factor that penalises each hypothesis for its length against its reference
+    length."""
+
+    @property
+    def signature(self) -> str: ...
+
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray, /
+    ) -> FloatArray: ...
+
+
+@runtime_checkable
+class Smoother(Protocol):
+    """Turns matches and totals into precisions: one row per row of statistics, one column
+    per order scored (usually every order counted), and whether each is defined (a precision
+    that is not, the result reports as 0; weights decide what it does to the score)."""
+
+    @property
+    def signature(self) -> str: ...
+
+    def precisions_array(self, stats: SegmentStats, /) -> tuple[FloatArray, BoolArray]: ...
+
+
+@runtime_checkable
+class Weights(Protocol):
+    """The weight of each order's log precision in the geometric mean, row by row (the shape
+    of the precisions)."""
+
+    @property
+    def signature(self) -> str: ...
+
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray, /
+    ) -> FloatArray: ...
+
+
+# -- The shapes of scoring parts written for one set of statistics at a time ----------------
+#
+# A part of one of these shapes scores one set of statistics per call; the engine wraps it in
+# its family's adapter (``smoothing.FromScalar``, ``weights.FromScalar``,
+# ``brevity.PenaltyFromScalar``, ``brevity.ReferenceLengthFromScalar``), which calls it once per
+# row.
+
+
+@runtime_checkable
+class ScalarReferenceLength(Protocol):
     """Chooses the reference length one hypothesis is compared with."""
 
     @property
@@ -124,8 +207,8 @@ class ReferenceLength(Protocol):
 
 
 @runtime_checkable
-class BrevityPenalty(Protocol):
-    """The factor that penalises a hypothesis for its length against the reference length."""
+class ScalarBrevityPenalty(Protocol):
+    """The brevity penalty of one pair of lengths."""
 
     @property
     def signature(self) -> str: ...
@@ -134,8 +217,8 @@ class BrevityPenalty(Protocol):
 
 
 @runtime_checkable
-class Smoother(Protocol):
-    """Turns matches and totals into per-order precisions (``None`` where undefined)."""
+class ScalarSmoother(Protocol):
+    """The precisions of one set of statistics, one per order (``None`` where undefined)."""
 
     @property
     def signature(self) -> str: ...
@@ -144,8 +227,8 @@ class Smoother(Protocol):
 
 
 @runtime_checkable
-class Weights(Protocol):
-    """The weight of each order's log precision in the geometric mean."""
+class ScalarWeights(Protocol):
+    """The weights of one set of statistics, one per precision."""
 
     @property
     def signature(self) -> str: ...
@@ -206,19 +289,12 @@ class ReferenceChoosing(Matcher, Protocol):
         ...
 
 
-# -- Optional array protocols: the fast path -------------------------------------------------
+# -- Optional array protocols for counting: the fast path ------------------------------------
 #
-# A part that also fits one of these lets the engine count or score a whole batch of segments
-# on arrays (``bleuprint._counting``, ``bleuprint._scoring``). Every array method must give
-# exactly what calling the part once per segment gives; an engine with any part lacking its
-# protocol takes the simple path.
-
-#: A numpy array of 64-bit integers (counts, lengths, token ids).
-IntArray: TypeAlias = "npt.NDArray[np.int64]"
-#: A numpy array of 64-bit floats (precisions, scores).
-FloatArray: TypeAlias = "npt.NDArray[np.float64]"
-#: A numpy array of booleans (masks).
-BoolArray: TypeAlias = "npt.NDArray[np.bool_]"
+# A counting part that also fits one of these lets the engine count a whole batch of segments
+# on arrays (``bleuprint._counting``). Every array method must give exactly what calling the
+# part once per segment gives; an engine with any counting part lacking its protocol counts one
+# segment at a time.
 
 
 @runtime_checkable
@@ -254,46 +330,3 @@ class ArrayLengthMeasure(LengthMeasure, Protocol):
     """A length measure for many segments at once (``texts`` is ``None`` for token input)."""
 
     def lengths_array(self, texts: Sequence[str] | None, token_counts: IntArray, /) -> IntArray: ...
-
-
-@runtime_checkable
-class ArrayReferenceLength(ReferenceLength, Protocol):
-    """A reference-length rule for many segments at once.
-
-    ``reference_lengths`` lists the lengths of every segment's references one segment after
-    the other; ``reference_counts[i]`` (at least 1) says how many belong to segment ``i``.
-    """
-
-    def reference_length_array(
-        self,
-        hypothesis_lengths: IntArray,
-        reference_lengths: IntArray,
-        reference_counts: IntArray,
-        /,
-    ) -> npt.NDArray[np.int64 | np.float64]: ...
-
-
-@runtime_checkable
-class ArrayBrevityPenalty(BrevityPenalty, Protocol):
-    """A brevity penalty for many pairs of lengths at once."""
-
-    def penalty_array(
-        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray, /
-    ) -> FloatArray: ...
-
-
-@runtime_checkable
-class ArraySmoother(Smoother, Protocol):
-    """A smoother for every segment at once: precisions (rows: segments, columns: orders) and
-    whether each is defined (where it is not, the simple path's precision is ``None``)."""
-
-    def precisions_array(self, stats: SegmentStats, /) -> tuple[FloatArray, BoolArray]: ...
-
-
-@runtime_checkable
-class ArrayWeights(Weights, Protocol):
-    """Weights for every segment at once (rows: segments, columns: orders)."""
-
-    def weights_array(
-        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray, /
-    ) -> FloatArray: ...

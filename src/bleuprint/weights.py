@@ -1,41 +1,60 @@
 """Weights: how much each order's log precision counts in the geometric mean.
 
+Weights work on rows of statistics and their precisions (see
+:class:`bleuprint.typing.Weights`); :func:`order_weights` gives those of one set of
+statistics:
+
 >>> from bleuprint import weights
 >>> from bleuprint._stats import BLEUStats
 >>> stats = BLEUStats((2, 1, 0, 0), (2, 1, 0, 0), 2, 2)
->>> weights.Uniform()(stats, [1.0, 1.0, None, None])
+>>> weights.order_weights(weights.Uniform(), stats, [1.0, 1.0, None, None])
 [0.25, 0.25, 0.25, 0.25]
->>> weights.EffectiveOrder()(stats, [1.0, 1.0, None, None])
+>>> weights.order_weights(weights.EffectiveOrder(), stats, [1.0, 1.0, None, None])
 [0.5, 0.5, 0.0, 0.0]
+
+Weights written for one set of statistics at a time (:class:`bleuprint.typing.ScalarWeights`)
+plug in through :class:`FromScalar`, which the engine applies by itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import takewhile
 from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
-from bleuprint._stats import BLEUStats
 from bleuprint._validators import finite_numbers, float_tuple, none_negative, not_all_zero
 from bleuprint.exceptions import InputError
-from bleuprint.typing import BoolArray, FloatArray, Precision
+from bleuprint.typing import (
+    BoolArray,
+    FloatArray,
+    OrderConstrained,
+    Precision,
+    ScalarWeights,
+    Weights,
+)
 
 if TYPE_CHECKING:
-    from bleuprint._segments import SegmentStats
+    from bleuprint._stats import BLEUStats
 
-__all__ = ["EffectiveOrder", "Explicit", "Uniform"]
+__all__ = ["EffectiveOrder", "Explicit", "FromScalar", "Uniform", "on_rows", "order_weights"]
+
+
+def order_weights(part: Weights, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
+    """The weights of one set of statistics (its one row) with these precisions (``None``:
+    undefined)."""
+    defined = np.array([[precision is not None for precision in precisions]])
+    values = np.array([[precision or 0.0 for precision in precisions]], np.float64)
+    weighed: list[float] = part.weights_array(SegmentStats.of(stats), values, defined)[0].tolist()
+    return weighed
 
 
 @attrs.frozen
 class Uniform(Part, family="weights", name="uniform"):
     """Every order from 1 to ``max_n`` weighs ``1 / max_n``."""
-
-    def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
-        return [1 / stats.max_n] * stats.max_n
 
     def weights_array(
         self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
@@ -53,12 +72,6 @@ class EffectiveOrder(Part, family="weights", name="effective"):
     So a hypothesis shorter than ``max_n`` tokens is not scored 0 for lacking long n-grams;
     an order that has n-grams but no match still counts (and, unsmoothed, makes the score 0).
     """
-
-    def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
-        effective = sum(1 for _ in takewhile(lambda precision: precision is not None, precisions))
-        if not effective:  # no n-grams at all: nothing to weigh, the score is 0
-            return [0.0] * len(precisions)
-        return [1 / effective] * effective + [0.0] * (len(precisions) - effective)
 
     def weights_array(
         self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
@@ -81,7 +94,8 @@ class Explicit(Part, family="weights", name="explicit"):
     weights.
 
     >>> from bleuprint._stats import BLEUStats
-    >>> Explicit((0.7, 0.3))(BLEUStats((3, 1, 0), (4, 3, 2), 4, 4), [0.75, 1 / 3, 0.0])
+    >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
+    >>> order_weights(Explicit((0.7, 0.3)), stats, [0.75, 1 / 3, 0.0])
     [0.7, 0.3, 0.0]
     """
 
@@ -95,7 +109,54 @@ class Explicit(Part, family="weights", name="explicit"):
             return f"{len(self.values)} weights given but only {max_n} orders are scored"
         return None
 
-    def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
-        if (problem := self.order_problem(len(precisions))) is not None:
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+    ) -> FloatArray:
+        """The same weights for every row."""
+        width = precisions.shape[1]
+        if (problem := self.order_problem(width)) is not None:
             raise InputError(problem)
-        return [*self.values, *[0.0] * (len(precisions) - len(self.values))]
+        row = np.array([*self.values[:width], *[0.0] * (width - len(self.values))])
+        weights: FloatArray = np.broadcast_to(row, precisions.shape).copy()
+        return weights
+
+
+# -- weights written for one set of statistics at a time ----------------------------------
+
+
+@attrs.frozen
+class FromScalar:
+    """A :class:`~bleuprint.typing.ScalarWeights` (a part that weighs one set of statistics
+    per call) on rows: it calls the part once per row, with the row's
+    :class:`~bleuprint.BLEUStats` and its precisions (``None`` where undefined). The engine
+    wraps such a part in it by itself."""
+
+    part: ScalarWeights
+
+    @property
+    def signature(self) -> str:
+        """The part's own signature."""
+        return self.part.signature
+
+    def order_problem(self, max_n: int) -> str | None:
+        """Whatever the part says of the orders."""
+        return self.part.order_problem(max_n) if isinstance(self.part, OrderConstrained) else None
+
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+    ) -> FloatArray:
+        """The part's weights of each row."""
+        rows = zip(stats, precisions.tolist(), defined.tolist())
+        weighed = [
+            self.part(row, [p if known else None for p, known in zip(values, knowns)])
+            for row, values, knowns in rows
+        ]
+        return np.array(weighed, np.float64).reshape(precisions.shape)
+
+
+def on_rows(part: Weights | ScalarWeights) -> Weights:
+    """``part`` if it weighs rows; a part of the scalar shape in its adapter (anything else
+    as it is, for the engine's check to refuse)."""
+    if isinstance(part, Weights) or not isinstance(part, ScalarWeights):
+        return part
+    return FromScalar(part)

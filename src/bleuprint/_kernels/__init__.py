@@ -27,8 +27,9 @@ one reference. Inconsistent tables raise :class:`ValueError` naming the argument
 ``exp(fsum(w * log p))`` over the orders of nonzero weight, with the very operations of the
 scalar code (the C library's ``log`` and ``exp``, as :mod:`math` calls them, and a correctly
 rounded sum, as :func:`math.fsum` gives): 0 where an order of nonzero weight has precision 0
-or none, or where no order has weight. NaN marks a row where the scalar code meets a
-non-finite number or raises; the caller asks it.
+or none, or where no order has weight. NaN marks a row where that sum meets a non-finite
+number or :mod:`math` raises; the caller asks ``geometric_mean`` (the plain-Python definition
+of one row, which raises as :mod:`math` does) for those.
 
 Two implementations share this interface and give the same numbers: ``_compiled``, a C
 extension built with the package (``_compiled.c``; it releases the GIL while it tokenizes
@@ -46,6 +47,7 @@ import warnings
 from collections.abc import Callable, Sequence
 
 from bleuprint._kernels import _python
+from bleuprint._kernels._python import geometric_mean
 
 PURE_PYTHON_VARIABLE = "BLEUPRINT_PURE_PYTHON"
 THREADS_VARIABLE = "BLEUPRINT_THREADS"
@@ -118,6 +120,7 @@ __all__ = [
     "THREADS",
     "TOKENIZERS",
     "Vocabulary",
+    "geometric_mean",
     "shared_ngram_counts",
     "tokenize_texts",
     "weighted_geometric_means",

@@ -200,21 +200,46 @@ def weighted_geometric_means(
     return np.fromiter((_mean(*row) for row in rows), np.float64, shape[0])
 
 
-def _mean(precisions: Sequence[float], defined: Sequence[bool], weights: Sequence[float]) -> float:
+def geometric_mean(
+    precisions: Sequence[float], defined: Sequence[bool], weights: Sequence[float]
+) -> float:
+    """One row's ``exp(fsum(w * log p))`` over the orders of nonzero weight (0 where one of
+    them has precision 0 or none, or where none has weight), as :mod:`math` computes it: it
+    raises where :mod:`math` raises. Rows either kernel marks NaN are asked of it."""
+    terms = _terms(precisions, defined, weights)
+    return math.exp(math.fsum(terms)) if terms else 0.0
+
+
+def _terms(
+    precisions: Sequence[float],
+    defined: Sequence[bool],
+    weights: Sequence[float],
+    log: Callable[[float], float] = math.log,
+) -> list[float]:
+    """The weighted logs of the mean, or none where the mean is 0."""
     terms = []
     for precision, known, weight in zip(precisions, defined, weights):
         if weight == 0:
             continue
         if not known or precision == 0:
-            return 0.0
-        # (math.log raises for a negative precision, where the C library's log gives NaN.)
-        terms.append(weight * (math.log(precision) if precision > 0 else math.nan))
-    if not terms:
-        return 0.0
+            return []
+        terms.append(weight * log(precision))
+    return terms
+
+
+def _log_or_nan(precision: float) -> float:
+    """The C library's ``log``, where :func:`math.log` raises for a negative number."""
+    return math.log(precision) if precision > 0 else math.nan
+
+
+def _mean(precisions: Sequence[float], defined: Sequence[bool], weights: Sequence[float]) -> float:
+    """:func:`geometric_mean`, or NaN where the compiled sum leaves the row to it (a term or
+    the mean not finite, or an error)."""
+    terms = _terms(precisions, defined, weights, _log_or_nan)
     if not all(map(math.isfinite, terms)):
-        return math.nan  # as the compiled sum, which leaves these to the scalar code
+        return math.nan
     try:
-        mean = math.exp(math.fsum(terms))
+        mean = math.exp(math.fsum(terms)) if terms else 0.0
     except OverflowError:  # in the sum or in exp
         return math.nan
     return mean if math.isfinite(mean) else math.nan

@@ -24,15 +24,17 @@ import re
 from typing import Any
 
 import attrs
+import numpy as np
 import regex
 
 from bleuprint import ngrams, tokenizers
 from bleuprint import weights as weight_parts
+from bleuprint._exact import exactly
 from bleuprint._preset_entry import PresetEntry
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
-from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import Precision, Tokenizer
+from bleuprint.typing import BoolArray, FloatArray, Tokenizer
 
 __all__ = [
     "PRESET",
@@ -76,15 +78,16 @@ class CocoConstants(Part, family="smooth", name="coco-constants"):
     """Quirk (coco-caption): every precision is ``(matches + 1e-15) / (totals + 1e-9)``, so
     no precision is 0 or undefined.
 
-    >>> CocoConstants()(BLEUStats((3, 0), (4, 0), 4, 4))
+    >>> from bleuprint import BLEUStats
+    >>> from bleuprint import smoothing
+    >>> smoothing.precisions(CocoConstants(), BLEUStats((3, 0), (4, 0), 4, 4))
     [0.7499999998125002, 1e-06]
     """
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        return [
-            (matched + TINY) / (total + SMALL)
-            for matched, total in zip(stats.matches, stats.totals)
-        ]
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions, all defined."""
+        precisions = (stats.matches + TINY) / (stats.totals + SMALL)
+        return precisions, np.ones(precisions.shape, np.bool_)
 
 
 @attrs.frozen
@@ -92,15 +95,20 @@ class CocoPenalty(Part, family="bp", name="coco-ratio"):
     """Quirk (coco-caption): ``exp(1 - 1 / ratio)`` where the ratio
     ``(c + 1e-15) / (r + 1e-9)`` is below 1, else 1; an empty hypothesis gets 0.
 
-    >>> round(CocoPenalty()(3, 6), 4)
+    >>> from bleuprint import brevity
+    >>> round(brevity.penalty(CocoPenalty(), 3, 6), 4)
     0.3679
     """
 
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        ratio = (hypothesis_length + TINY) / (reference_length + SMALL)
-        if ratio >= 1:
-            return 1.0
-        return math.exp(1 - 1 / ratio)
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The penalty of each pair of lengths."""
+        ratios = (hypothesis_lengths + TINY) / (reference_lengths + SMALL)
+        penalties = np.ones(len(ratios))
+        short = ratios < 1
+        penalties[short] = exactly(math.exp, 1 - 1 / ratios[short])
+        return penalties
 
 
 # -- PTBTokenizer ------------------------------------------------------------------------------

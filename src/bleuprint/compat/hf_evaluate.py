@@ -19,11 +19,14 @@ import math
 from typing import Any
 
 import attrs
+import numpy as np
 
 from bleuprint import brevity, ngrams, smoothing, tokenizers
+from bleuprint._exact import exactly
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint.exceptions import InputError
+from bleuprint.typing import FloatArray
 
 __all__ = ["NMT", "PRESET", "PRESETS", "nmt_parts", "parts"]
 
@@ -55,19 +58,27 @@ class NMT(Part, family="bp", name="nmt"):
     order. Where TF NMT divides by zero (a total hypothesis or reference length of 0; Hugging
     Face evaluate raises ``ZeroDivisionError``), this raises :class:`~bleuprint.InputError`.
 
-    >>> round(NMT()(3, 6), 4)
+    >>> round(brevity.penalty(NMT(), 3, 6), 4)
     0.3679
     """
 
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        if hypothesis_length <= 0 or reference_length <= 0:
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The penalty of each pair of lengths; the first pair with a length of 0 raises."""
+        empty = (hypothesis_lengths <= 0) | (reference_lengths <= 0)
+        if empty.any():
+            first = int(np.argmax(empty))
             raise InputError(
-                f"the total hypothesis length is {hypothesis_length} and the total reference "
-                f"length {reference_length}: TF NMT's brevity penalty divides by both, so this "
-                "definition has no score here"
+                f"the total hypothesis length is {hypothesis_lengths[first]:g} and the total "
+                f"reference length {reference_lengths[first]:g}: TF NMT's brevity penalty "
+                "divides by both, so this definition has no score here"
             )
-        ratio = hypothesis_length / reference_length
-        return 1.0 if ratio > 1.0 else math.exp(1 - 1 / ratio)
+        ratios = hypothesis_lengths / reference_lengths
+        penalties = np.ones(len(ratios))
+        short = ratios <= 1.0
+        penalties[short] = exactly(math.exp, 1 - 1 / ratios[short])
+        return penalties
 
 
 PRESET = PresetEntry("hf-evaluate", "Hugging Face evaluate 0.4.6 bleu (TF NMT)", parts)

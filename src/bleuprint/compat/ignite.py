@@ -27,15 +27,16 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+import numpy as np
 
 from bleuprint import ngrams
 from bleuprint._preset_entry import PresetEntry
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
-from bleuprint._stats import BLEUStats
 from bleuprint._validators import one_of
 from bleuprint.aggregation import SentenceMean
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import Precision, Smoother
+from bleuprint.typing import BoolArray, FloatArray, Smoother
 
 __all__ = ["PRESET", "PRESETS", "IgniteSmoothing", "parts"]
 
@@ -67,23 +68,32 @@ class IgniteSmoothing(Part, family="smooth", name="ignite"):
     - ``smooth2``: as ``nltk_smooth2`` on the totals as counted (an order without n-grams
       gets 1).
 
+    >>> from bleuprint import smoothing
+    >>> from bleuprint._stats import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 0), 4, 4)
-    >>> [IgniteSmoothing(method)(stats) for method in ("smooth1", "nltk_smooth2", "smooth2")]
+    >>> [smoothing.precisions(IgniteSmoothing(method), stats)
+    ...  for method in ("smooth1", "nltk_smooth2", "smooth2")]
     [[0.75, 0.3333333333333333, 0.1], [0.75, 0.5, 0.5], [0.75, 0.5, 1.0]]
     """
 
     method: str = attrs.field(default="no_smooth", validator=one_of(SMOOTHINGS))
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions, all defined."""
         matches, totals = stats.matches, stats.totals
-        if not matches[0] or (self.method == "no_smooth" and min(matches) == 0):
-            return [0.0] * stats.max_n
-        floored = totals if self.method == "smooth2" else [max(1, total) for total in totals]
-        if self.method in ("nltk_smooth2", "smooth2"):
-            rest = [(m + 1) / (d + 1) for m, d in zip(matches[1:], floored[1:])]
-            return [matches[0] / floored[0], *rest]
-        epsilon = 0.1 if self.method == "smooth1" else 0.0
-        return [(m or epsilon) / d for m, d in zip(matches, floored)]
+        zero = matches[:, 0] == 0
+        if self.method == "no_smooth":
+            zero |= (matches == 0).any(axis=1)
+        floored = totals if self.method == "smooth2" else np.maximum(totals, 1)
+        with np.errstate(divide="ignore", invalid="ignore"):  # rows that are zeroed
+            if self.method in ("nltk_smooth2", "smooth2"):
+                precisions = (matches + 1) / (floored + 1)
+                precisions[:, 0] = matches[:, 0] / floored[:, 0]
+            else:
+                epsilon = 0.1 if self.method == "smooth1" else 0.0
+                precisions = np.where(matches != 0, matches, epsilon) / floored
+        precisions = np.where(zero[:, None], 0.0, precisions)
+        return precisions, np.ones(precisions.shape, np.bool_)
 
 
 PRESET = PresetEntry("ignite", "pytorch-ignite 0.5.5 Bleu", parts)

@@ -21,12 +21,14 @@ import math
 from typing import Any
 
 import attrs
+import numpy as np
 
 from bleuprint import ngrams, smoothing, tokenizers
+from bleuprint._exact import exactly
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint.exceptions import InputError
-from bleuprint.typing import Tokenizer
+from bleuprint.typing import FloatArray, Tokenizer
 
 __all__ = ["DETOK_PRESET", "PRESET", "PRESETS", "MosesPenalty", "detok_parts", "parts"]
 
@@ -59,19 +61,27 @@ class MosesPenalty(Part, family="bp", name="moses"):
     hypothesis side is empty (``c = 0 < r``) the scripts die with "Illegal division by zero",
     and so does this, with an :class:`~bleuprint.InputError`.
 
-    >>> round(MosesPenalty()(3, 6), 4)
+    >>> from bleuprint import brevity
+    >>> round(brevity.penalty(MosesPenalty(), 3, 6), 4)
     0.3679
     """
 
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        if hypothesis_length >= reference_length:
-            return 1.0
-        if hypothesis_length <= 0:
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The penalty of each pair of lengths; the first empty hypothesis side raises."""
+        short = hypothesis_lengths < reference_lengths
+        empty = short & (hypothesis_lengths <= 0)
+        if empty.any():
             raise InputError(
-                f"the hypotheses have no token against {reference_length} reference tokens: "
-                "multi-bleu divides by the hypothesis length here (Illegal division by zero)"
+                f"the hypotheses have no token against {reference_lengths[np.argmax(empty)]:g} "
+                "reference tokens: multi-bleu divides by the hypothesis length here (Illegal "
+                "division by zero)"
             )
-        return math.exp(1 - reference_length / hypothesis_length)
+        penalties = np.ones(len(hypothesis_lengths))
+        exponents = 1 - reference_lengths[short] / hypothesis_lengths[short]
+        penalties[short] = exactly(math.exp, exponents)
+        return penalties
 
 
 PRESET = PresetEntry("moses-multi-bleu", "Moses multi-bleu.perl (ASCII whitespace)", parts)

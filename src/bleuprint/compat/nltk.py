@@ -23,13 +23,17 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import attrs
+import numpy as np
 
 from bleuprint import brevity, ngrams
+from bleuprint._exact import exactly
 from bleuprint._preset_entry import PresetEntry
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import (
@@ -43,10 +47,7 @@ from bleuprint._validators import (
     positive_whole,
 )
 from bleuprint.exceptions import ConfigurationError, InputError, StatisticsMismatchError
-from bleuprint.typing import Precision, Smoother
-
-if TYPE_CHECKING:
-    from bleuprint._segments import SegmentStats
+from bleuprint.typing import BoolArray, FloatArray, Smoother
 
 __all__ = [
     "NLTK_METHODS",
@@ -91,11 +92,6 @@ def parts(
     """
     orders = len(weights)
     smoother = nltk_method(method, epsilon=epsilon, alpha=alpha, k=k, orders=orders)
-    if isinstance(smoother, NLTKMethod6) and orders < 3:
-        raise ConfigurationError(
-            f"NLTK's method6 needs at least 3 orders, got {orders} weights "
-            "(NLTK fails with an IndexError)"
-        )
     reads_fifth_order = isinstance(smoother, (NLTKMethod5, NLTKMethod7))
     return {
         "ngrams": ngrams.Contiguous(max(orders, 5) if reads_fifth_order else orders),
@@ -210,11 +206,12 @@ class NLTKWeights(Part, family="weights", name="nltk"):
       is below 4. (NLTK compares with a tuple, so weights it was given as a list never
       re-weigh: give ``auto_reweigh=False`` for those.)
 
+    >>> from bleuprint import weights
     >>> from bleuprint._stats import BLEUStats
     >>> stats = BLEUStats((2, 1, 0, 0), (2, 1, 0, 0), 2, 4)
-    >>> NLTKWeights(auto_reweigh=True)(stats, [1.0, 1.0, 0.1, 0.1])
+    >>> weights.order_weights(NLTKWeights(auto_reweigh=True), stats, [1.0, 1.0, 0.1, 0.1])
     [0.5, 0.5, 0.0, 0.0]
-    >>> NLTKWeights((1.0, -1.0))(stats, [0.5, None])
+    >>> weights.order_weights(NLTKWeights((1.0, -1.0)), stats, [0.5, None])
     [1.0, 0.0]
     """
 
@@ -229,15 +226,20 @@ class NLTKWeights(Part, family="weights", name="nltk"):
             return f"{len(self.values)} weights given but only {max_n} orders are scored"
         return None
 
-    def __call__(self, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
-        values = self.values
-        length = int(stats.hypothesis_length)
-        if self.auto_reweigh and values == _NLTK_DEFAULT and 0 < length < 4:
-            values = (1 / length,) * length
-        fitted = [*values[: len(precisions)], *[0.0] * (len(precisions) - len(values))]
-        return [
-            0.0 if precision is None else weight for weight, precision in zip(fitted, precisions)
-        ]
+    def weights_array(
+        self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+    ) -> FloatArray:
+        """Every row's weights (0 where the precision is undefined)."""
+        width = precisions.shape[1]
+        fitted = np.array([*self.values[:width], *[0.0] * (width - len(self.values))])
+        weights = np.broadcast_to(fitted, precisions.shape).copy()
+        if self.auto_reweigh and self.values == _NLTK_DEFAULT:
+            lengths = np.trunc(stats.hypothesis_lengths).astype(np.float64)
+            short = (lengths > 0) & (lengths < 4)
+            orders = np.arange(width)
+            reweighed = np.where(orders < lengths[short, None], 1 / lengths[short, None], 0.0)
+            weights[short] = reweighed
+        return np.where(defined, weights, 0.0)
 
 
 @attrs.frozen
@@ -245,14 +247,16 @@ class NLTKExponential(Part, family="bp", name="nltk-exp"):
     """NLTK's ``brevity_penalty`` (distancia's too): the exponential penalty, except that an
     empty hypothesis gets 0 even against an empty reference.
 
-    >>> NLTKExponential()(0, 0), brevity.Exponential()(0, 0)
+    >>> brevity.penalty(NLTKExponential(), 0, 0), brevity.penalty(brevity.Exponential(), 0, 0)
     (0.0, 1.0)
     """
 
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        if hypothesis_length <= 0:
-            return 0.0
-        return brevity.Exponential()(hypothesis_length, reference_length)
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The penalty of each pair of lengths."""
+        penalties = brevity.Exponential().penalty_array(hypothesis_lengths, reference_lengths)
+        return np.where(hypothesis_lengths <= 0, 0.0, penalties)
 
 
 # -- NLTK 3.10.4's SmoothingFunction: Chen & Cherry (2014) as NLTK computes them --------
@@ -276,10 +280,48 @@ def nltk_fractions(stats: BLEUStats) -> list[tuple[float, float]]:
     >>> nltk_fractions(stats)
     [(2, 2), (1, 1), (0, 1), (0, 1)]
     """
-    return [
-        (matched, total + empty)
-        for matched, total, empty in zip(stats.matches, stats.totals, _empty_orders(stats))
-    ]
+    fractions = _Fractions.of(SegmentStats.of(stats), stats.max_n)
+    return list(zip(fractions.numerators[0].tolist(), fractions.denominators[0].tolist()))
+
+
+@attrs.frozen
+class _Fractions:
+    """What NLTK's methods read of rows of statistics: per row and order scored, the modified
+    precision's numerator and denominator (see :func:`nltk_fractions`); each row's hypothesis
+    length; the rows NLTK smooths (those with a unigram match); and the statistics of each row's
+    last segment (``None`` where they were not recorded)."""
+
+    numerators: FloatArray
+    denominators: FloatArray
+    lengths: FloatArray
+    smoothed: BoolArray
+    last: SegmentStats | None
+
+    @classmethod
+    def of(cls, stats: SegmentStats, orders: int) -> _Fractions:
+        last: SegmentStats | None = stats
+        if stats.source is None:  # rows of single segments: each its own last segment
+            empty = (stats.totals == 0).astype(np.int64)
+        else:  # one row of a corpus's sums
+            empty = np.array([_empty_orders(stats.source)], np.int64)
+            last_stats = _last_or_none(stats.source)
+            last = None if last_stats is None else SegmentStats.of(last_stats)
+        numerators = stats.matches[:, :orders]
+        return cls(
+            numerators,
+            (stats.totals + empty)[:, :orders],
+            stats.hypothesis_lengths.astype(np.float64),
+            numerators[:, 0] != 0,
+            last,
+        )
+
+    def last_segment(self, method: str) -> SegmentStats:
+        if self.last is None:
+            raise InputError(
+                f"NLTK's {method} reads the statistics of the last segment, and these "
+                "statistics do not record it (count them with BLEUScore.nltk(...).count)"
+            )
+        return self.last
 
 
 class _NLTKMethod:
@@ -299,39 +341,66 @@ class _NLTKMethod:
             last=segments[-1] if len(segments) else _last_or_none(start),
         )
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        fractions = nltk_fractions(stats)[: self._orders(stats)]
-        if not fractions[0][0]:
-            return [0.0] * len(fractions)
-        return [value if value > 0 else None for value in self._smooth(fractions, stats)]
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions: 0 in every order of a row without a unigram match, else
+        the method's, undefined where not positive (NLTK leaves those out of the mean)."""
+        fractions = _Fractions.of(stats, self._orders(stats.max_n))
+        with np.errstate(divide="ignore", invalid="ignore"):  # rows that are not smoothed
+            smoothed = self._smooth(fractions)
+        unmatched = ~fractions.smoothed[:, None]
+        return np.where(unmatched, 0.0, smoothed), unmatched | (smoothed > 0)
 
-    def _orders(self, stats: BLEUStats) -> int:
-        return stats.max_n
+    def _orders(self, max_n: int) -> int:
+        return max_n
 
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
         raise NotImplementedError
+
+
+def _ratios(fractions: _Fractions) -> FloatArray:
+    ratios: FloatArray = fractions.numerators / fractions.denominators
+    return ratios
 
 
 @attrs.frozen
 class NLTKMethod0(_NLTKMethod, Part, family="smooth", name="nltk-method0"):
     """NLTK's ``method0``, no smoothing. Quirk: a zero precision becomes the smallest positive
-    float (``sys.float_info.min``), so BLEU is a tiny positive number, not 0.
+    float (``sys.float_info.min``), so BLEU is a tiny positive number, not 0. As NLTK, it warns
+    (:class:`UserWarning`) of each order without a match.
 
+    >>> import warnings
+    >>> from bleuprint import smoothing
     >>> from bleuprint._stats import BLEUStats
-    >>> NLTKMethod0()(BLEUStats((3, 0), (4, 3), 4, 4))
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     smoothing.precisions(NLTKMethod0(), BLEUStats((3, 0), (4, 3), 4, 4))
     [0.75, 2.2250738585072014e-308]
     """
 
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
-        return [matched / total if matched else sys.float_info.min for matched, total in fractions]
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
+        unmatched = fractions.numerators == 0
+        for order in np.flatnonzero(unmatched[fractions.smoothed].any(axis=0)).tolist():
+            warnings.warn(_zero_overlaps(order + 1), UserWarning, stacklevel=5)
+        return np.where(unmatched, sys.float_info.min, _ratios(fractions))
+
+
+def _zero_overlaps(order: int) -> str:
+    """NLTK's warning, word for word."""
+    return (
+        f"\nThe hypothesis contains 0 counts of {order}-gram overlaps.\n"
+        "Therefore the BLEU score evaluates to 0, independently of\n"
+        "how many N-gram overlaps of lower order it contains.\n"
+        "Consider using lower n-gram order or use SmoothingFunction()"
+    )
 
 
 @attrs.frozen
 class NLTKMethod1(_NLTKMethod, Part, family="smooth", name="nltk-method1"):
     """NLTK's ``method1``: a zero numerator becomes ``epsilon``.
 
+    >>> from bleuprint import smoothing
     >>> from bleuprint._stats import BLEUStats
-    >>> NLTKMethod1()(BLEUStats((3, 0), (4, 2), 4, 4))
+    >>> smoothing.precisions(NLTKMethod1(), BLEUStats((3, 0), (4, 2), 4, 4))
     [0.75, 0.05]
     """
 
@@ -342,8 +411,10 @@ class NLTKMethod1(_NLTKMethod, Part, family="smooth", name="nltk-method1"):
         ),
     )
 
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
-        return [(matched or self.epsilon) / total for matched, total in fractions]
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
+        numerators = np.where(fractions.numerators != 0, fractions.numerators, self.epsilon)
+        smoothed: FloatArray = numerators / fractions.denominators
+        return smoothed
 
 
 @attrs.frozen
@@ -351,14 +422,22 @@ class NLTKMethod2(_NLTKMethod, Part, family="smooth", name="nltk-method2"):
     """NLTK's ``method2`` (Lin & Och 2004): one is added to the numerator and denominator of
     every order from 2 up, matched or not.
 
+    >>> from bleuprint import smoothing
     >>> from bleuprint._stats import BLEUStats
-    >>> NLTKMethod2()(BLEUStats((3, 1), (4, 3), 4, 4))
+    >>> smoothing.precisions(NLTKMethod2(), BLEUStats((3, 1), (4, 3), 4, 4))
     [0.75, 0.5]
     """
 
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
-        first, *others = fractions
-        return [first[0] / first[1], *[(matched + 1) / (total + 1) for matched, total in others]]
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
+        added = (fractions.numerators + 1) / (fractions.denominators + 1)
+        added[:, 0] = _ratios(fractions)[:, 0]
+        return added
+
+
+def _powers(unmatched: BoolArray) -> FloatArray:
+    """``2^k`` at the k-th unmatched order of each row (exactly, as NLTK's integer power)."""
+    powers: FloatArray = np.ldexp(1.0, np.cumsum(unmatched, axis=1))
+    return powers
 
 
 @attrs.frozen
@@ -366,66 +445,52 @@ class NLTKMethod3(_NLTKMethod, Part, family="smooth", name="nltk-method3"):
     """NLTK's ``method3`` (NIST geometric sequence): the k-th unmatched order gets
     ``1 / (2^k * denominator)``.
 
+    >>> from bleuprint import smoothing
     >>> from bleuprint._stats import BLEUStats
-    >>> NLTKMethod3()(BLEUStats((3, 0, 0), (4, 3, 2), 4, 4))
+    >>> smoothing.precisions(NLTKMethod3(), BLEUStats((3, 0, 0), (4, 3, 2), 4, 4))
     [0.75, 0.16666666666666666, 0.125]
     """
 
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
-        smoothed, unmatched = [], 0
-        for matched, total in fractions:
-            if matched:
-                smoothed.append(matched / total)
-            else:
-                unmatched += 1
-                smoothed.append(1 / (2**unmatched * total))
-        return smoothed
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
+        unmatched = fractions.numerators == 0
+        halves = 1 / (_powers(unmatched) * fractions.denominators)
+        return np.where(unmatched, halves, _ratios(fractions))
 
 
-def _method4(
-    fractions: list[tuple[float, float]], hypothesis_length: float, k: float
-) -> list[float]:
+def _method4(fractions: _Fractions, k: float) -> FloatArray:
     """The i-th unmatched order gets ``ln(L) / (2^i * k) / denominator`` for a (corpus)
     hypothesis length ``L`` above 1; with ``L <= 1`` unmatched orders stay 0."""
-    smoothed, unmatched = [], 0
-    for matched, total in fractions:
-        if matched or hypothesis_length <= 1:
-            smoothed.append(matched / total)
-        else:
-            unmatched += 1
-            smoothed.append(1 / (2**unmatched * k / math.log(hypothesis_length)) / total)
-    return smoothed
+    long = fractions.lengths > 1
+    logs = exactly(math.log, np.where(long, fractions.lengths, 2.0))
+    unmatched = (fractions.numerators == 0) & long[:, None]
+    # NLTK's operations, in its order
+    halves = 1 / (_powers(unmatched) * k / logs[:, None]) / fractions.denominators
+    return np.where(unmatched, halves, _ratios(fractions))
 
 
-def _method5(values: list[float], following: float) -> list[float]:
+def _method5(values: FloatArray, following: FloatArray) -> FloatArray:
     """Each order becomes the mean of the previous order's smoothed value (``p1 + 1`` before
     the first), its own value and the next order's value (``following`` after the last)."""
-    smoothed, previous = [], values[0] + 1
-    for value, next_value in zip(values, [*values[1:], following]):
-        previous = (previous + value + next_value) / 3
-        smoothed.append(previous)
+    smoothed = np.empty_like(values)
+    previous = values[:, 0] + 1
+    nexts = np.column_stack([values[:, 1:], following])
+    for order in range(values.shape[1]):
+        previous = (previous + values[:, order] + nexts[:, order]) / 3
+        smoothed[:, order] = previous
     return smoothed
 
 
-def _last_segment(stats: BLEUStats, method: str) -> BLEUStats:
-    last = _last_or_none(stats)
-    if last is None:
-        raise InputError(
-            f"NLTK's {method} reads the statistics of the last segment, and these statistics "
-            "do not record it (count them with BLEUScore.nltk(...).count)"
-        )
-    return last
-
-
-def _fifth_order_of_last_segment(stats: BLEUStats, method: str) -> float:
+def _fifth_order_of_last_segment(fractions: _Fractions, method: str) -> FloatArray:
     """NLTK's methods 5 and 7 always read the 5-gram precision of the last segment."""
-    if stats.max_n < 5:
+    last = fractions.last_segment(method)
+    if last.max_n < 5:
         raise InputError(
-            f"NLTK's {method} reads 5-gram counts, but these statistics have {stats.max_n} "
+            f"NLTK's {method} reads 5-gram counts, but these statistics have {last.max_n} "
             "orders: count at least 5 (BLEUScore.nltk does)"
         )
-    matched, total = nltk_fractions(_last_segment(stats, method))[4]
-    return matched / total
+    totals = last.totals[:, 4]
+    fifth: FloatArray = last.matches[:, 4] / (totals + (totals == 0))
+    return fifth
 
 
 def _reads_fifth_order(orders: int, max_n: int, method: str) -> str | None:
@@ -442,15 +507,16 @@ class NLTKMethod4(_NLTKMethod, Part, family="smooth", name="nltk-method4"):
     ``L`` (the whole corpus's at corpus level). Quirk: with ``L <= 1`` nothing is smoothed and
     unmatched orders are left out of the mean.
 
+    >>> from bleuprint import smoothing
     >>> from bleuprint._stats import BLEUStats
-    >>> [round(p, 6) for p in NLTKMethod4()(BLEUStats((3, 0), (4, 3), 4, 4))]
+    >>> [round(p, 6) for p in smoothing.precisions(NLTKMethod4(), BLEUStats((3, 0), (4, 3), 4, 4))]
     [0.75, 0.04621]
     """
 
     k: float = attrs.field(default=5, validator=positive)
 
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
-        return _method4(fractions, stats.hypothesis_length, self.k)
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
+        return _method4(fractions, self.k)
 
 
 @attrs.frozen
@@ -470,12 +536,14 @@ class NLTKMethod5(_NLTKMethod, Part, family="smooth", name="nltk-method5"):
         """Method 5 reads the 5-gram precision and scores ``orders`` orders."""
         return _reads_fifth_order(self.orders, max_n, "method5")
 
-    def _orders(self, stats: BLEUStats) -> int:
+    def _orders(self, max_n: int) -> int:
         return self.orders
 
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
-        following = _fifth_order_of_last_segment(stats, "method5")
-        return _method5([matched / total for matched, total in fractions], following)
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
+        if not fractions.smoothed.any():
+            return _ratios(fractions)
+        following = _fifth_order_of_last_segment(fractions, "method5")
+        return _method5(_ratios(fractions), following)
 
 
 @attrs.frozen
@@ -484,38 +552,39 @@ class NLTKMethod6(_NLTKMethod, Part, family="smooth", name="nltk-method6"):
     the prior ``p[n-1]^2 / p[n-2]``: ``(matches + alpha * prior) / (ngrams + alpha)``.
 
     Quirks: ``ngrams`` is the n-gram count of the last segment only (at corpus level, while
-    ``matches`` is the corpus's), so BLEU can exceed 1. It needs at least 3 orders and a
-    nonzero trigram precision: NLTK fails with an assertion or an index error there;
-    bleuprint raises :class:`~bleuprint.InputError`.
+    ``matches`` is the corpus's), so BLEU can exceed 1. Where the hypotheses match a unigram,
+    it needs at least 3 orders and a nonzero trigram precision: NLTK fails with an assertion or
+    an index error there; bleuprint raises :class:`~bleuprint.InputError`. Where they match no
+    unigram, the score is 0, with any number of orders (as NLTK's).
     """
 
     alpha: float = attrs.field(default=5, validator=non_negative)
 
-    def order_problem(self, max_n: int) -> str | None:
-        """Method 6 interpolates from order 3 up: it needs 3 orders at least."""
-        if max_n < 3:
-            return f"NLTK's method6 needs at least 3 orders, got {max_n} (NLTK fails there)"
-        return None
-
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
-        if len(fractions) < 3 or not fractions[2][0]:
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
+        smoothed = _ratios(fractions)
+        if not fractions.smoothed.any():
+            return smoothed
+        orders = smoothed.shape[1]
+        if orders < 3 or not fractions.numerators[fractions.smoothed, 2].all():
+            trigrams = fractions.numerators[fractions.smoothed, 2] if orders >= 3 else None
             raise InputError(
                 "NLTK's method6 needs at least 3 orders and a nonzero trigram precision "
-                f"(this hypothesis has {len(fractions)} orders, trigram matches "
-                f"{fractions[2][0] if len(fractions) >= 3 else 'none'})"
+                f"(this hypothesis has {orders} orders, trigram matches "
+                f"{'none' if trigrams is None else int(trigrams.min())})"
             )
-        last_totals = _last_segment(stats, "method6").totals
-        smoothed = [matched / total for matched, total in fractions]
-        for order in range(2, len(smoothed)):
-            before, previous = smoothed[order - 2], smoothed[order - 1]
-            prior = previous**2 / before if before else 0.0
-            ngrams_in_last = last_totals[order]
-            if ngrams_in_last + self.alpha == 0:
+        last_totals = fractions.last_segment("method6").totals
+        for order in range(2, orders):
+            before, previous = smoothed[:, order - 2], smoothed[:, order - 1]
+            # ``**`` is C's pow, as NLTK's: numpy's square may differ in the last bit
+            squares = exactly(lambda value: value**2, previous)
+            prior = np.where(before != 0, squares / np.where(before != 0, before, 1), 0.0)
+            ngrams_in_last = last_totals[:, order]
+            if ((ngrams_in_last + self.alpha == 0) & fractions.smoothed).any():
                 raise InputError(
                     f"NLTK's method6 with alpha=0 divides by the {order + 1}-gram count of the "
                     "last hypothesis, which is 0"
                 )
-            smoothed[order] = (fractions[order][0] + self.alpha * prior) / (
+            smoothed[:, order] = (fractions.numerators[:, order] + self.alpha * prior) / (
                 ngrams_in_last + self.alpha
             )
         return smoothed
@@ -532,12 +601,14 @@ class NLTKMethod7(_NLTKMethod, Part, family="smooth", name="nltk-method7"):
         """Method 7 reads the 5-gram precision and scores ``orders`` orders."""
         return _reads_fifth_order(self.orders, max_n, "method7")
 
-    def _orders(self, stats: BLEUStats) -> int:
+    def _orders(self, max_n: int) -> int:
         return self.orders
 
-    def _smooth(self, fractions: list[tuple[float, float]], stats: BLEUStats) -> list[float]:
-        following = _fifth_order_of_last_segment(stats, "method7")
-        return _method5(_method4(fractions, stats.hypothesis_length, self.k), following)
+    def _smooth(self, fractions: _Fractions) -> FloatArray:
+        smoothed = _method4(fractions, self.k)
+        if not fractions.smoothed.any():
+            return smoothed
+        return _method5(smoothed, _fifth_order_of_last_segment(fractions, "method7"))
 
 
 NLTK_METHODS: tuple[Callable[..., Smoother], ...] = (

@@ -24,12 +24,14 @@ import unicodedata
 from typing import Any
 
 import attrs
+import numpy as np
 
 from bleuprint import brevity, ngrams, smoothing, tokenizers
+from bleuprint._exact import exactly
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import BrevityPenalty, Tokenizer
+from bleuprint.typing import BrevityPenalty, FloatArray, Tokenizer
 
 __all__ = ["PRESET", "PRESETS", "BleuTokenize", "T2TPenalty", "parts"]
 
@@ -113,17 +115,20 @@ class T2TPenalty(Part, family="bp", name="t2t"):
     reference token or the ratio is at least 1, 0 when there is no hypothesis token, else
     ``exp(1 - 1 / ratio)``.
 
-    >>> round(T2TPenalty()(3, 6), 4), T2TPenalty()(3, 0), T2TPenalty()(0, 6)
-    (0.3679, 1.0, 0.0)
+    >>> [round(brevity.penalty(T2TPenalty(), c, r), 4) for c, r in [(3, 6), (3, 0), (0, 6)]]
+    [0.3679, 1.0, 0.0]
     """
 
-    def __call__(self, hypothesis_length: float, reference_length: float) -> float:
-        if not reference_length:
-            return 1.0
-        ratio = hypothesis_length / reference_length
-        if ratio <= 0:
-            return 0.0
-        return math.exp(1 - 1 / ratio) if ratio < 1 else 1.0
+    def penalty_array(
+        self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
+    ) -> FloatArray:
+        """The penalty of each pair of lengths."""
+        referenced = reference_lengths != 0
+        ratios = hypothesis_lengths / np.where(referenced, reference_lengths, 1)
+        penalties = np.where(referenced & (ratios <= 0), 0.0, 1.0)
+        short = referenced & (ratios > 0) & (ratios < 1)
+        penalties[short] = exactly(math.exp, 1 - 1 / ratios[short])
+        return penalties
 
 
 PRESET = PresetEntry("tensor2tensor", "tensor2tensor bleu_hook (bleu_wrapper, compute_bleu)", parts)

@@ -17,13 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 import attrs
+import numpy as np
 
 from bleuprint import brevity, ngrams, smoothing
 from bleuprint._preset_entry import PresetEntry
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
-from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import InputError
-from bleuprint.typing import Precision
+from bleuprint.typing import BoolArray, FloatArray
 
 __all__ = ["PRESET", "PRESETS", "RequireEveryOrder", "parts"]
 
@@ -43,19 +44,23 @@ class RequireEveryOrder(Part, family="smooth", name="every-order"):
     (torcheval: "the input is too short to find all n-gram matches"); otherwise every
     precision is 0 if an order has no match, else the plain ratio.
 
-    >>> RequireEveryOrder()(BLEUStats((3, 0), (4, 3), 4, 4))
+    >>> from bleuprint import BLEUStats
+    >>> smoothing.precisions(RequireEveryOrder(), BLEUStats((3, 0), (4, 3), 4, 4))
     [0.0, 0.0]
     """
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        if min(stats.totals) == 0:
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions; the first row with an order without n-grams raises."""
+        short = (stats.totals == 0).any(axis=1)
+        if short.any():
             raise InputError(
                 f"the hypotheses are too short for {stats.max_n}-grams (an order has no "
-                f"n-gram: {stats.totals}): torcheval raises ValueError here"
+                f"n-gram: {stats[int(np.argmax(short))].totals}): torcheval raises ValueError "
+                "here"
             )
-        if min(stats.matches) == 0:
-            return [0.0] * stats.max_n
-        return smoothing.NoSmoothing()(stats)
+        precisions, defined = smoothing.NoSmoothing().precisions_array(stats)
+        unmatched = (stats.matches == 0).any(axis=1, keepdims=True)
+        return np.where(unmatched, 0.0, precisions), defined | unmatched
 
 
 PRESET = PresetEntry("torcheval", "torcheval 0.0.7 BLEUScore", parts)

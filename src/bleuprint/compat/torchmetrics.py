@@ -21,18 +21,19 @@ from collections.abc import Sequence
 from typing import Any
 
 import attrs
+import numpy as np
 
 from bleuprint import brevity, ngrams, smoothing, tokenizers
 
 # ``parts`` takes torchmetrics' ``weights`` argument, which would shadow the module.
 from bleuprint import weights as weight_parts
 from bleuprint._preset_entry import PresetEntry
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
-from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits
 from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import OrderConstrained, Precision, Smoother, Tokenizer
+from bleuprint.typing import BoolArray, FloatArray, OrderConstrained, Smoother, Tokenizer
 
 __all__ = ["PRESET", "PRESETS", "RequireAllMatched", "parts"]
 
@@ -82,20 +83,30 @@ class RequireAllMatched(Part, family="smooth", name="all-matched"):
 
     >>> from bleuprint import smoothing
     >>> from bleuprint._stats import BLEUStats
-    >>> RequireAllMatched(smoothing.AddOne())(BLEUStats((3, 1, 0), (4, 3, 2), 4, 4))
+    >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
+    >>> smoothing.precisions(RequireAllMatched(smoothing.AddOne()), stats)
     [0.0, 0.0, 0.0]
     """
 
-    inner: Smoother = attrs.field(factory=smoothing.NoSmoothing, validator=fits(Smoother))
+    inner: Smoother = attrs.field(
+        factory=smoothing.NoSmoothing, converter=smoothing.on_rows, validator=fits(Smoother)
+    )
 
     def order_problem(self, max_n: int) -> str | None:
         """Whatever the ``inner`` smoother needs of the orders."""
         return self.inner.order_problem(max_n) if isinstance(self.inner, OrderConstrained) else None
 
-    def __call__(self, stats: BLEUStats) -> list[Precision]:
-        if min(stats.matches) == 0:
-            return [0.0] * stats.max_n
-        return self.inner(stats)
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions: 0 in every order of a row with an unmatched order, else
+        the ``inner`` smoother's."""
+        unmatched = (stats.matches == 0).any(axis=1)
+        if not unmatched.any():
+            return self.inner.precisions_array(stats)
+        precisions, defined = np.zeros(stats.matches.shape), np.ones(stats.matches.shape, bool)
+        matched = np.flatnonzero(~unmatched)
+        if len(matched):  # the inner smoother sees only these rows, as it would one by one
+            precisions[matched], defined[matched] = self.inner.precisions_array(stats.take(matched))
+        return precisions, defined
 
 
 PRESET = PresetEntry("torchmetrics", "torchmetrics 1.9.0 BLEUScore", parts)
