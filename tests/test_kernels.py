@@ -176,6 +176,51 @@ def test_inconsistent_tables_are_refused_by_name(
         kernel.shared_ngram_counts(*arguments)
 
 
+# -- token ids given as Python ints ---------------------------------------------------------
+
+
+@both_kernels
+@given(
+    st.lists(
+        st.lists(st.integers(-(2**63), 2**63 - 1), max_size=6).map(
+            lambda ids: ids if len(ids) % 2 else tuple(ids)  # lists and tuples
+        ),
+        max_size=6,
+    )
+)
+def test_flat_ids_lay_python_ints_end_to_end(
+    kernel: ModuleType, sequences: list[list[int] | tuple[int, ...]]
+) -> None:
+    read = kernel.flat_ids(sequences)
+    assert read is not None
+    ids, lengths = read
+    assert ids.dtype == lengths.dtype == np.int64
+    assert ids.tolist() == [token for sequence in sequences for token in sequence]
+    assert lengths.tolist() == [len(sequence) for sequence in sequences]
+
+
+@both_kernels
+@pytest.mark.parametrize(
+    "sequences",
+    [
+        [[1, 2], [3, True]],  # a bool is no id (numpy would read it as 1)
+        [[1, 2], [2**63]],  # beyond 64 bits
+        [[-(2**63) - 1]],
+        [[1, np.int64(2)]],  # a numpy integer: read one by one, as numpy reads it
+        [[1, 2.0]],
+        [[1, "2"]],
+        [[1, [2]]],
+        [[1], np.array([2])],
+        [[1], "12"],
+        [range(3)],
+    ],
+)
+def test_flat_ids_leave_anything_but_ints_of_64_bits_to_the_caller(
+    kernel: ModuleType, sequences: list[Any]
+) -> None:
+    assert kernel.flat_ids(sequences) is None
+
+
 @NOT_BUILT
 def test_the_compiled_kernel_counts_without_the_gil() -> None:
     # One long segment: the GIL-free loop takes nearly all of the call, so a thread that

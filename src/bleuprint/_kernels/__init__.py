@@ -23,6 +23,12 @@ order of segment, order and first occurrence in the hypothesis: its segment and 
 max_n + n - 1``, its number of occurrences in the hypothesis, and its largest number in any
 one reference. Inconsistent tables raise :class:`ValueError` naming the argument.
 
+``flat_ids(sequences)`` reads token ids given as Python ints: sequences that are all lists or
+tuples of ints (not bools) of 64 bits become one int64 array of every id, one sequence after
+the other, and one of their lengths. For anything else it gives ``None``, and the caller
+reads the sequences one by one (which names what is wrong). The compiled one reads the
+objects in one pass, several times faster than numpy's conversion.
+
 ``weighted_geometric_means(precisions, defined, order_weights)`` gives, row by row,
 ``exp(fsum(w * log p))`` over the orders of nonzero weight, with the very operations of the
 scalar code (the C library's ``log`` and ``exp``, as :mod:`math` calls them, and a correctly
@@ -84,6 +90,7 @@ tokenize_texts: Callable[[Sequence[str], str], list[list[str]]] | None = None
 if _pure_python():
     from bleuprint._kernels._python import (
         Vocabulary,
+        flat_ids,
         shared_ngram_counts,
         weighted_geometric_means,
     )
@@ -93,6 +100,7 @@ else:
     try:
         from bleuprint._kernels._compiled import (  # type: ignore[assignment]
             Vocabulary,
+            flat_ids,
             shared_ngram_counts,
             tokenize_texts,
             weighted_geometric_means,
@@ -100,6 +108,7 @@ else:
     except ImportError as error:
         from bleuprint._kernels._python import (
             Vocabulary,
+            flat_ids,
             shared_ngram_counts,
             weighted_geometric_means,
         )
@@ -120,6 +129,7 @@ __all__ = [
     "THREADS",
     "TOKENIZERS",
     "Vocabulary",
+    "flat_ids",
     "geometric_mean",
     "shared_ngram_counts",
     "tokenize_texts",

@@ -328,6 +328,25 @@ static int count(Counter *c, i64 vocabulary_size)
     return counted;
 }
 
+/* Whether `offsets` holds `spans` + 1 offsets into an array of `limit` items, from 0 or more
+ * to `limit` or less, never decreasing; else a ValueError naming it and saying what it must
+ * hold (`holds`). */
+static int check_offsets(const Array *offsets, Py_ssize_t spans, Py_ssize_t limit,
+                         const char *name, const char *holds)
+{
+    const i64 *at = ints(offsets);
+    if (length(offsets) != spans + 1 || at[0] < 0 || at[spans] > limit) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %s", name, holds);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < spans; k++)
+        if (at[k + 1] < at[k]) {
+            PyErr_Format(PyExc_ValueError, "%s must not decrease (at %zd)", name, k + 1);
+            return -1;
+        }
+    return 0;
+}
+
 /* Where the arrays describe texts, segments and tokens inconsistently: a ValueError naming
  * the argument, as reading past an array would crash the process. */
 static int check_tables(const Array *token_ids, const Array *text_starts,
@@ -344,19 +363,10 @@ static int check_tables(const Array *token_ids, const Array *text_starts,
                      vocabulary_size);
         return -1;
     }
-    const i64 *starts = ints(text_starts);
-    Py_ssize_t texts = length(text_starts) - 1;
-    if (texts < 0 || starts[0] < 0 || starts[texts] > length(token_ids)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "text_starts must hold the start of every text and the end of the last, "
-                        "within token_ids");
+    Py_ssize_t texts = length(text_starts) - 1; /* (none at all: refused, as too short) */
+    if (check_offsets(text_starts, texts < 0 ? 0 : texts, length(token_ids), "text_starts",
+                      "the start of every text and the end of the last, within token_ids") < 0)
         return -1;
-    }
-    for (Py_ssize_t t = 0; t < texts; t++)
-        if (starts[t + 1] < starts[t]) {
-            PyErr_Format(PyExc_ValueError, "text_starts must not decrease (at %zd)", t + 1);
-            return -1;
-        }
     for (Py_ssize_t i = 0; i < length(token_ids); i++)
         if (ints(token_ids)[i] < 0 || ints(token_ids)[i] >= vocabulary_size) {
             PyErr_Format(PyExc_ValueError, "token_ids[%zd] is %lld, not in range(%zd)", i,
@@ -372,21 +382,9 @@ static int check_tables(const Array *token_ids, const Array *text_starts,
                              names[k], i, (long long)ints(numbered[k])[i], texts);
                 return -1;
             }
-    const i64 *offsets = ints(reference_offsets);
-    Py_ssize_t segments = length(hypothesis_texts);
-    if (length(reference_offsets) != segments + 1 || offsets[0] < 0 ||
-        offsets[segments] > length(reference_texts)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "reference_offsets must hold one offset per segment and one more, "
-                        "within reference_texts");
-        return -1;
-    }
-    for (Py_ssize_t s = 0; s < segments; s++)
-        if (offsets[s + 1] < offsets[s]) {
-            PyErr_Format(PyExc_ValueError, "reference_offsets must not decrease (at %zd)", s + 1);
-            return -1;
-        }
-    return 0;
+    return check_offsets(reference_offsets, length(hypothesis_texts), length(reference_texts),
+                         "reference_offsets",
+                         "one offset per segment and one more, within reference_texts");
 }
 
 static PyObject *shared_ngram_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
@@ -1113,6 +1111,80 @@ done:
     return result;
 }
 
+/* -- token ids given as Python ints ------------------------------------------------------
+ *
+ * flat_ids reads sequences of ids (lists or tuples of Python ints) into one int64 array of
+ * all the ids, one sequence after the other, and one of their lengths, in one pass over the
+ * objects, where numpy would first guess every item's type and shape. Anything else (a
+ * bool, a numpy integer, an int beyond 64 bits, a nested list, a str) gives None: the
+ * caller then reads the sequences one by one, which accepts what numpy accepts and names
+ * what is wrong and where.
+ */
+
+/* The items of a list or tuple (exactly those types), or NULL. */
+static PyObject **sequence_items(PyObject *object, Py_ssize_t *size)
+{
+    if (PyList_CheckExact(object)) {
+        *size = PyList_GET_SIZE(object);
+        return ((PyListObject *)object)->ob_item;
+    }
+    if (PyTuple_CheckExact(object)) {
+        *size = PyTuple_GET_SIZE(object);
+        return ((PyTupleObject *)object)->ob_item;
+    }
+    return NULL;
+}
+
+/* Copy the ints of `items` into `ids`; 0 at the first item that is not an int of 64 bits. */
+static int copy_ints(PyObject *const *items, Py_ssize_t size, i64 *ids)
+{
+    for (Py_ssize_t k = 0; k < size; k++) {
+        int overflow;
+        if (!PyLong_CheckExact(items[k])) /* (bool is a subclass: refused here) */
+            return 0;
+        long long id = PyLong_AsLongLongAndOverflow(items[k], &overflow);
+        if (overflow)
+            return 0;
+        ids[k] = (i64)id;
+    }
+    return 1;
+}
+
+static PyObject *py_flat_ids(PyObject *Py_UNUSED(self), PyObject *object)
+{
+    PyObject *sequences = PySequence_Fast(object, "flat_ids takes a sequence of sequences");
+    if (sequences == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(sequences), total = 0, size;
+    PyObject **each = PySequence_Fast_ITEMS(sequences);
+    PyObject *result = Py_None;
+    Array ids = {0}, lengths = {0};
+    for (Py_ssize_t s = 0; s < count; s++) { /* first the lengths: one allocation */
+        if (sequence_items(each[s], &size) == NULL)
+            goto done;
+        total += size;
+    }
+    if (new_zeros(total, -1, "int64", &ids) < 0 || new_zeros(count, -1, "int64", &lengths) < 0) {
+        result = NULL;
+        goto done;
+    }
+    for (Py_ssize_t s = 0, at = 0; s < count; s++) {
+        PyObject **items = sequence_items(each[s], &size);
+        if (!copy_ints(items, size, ints(&ids) + at))
+            goto done;
+        ints(&lengths)[s] = size;
+        at += size;
+    }
+    result = PyTuple_Pack(2, ids.array, lengths.array);
+done:
+    if (result == Py_None)
+        Py_INCREF(result);
+    release(&ids);
+    release(&lengths);
+    Py_DECREF(sequences);
+    return result;
+}
+
 /* -- scoring ----------------------------------------------------------------------------- */
 
 /* The exact sum of the terms rounded once, to nearest with ties to even, by Shewchuk's
@@ -1271,6 +1343,9 @@ static PyMethodDef methods[] = {
     {"tokenize_texts", (PyCFunction)(void (*)(void))py_tokenize_texts,
      METH_VARARGS | METH_KEYWORDS,
      "The tokens of each text by the named built-in tokenizer ('whitespace', '13a', 'char')."},
+    {"flat_ids", py_flat_ids, METH_O,
+     "Sequences of Python ints as one int64 array of their ids end to end and one of their "
+     "lengths; None where an item is not an int of 64 bits (see bleuprint._kernels)."},
     {"rounded_sum", py_rounded_sum, METH_O,
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
     {NULL, NULL, 0, NULL},

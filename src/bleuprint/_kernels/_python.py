@@ -17,6 +17,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from itertools import chain, count
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -66,6 +67,23 @@ class Vocabulary:
         tokens = chain.from_iterable(map(measured, streams))
         ids = np.fromiter(map(self._ids.__getitem__, tokens), np.int64)  # lookups in C
         return ids, np.array(lengths, np.int64)
+
+
+def flat_ids(sequences: Sequence[object]) -> tuple[IntArray, IntArray] | None:
+    """Sequences of ids as one array of all the ids, one sequence after the other, and one of
+    their lengths; ``None`` unless every sequence is a list or tuple of ints (not bools) of
+    64 bits (see :func:`bleuprint._kernels.flat_ids`)."""
+    if not set(map(type, sequences)) <= {list, tuple}:
+        return None
+    lists = cast("Sequence[Sequence[object]]", sequences)
+    ids = list(chain.from_iterable(lists))
+    if not set(map(type, ids)) <= {int}:  # (exactly int: a bool is refused)
+        return None
+    try:
+        flat = np.array(ids, np.int64)
+    except OverflowError:  # beyond 64 bits
+        return None
+    return flat, np.fromiter(map(len, lists), np.int64, len(lists))
 
 
 ARRAYS = ("token_ids", "text_starts", "hypothesis_texts", "reference_texts", "reference_offsets")
