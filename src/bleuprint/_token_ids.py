@@ -563,7 +563,7 @@ class IdCorpus:
         for segment in np.flatnonzero(counts == 0)[:1]:
             raise InputError("no references", segment=first_segment + int(segment))
         labels, vocabulary_size = _labels(ragged)
-        never = np.flatnonzero(labels < 0)
+        never = np.flatnonzero(labels < 0) if ragged.never is not None else ()
         if len(never):  # the kernel takes labels in range(vocabulary_size): one label each
             labels[never] = vocabulary_size + np.arange(len(never))
             vocabulary_size += len(never)

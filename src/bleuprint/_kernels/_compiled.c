@@ -102,17 +102,29 @@ typedef struct {
     i64 *repeated; /* rows of 3: segment * max_n + n - 1, count in hypothesis, most in a reference */
     Py_ssize_t found, capacity;
     i64 *labels[2]; /* by position: n-gram label, unigram label; the references' after */
+    i64 *keys, *at;  /* the positions that may be shared, and their keys (see candidates) */
     ByToken *by_token;
     BySlot *by_slot;
     ByLabel *by_label; /* its last row: where the n-grams the hypothesis lacks are counted */
     Py_ssize_t sink;
 } Counter;
 
-static i64 longer_key(const Counter *c, i64 i, i64 n, i64 unigrams)
+/* The positions from `first` to `last` (exclusive) whose n-gram of order n + 1 may be
+ * shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n]) being
+ * shared: their keys (the two labels in one number) in `keys`, their positions in `at`; every
+ * position is unlabelled meanwhile. Which positions are kept is as good as random, so it is
+ * written without a branch: a mispredicted one cost more than the writes. Returns how many. */
+static i64 candidates(Counter *c, i64 first, i64 last, i64 n, i64 unigrams)
 {
-    if (c->labels[0][i] < 0 || c->labels[1][i + n] < 0)
-        return -1;
-    return c->labels[0][i] * unigrams + c->labels[1][i + n];
+    i64 kept = 0;
+    for (i64 i = first; i < last; i++) {
+        i64 prefix = c->labels[0][i], tail = c->labels[1][i + n];
+        c->keys[kept] = prefix * unigrams + tail;
+        c->at[kept] = i;
+        kept += (prefix >= 0) & (tail >= 0);
+        c->labels[0][i] = -1;
+    }
+    return kept;
 }
 
 static i64 find_slot(const BySlot *by_slot, i64 key, i64 mask)
@@ -138,34 +150,43 @@ static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 segment, i64 n,
                             i64 mask)
 {
     i64 distinct = 0;
-    for (i64 i = 0; i < size - n; i++) {
-        i64 label;
-        if (n == 0) {
+    if (n == 0) {
+        for (i64 i = 0; i < size; i++) {
             ByToken *token = &c->by_token[c->token_ids[start + i]];
             if (token->segment != segment) {
                 token->segment = segment;
                 token->label = distinct;
                 distinct = new_label(c->by_label, distinct, -1);
             }
-            label = token->label;
-        } else {
-            i64 key = longer_key(c, i, n, unigrams);
-            if (key < 0) {
-                c->labels[0][i] = -1;
-                continue;
-            }
-            i64 slot = find_slot(c->by_slot, key, mask);
-            if (c->by_slot[slot].key == -1) {
-                c->by_slot[slot].key = key;
-                c->by_slot[slot].label = distinct;
-                distinct = new_label(c->by_label, distinct, slot);
-            }
-            label = c->by_slot[slot].label;
+            c->by_label[token->label].in_hypothesis++;
+            c->labels[0][i] = token->label;
         }
+        return distinct;
+    }
+    i64 kept = candidates(c, 0, size - n, n, unigrams);
+    for (i64 k = 0; k < kept; k++) {
+        i64 slot = find_slot(c->by_slot, c->keys[k], mask);
+        if (c->by_slot[slot].key == -1) {
+            c->by_slot[slot].key = c->keys[k];
+            c->by_slot[slot].label = distinct;
+            distinct = new_label(c->by_label, distinct, slot);
+        }
+        i64 label = c->by_slot[slot].label;
         c->by_label[label].in_hypothesis++;
-        c->labels[0][i] = label;
+        c->labels[0][c->at[k]] = label;
     }
     return distinct;
+}
+
+/* One more of this n-gram (a label, or the sink: none the hypothesis has) in reference
+ * `number`, and the most of it in any one reference so far. */
+static void count_one(ByLabel *counted, i64 number)
+{
+    i64 again = counted->this_reference == number;
+    counted->this_reference = number;
+    counted->in_this_reference = again * counted->in_this_reference + 1;
+    if (counted->in_this_reference > counted->most_in_a_reference)
+        counted->most_in_a_reference = counted->in_this_reference;
 }
 
 /* Count the n-grams of order n + 1 of the segment's reference `number` (labelled from
@@ -173,40 +194,32 @@ static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 segment, i64 n,
 static void count_in_reference(Counter *c, i64 start, i64 size, i64 position, i64 segment, i64 n,
                                i64 unigrams, i64 number, i64 mask)
 {
-    for (i64 i = position; i < position + size - n; i++) {
-        i64 label;
-        if (n == 0) {
+    if (n == 0) {
+        for (i64 i = position; i < position + size; i++) {
             const ByToken *token = &c->by_token[c->token_ids[start + i - position]];
-            label = token->segment == segment ? token->label : -1;
-            c->labels[1][i] = label;
-        } else {
-            i64 key = longer_key(c, i, n, unigrams);
-            if (key < 0) {
-                c->labels[0][i] = -1;
-                continue;
-            }
-            i64 slot = find_slot(c->by_slot, key, mask);
-            label = c->by_slot[slot].key == key ? c->by_slot[slot].label : -1;
+            i64 label = token->segment == segment ? token->label : -1;
+            c->labels[0][i] = c->labels[1][i] = label;
+            count_one(&c->by_label[label >= 0 ? label : c->sink], number);
         }
-        c->labels[0][i] = label;
-        ByLabel *counted = &c->by_label[label >= 0 ? label : c->sink];
-        if (counted->this_reference != number) {
-            counted->this_reference = number;
-            counted->in_this_reference = 0;
-        }
-        counted->in_this_reference++;
-        if (counted->in_this_reference > counted->most_in_a_reference)
-            counted->most_in_a_reference = counted->in_this_reference;
+        return;
+    }
+    i64 kept = candidates(c, position, position + size - n, n, unigrams);
+    for (i64 k = 0; k < kept; k++) {
+        i64 slot = find_slot(c->by_slot, c->keys[k], mask);
+        i64 label = c->by_slot[slot].key == c->keys[k] ? c->by_slot[slot].label : -1;
+        c->labels[0][c->at[k]] = label;
+        count_one(&c->by_label[label >= 0 ? label : c->sink], number);
     }
 }
 
-/* Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels). */
+/* Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels). An
+ * unlabelled position reads the sink's row, and stays -1 whatever it holds: no branch. */
 static void forget_unshared(Counter *c, i64 positions, i64 n)
 {
     for (i64 i = 0; i < positions; i++) {
         i64 label = c->labels[0][i];
-        if (label >= 0 && c->by_label[label].most_in_a_reference == 0)
-            c->labels[0][i] = -1;
+        const ByLabel *counts = &c->by_label[label >= 0 ? label : c->sink];
+        c->labels[0][i] = counts->most_in_a_reference > 0 ? label : -1;
         if (n == 0)
             c->labels[1][i] = c->labels[0][i];
     }
@@ -238,7 +251,7 @@ static int count_segments(Counter *c)
         i64 text = c->hypothesis_texts[segment];
         i64 start = starts[text], size = starts[text + 1] - start;
         i64 mask = 15;
-        while (mask + 1 < 2 * size)
+        while (mask + 1 < 4 * size)
             mask = 2 * mask + 1;
         i64 unigrams = 0, orders = c->max_n < size ? c->max_n : size;
         i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
@@ -254,20 +267,20 @@ static int count_segments(Counter *c)
                                    unigrams, number, mask);
                 position += reference_size;
             }
-            i64 shared = 0;
+            i64 shared = 0, singles = 0;
             for (i64 label = 0; label < distinct; label++) {
                 const ByLabel *counts = &c->by_label[label];
                 if (n > 0)
                     c->by_slot[counts->slot].key = -1;
-                if (counts->most_in_a_reference == 0)
-                    continue;
-                shared++;
-                if (counts->in_hypothesis == 1 && counts->most_in_a_reference == 1)
-                    c->singles[segment * c->max_n + n]++;
-                else if (!add_repeated(c, segment * c->max_n + n, counts->in_hypothesis,
-                                       counts->most_in_a_reference))
+                i64 most = counts->most_in_a_reference;
+                int single = counts->in_hypothesis == 1 && most == 1;
+                shared += most > 0; /* (summed, not branched on: shared or not is random) */
+                singles += single;
+                if (most > 0 && !single &&
+                    !add_repeated(c, segment * c->max_n + n, counts->in_hypothesis, most))
                     return 0;
             }
+            c->singles[segment * c->max_n + n] = singles;
             if (shared == 0 || n == c->max_n - 1)
                 break;
             forget_unshared(c, size - n, n);
@@ -302,12 +315,12 @@ static int count(Counter *c, i64 vocabulary_size)
     i64 longest_hypothesis, longest_references;
     longest(c, &longest_hypothesis, &longest_references);
     i64 slots = 16;
-    while (slots < 2 * longest_hypothesis)
+    while (slots < 4 * longest_hypothesis)
         slots *= 2;
     i64 positions = longest_hypothesis + longest_references;
     c->capacity = 1 << 12;
     c->repeated = malloc((size_t)c->capacity * 3 * sizeof(i64));
-    c->labels[0] = malloc((size_t)positions * 2 * sizeof(i64));
+    c->labels[0] = malloc((size_t)positions * 4 * sizeof(i64));
     c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(ByToken));
     c->by_slot = malloc((size_t)slots * sizeof(BySlot));
     c->by_label = calloc((size_t)longest_hypothesis + 1, sizeof(ByLabel));
@@ -315,6 +328,8 @@ static int count(Counter *c, i64 vocabulary_size)
     int counted = 0;
     if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label) {
         c->labels[1] = c->labels[0] + positions;
+        c->keys = c->labels[0] + 2 * positions;
+        c->at = c->labels[0] + 3 * positions;
         for (i64 token = 0; token < vocabulary_size; token++)
             c->by_token[token].segment = c->by_token[token].label = -1;
         for (i64 slot = 0; slot < slots; slot++)
