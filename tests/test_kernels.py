@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -314,6 +315,33 @@ def test_built_in_tokenizers_intern_the_python_tokens(
     )
     expected = interned_by_dict([python_tokenizer(text) for text in texts])
     assert (ids.tolist(), lengths.tolist(), len(vocabulary)) == expected
+
+
+@both_kernels
+@pytest.mark.parametrize("name", sorted(BUILT_IN))
+@pytest.mark.parametrize("threads", [2, 3, 8])
+def test_texts_interned_on_threads_get_the_ids_of_one_thread(
+    kernel: ModuleType, name: str, threads: int
+) -> None:
+    # Enough characters for several threads (one per 65,536): words drawn so that some are
+    # first seen in each part, some shared by all; on a vocabulary that holds tokens already.
+    rng = random.Random(threads)
+    words = ["".join(rng.choices("ab.,1-é中 ", k=rng.randint(1, 6))) for _ in range(4000)]
+    texts = [" ".join(rng.choices(words, k=rng.randint(0, 30))) for _ in range(4000)]
+    python_tokenizer = PYTHON_TOKENIZERS[name]
+    vocabulary = kernel.Vocabulary()
+    earlier, _ = vocabulary.intern_tokens([["b", "a", ",", "x"]])
+    ids, lengths = vocabulary.intern_texts(
+        texts, name, lambda given: list(map(python_tokenizer, given)), threads=threads
+    )
+    expected = interned_by_dict([["b", "a", ",", "x"], *map(python_tokenizer, texts)])
+    assert (
+        [*earlier.tolist(), *ids.tolist()],
+        [4, *lengths.tolist()],
+        len(vocabulary),
+    ) == expected
+    with pytest.raises(ValueError, match="threads must be at least 1, got 0"):
+        vocabulary.intern_texts(texts, name, str.split, threads=0)
 
 
 @both_kernels

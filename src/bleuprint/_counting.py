@@ -426,11 +426,17 @@ class InternedTexts:
             inner = cast("tokenizers.Lowercase", self.tokenizer).inner
             lowered = [text.lower() for text in new]
             token_ids, lengths = self.vocabulary.intern_texts(
-                lowered, self._built_in, functools.partial(tokenize, inner)
+                lowered,
+                self._built_in,
+                functools.partial(tokenize, inner),
+                threads=COUNTING_THREADS,
             )
         else:
             token_ids, lengths = self.vocabulary.intern_texts(
-                new, self._built_in, functools.partial(tokenize, self.tokenizer)
+                new,
+                self._built_in,
+                functools.partial(tokenize, self.tokenizer),
+                threads=COUNTING_THREADS,
             )
         self.table = TokenTable(
             np.concatenate((self.table.token_ids, token_ids)),

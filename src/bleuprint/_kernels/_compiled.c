@@ -467,32 +467,46 @@ done:
 typedef struct { Py_UCS4 *chars; Py_ssize_t size, capacity; } Chars;
 typedef struct { i64 *items; Py_ssize_t size, capacity; } Ints;
 
-/* Room for `size` items in total; 0 where memory ran out. */
-static int reserve_chars(Chars *buffer, Py_ssize_t size)
+/* Room for `needed` items of `item` bytes at `*items`, which hold `*capacity` (doubled as
+ * often as needed, from `first`); 0 where memory ran out. */
+static int reserve(void **items, Py_ssize_t *capacity, Py_ssize_t needed, size_t item,
+                   Py_ssize_t first)
 {
-    if (size <= buffer->capacity)
+    if (needed <= *capacity)
         return 1;
-    Py_ssize_t capacity = buffer->capacity > 0 ? buffer->capacity : 256;
-    while (capacity < size)
-        capacity *= 2;
-    Py_UCS4 *grown = realloc(buffer->chars, (size_t)capacity * sizeof(Py_UCS4));
+    Py_ssize_t more = *capacity > 0 ? *capacity : first;
+    while (more < needed)
+        more *= 2;
+    void *grown = realloc(*items, (size_t)more * item);
     if (grown == NULL)
         return 0;
-    buffer->chars = grown;
-    buffer->capacity = capacity;
+    *items = grown;
+    *capacity = more;
     return 1;
+}
+
+/* Room for `size` characters in total; 0 where memory ran out. */
+static int reserve_chars(Chars *buffer, Py_ssize_t size)
+{
+    void *chars = buffer->chars;
+    int done = reserve(&chars, &buffer->capacity, size, sizeof(Py_UCS4), 256);
+    buffer->chars = chars;
+    return done;
+}
+
+/* Room for `more` ints after those there are; 0 where memory ran out. */
+static int reserve_ints(Ints *ints, Py_ssize_t more)
+{
+    void *items = ints->items;
+    int done = reserve(&items, &ints->capacity, ints->size + more, sizeof(i64), 1024);
+    ints->items = items;
+    return done;
 }
 
 static int push_int(Ints *ints, i64 value)
 {
-    if (ints->size == ints->capacity) {
-        Py_ssize_t capacity = ints->capacity > 0 ? 2 * ints->capacity : 1024;
-        i64 *grown = realloc(ints->items, (size_t)capacity * sizeof(i64));
-        if (grown == NULL)
-            return 0;
-        ints->items = grown;
-        ints->capacity = capacity;
-    }
+    if (!reserve_ints(ints, 1))
+        return 0;
     ints->items[ints->size++] = value;
     return 1;
 }
@@ -502,13 +516,18 @@ static int push_int(Ints *ints, i64 value)
  * and the characters). */
 typedef struct { uint64_t hash; i64 id, start, size; } Slot;
 
+/* str tokens: an open-addressing table of their hashes, over an arena of their characters. */
+typedef struct {
+    Slot *slots;
+    i64 mask;    /* the number of slots minus 1 */
+    i64 count;   /* tokens held */
+    Chars chars; /* the arena */
+} Table;
+
 typedef struct {
     PyObject_HEAD
-    Slot *slots;
-    i64 mask;         /* the number of slots minus 1 */
-    i64 size;         /* ids given */
-    i64 in_table;     /* of them, str tokens (in `slots`) */
-    Chars chars;      /* the arena */
+    Table table;      /* the str tokens */
+    i64 size;         /* ids given: to str tokens and to others */
     PyObject *others; /* dict of the tokens that are not str -> id */
     int busy;         /* a call is using the tables (with the GIL released) */
 } Vocabulary;
@@ -523,36 +542,51 @@ static uint64_t hash_chars(const Py_UCS4 *chars, Py_ssize_t size)
     return (hash ^ (hash >> 33)) | 1;
 }
 
-/* Twice the slots, every token placed again; 0 where memory ran out. */
-static int grow_slots(Vocabulary *v)
+/* An empty table; 0 where memory ran out. */
+static int new_table(Table *t)
 {
-    i64 mask = 2 * v->mask + 1;
+    t->mask = 1023;
+    t->slots = calloc((size_t)t->mask + 1, sizeof(Slot));
+    return t->slots != NULL;
+}
+
+static void free_table(Table *t)
+{
+    free(t->slots);
+    free(t->chars.chars);
+}
+
+/* Twice the slots, every token placed again; 0 where memory ran out. */
+static int grow_slots(Table *t)
+{
+    i64 mask = 2 * t->mask + 1;
     Slot *slots = calloc((size_t)mask + 1, sizeof(Slot));
     if (slots == NULL)
         return 0;
-    for (i64 old = 0; old <= v->mask; old++) {
-        if (v->slots[old].hash == 0)
+    for (i64 old = 0; old <= t->mask; old++) {
+        if (t->slots[old].hash == 0)
             continue;
-        i64 slot = (i64)(v->slots[old].hash & (uint64_t)mask);
+        i64 slot = (i64)(t->slots[old].hash & (uint64_t)mask);
         while (slots[slot].hash != 0)
             slot = (slot + 1) & mask;
-        slots[slot] = v->slots[old];
+        slots[slot] = t->slots[old];
     }
-    free(v->slots);
-    v->slots = slots;
-    v->mask = mask;
+    free(t->slots);
+    t->slots = slots;
+    t->mask = mask;
     return 1;
 }
 
-/* The id of the token of these characters, a new one if it is new; -1 where memory ran out. */
-static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
+/* The id of the token of these characters (of this hash) in the table; if it is new, it is
+ * added with id `next_id`. -1 where memory ran out. */
+static i64 hashed_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t size,
+                     uint64_t hash)
 {
-    uint64_t hash = hash_chars(chars, size);
-    i64 slot = (i64)(hash & (uint64_t)v->mask);
-    for (; v->slots[slot].hash != 0; slot = (slot + 1) & v->mask) {
-        const Slot *known = &v->slots[slot];
+    i64 slot = (i64)(hash & (uint64_t)t->mask);
+    for (; t->slots[slot].hash != 0; slot = (slot + 1) & t->mask) {
+        const Slot *known = &t->slots[slot];
         if (known->hash == hash && known->size == size) {
-            const Py_UCS4 *kept = v->chars.chars + known->start;
+            const Py_UCS4 *kept = t->chars.chars + known->start;
             Py_ssize_t k = 0;
             while (k < size && kept[k] == chars[k]) /* (tokens are short: no call to memcmp) */
                 k++;
@@ -560,15 +594,30 @@ static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
                 return known->id;
         }
     }
-    if (!reserve_chars(&v->chars, v->chars.size + size))
+    if (!reserve_chars(&t->chars, t->chars.size + size))
         return -1;
-    memcpy(v->chars.chars + v->chars.size, chars, (size_t)size * sizeof(Py_UCS4));
-    v->slots[slot] = (Slot){hash, v->size, v->chars.size, size};
-    v->chars.size += size;
-    v->in_table++;
-    if (2 * v->in_table > v->mask && !grow_slots(v))
+    memcpy(t->chars.chars + t->chars.size, chars, (size_t)size * sizeof(Py_UCS4));
+    t->slots[slot] = (Slot){hash, next_id, t->chars.size, size};
+    t->chars.size += size;
+    t->count++;
+    if (2 * t->count > t->mask && !grow_slots(t))
         return -1;
-    return v->size++;
+    return next_id;
+}
+
+static i64 table_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    return hashed_id(t, next_id, chars, size, hash_chars(chars, size));
+}
+
+/* The id of the str token of these characters, a new one if it is new; -1 where memory ran
+ * out. */
+static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    i64 id = table_id(&v->table, v->size, chars, size);
+    if (id == v->size)
+        v->size++;
+    return id;
 }
 
 /* The id of a token that is not a str (numbered by `others`); -1 with an exception. */
@@ -976,13 +1025,177 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
     return result;
 }
 
+/* - texts interned on several threads -
+ *
+ * A large batch of texts is cut into parts of about as many characters, one per thread. The
+ * calling thread interns the first part into the vocabulary itself; each other part is
+ * tokenized and interned on a thread of its own, into a table of its own (ids in order of
+ * first sight within the part). Then, part after part, each part's tokens are interned into
+ * the vocabulary in that order and its ids renumbered: a token new to the vocabulary is first
+ * seen in the earliest part that has it, at its first place there, so every id is the one a
+ * single thread gives. */
+
+enum { CHARACTERS_PER_THREAD = 1 << 16 }; /* fewer: one thread (starting one costs more) */
+
+typedef struct {
+    const Given *given;
+    Py_ssize_t first, last; /* the texts of the part */
+    int tokenizer;
+    Table table;
+    Ints ids, lengths;
+    int done;         /* 1 where every text was interned, 0 where memory ran out */
+    PyThread_type_lock finished; /* held until the part's thread is done */
+} Part;
+
+/* The tokens of texts `first` to `last`, each given to `take`; 0 where memory ran out. */
+static int tokenize_texts_to(const Given *given, Py_ssize_t first, Py_ssize_t last,
+                             int tokenizer, Ints *ids, Ints *lengths, Take take, void *context)
+{
+    Texts t = {{0}, {0}};
+    int done = 1;
+    for (Py_ssize_t k = first; k < last && done; k++) {
+        Py_ssize_t before = ids->size;
+        done = load(&t.text, given->kinds[k], given->data[k], given->sizes[k]) &&
+               split(&t, tokenizer, take, context) && push_int(lengths, ids->size - before);
+    }
+    free(t.text.chars);
+    free(t.other.chars);
+    return done;
+}
+
+static int take_into_part(void *context, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    Part *part = context;
+    i64 id = table_id(&part->table, part->table.count, chars, size);
+    return id >= 0 && push_int(&part->ids, id);
+}
+
+static void intern_part(void *context)
+{
+    Part *part = context;
+    part->done = new_table(&part->table) &&
+                 tokenize_texts_to(part->given, part->first, part->last, part->tokenizer,
+                                   &part->ids, &part->lengths, take_into_part, part);
+    PyThread_release_lock(part->finished);
+}
+
+/* A part's ids and lengths after the vocabulary's, its tokens interned (in the order of
+ * their ids there: of first sight) and its ids renumbered; 0 where memory ran out. */
+static int merge_part(Vocabulary *v, Part *part, Ints *ids, Ints *lengths)
+{
+    const Table *table = &part->table;
+    const Slot **by_id = malloc((size_t)(table->count + 1) * sizeof(Slot *));
+    i64 *renumbered = malloc((size_t)(table->count + 1) * sizeof(i64));
+    int done = by_id != NULL && renumbered != NULL &&
+               reserve_ints(ids, part->ids.size) && reserve_ints(lengths, part->lengths.size);
+    for (i64 slot = 0; done && slot <= table->mask; slot++)
+        if (table->slots[slot].hash != 0)
+            by_id[table->slots[slot].id] = &table->slots[slot];
+    for (i64 id = 0; done && id < table->count; id++) {
+        const Slot *known = by_id[id]; /* its hash as computed once, in the part's thread */
+        renumbered[id] = hashed_id(&v->table, v->size, table->chars.chars + known->start,
+                                   known->size, known->hash);
+        done = renumbered[id] >= 0;
+        if (renumbered[id] == v->size)
+            v->size++;
+    }
+    if (done) {
+        for (Py_ssize_t k = 0; k < part->ids.size; k++)
+            ids->items[ids->size + k] = renumbered[part->ids.items[k]];
+        ids->size += part->ids.size;
+        memcpy(lengths->items + lengths->size, part->lengths.items,
+               (size_t)part->lengths.size * sizeof(i64));
+        lengths->size += part->lengths.size;
+    }
+    free((void *)by_id);
+    free(renumbered);
+    return done;
+}
+
+/* Texts cut into `count` parts of about as many characters: part p is texts bounds[p] to
+ * bounds[p + 1]. */
+static void cut(const Given *given, Py_ssize_t count, Py_ssize_t *bounds)
+{
+    Py_ssize_t total = 0, seen = 0, k = 0;
+    for (Py_ssize_t t = 0; t < given->count; t++)
+        total += given->sizes[t];
+    bounds[0] = 0;
+    for (Py_ssize_t p = 1; p < count; p++) {
+        while (k < given->count && seen < total / count * p)
+            seen += given->sizes[k++];
+        bounds[p] = k;
+    }
+    bounds[count] = given->count;
+}
+
+/* Intern the given texts into `ids` and `lengths` on up to `threads` threads (the calling
+ * one among them); 0 where memory ran out. Called with the GIL held: it releases it. */
+static int intern_given(Vocabulary *v, const Given *given, int tokenizer, Py_ssize_t threads,
+                        Ints *ids, Ints *lengths)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t t = 0; t < given->count; t++)
+        total += given->sizes[t];
+    if (threads > total / CHARACTERS_PER_THREAD)
+        threads = total / CHARACTERS_PER_THREAD;
+    if (threads < 1)
+        threads = 1;
+    Part *parts = calloc((size_t)threads, sizeof(Part));
+    Py_ssize_t *bounds = malloc((size_t)(threads + 1) * sizeof(Py_ssize_t));
+    if (parts == NULL || bounds == NULL) {
+        free(parts);
+        free(bounds);
+        return 0;
+    }
+    cut(given, threads, bounds);
+    Py_ssize_t started = 1; /* parts 1 .. started - 1 run on threads of their own */
+    for (; started < threads; started++) {
+        Part *part = &parts[started];
+        *part = (Part){given, bounds[started], bounds[started + 1], tokenizer};
+        part->finished = PyThread_allocate_lock();
+        if (part->finished == NULL)
+            break;
+        PyThread_acquire_lock(part->finished, WAIT_LOCK);
+        if (PyThread_start_new_thread(intern_part, part) == PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(part->finished);
+            PyThread_free_lock(part->finished);
+            break;
+        }
+    }
+    Interning interning = {v, ids};
+    int done;
+    Py_BEGIN_ALLOW_THREADS
+    done = tokenize_texts_to(given, 0, bounds[1], tokenizer, ids, lengths, take_interned,
+                             &interning);
+    for (Py_ssize_t p = 1; p < started; p++) { /* in order: see above */
+        PyThread_acquire_lock(parts[p].finished, WAIT_LOCK);
+        PyThread_free_lock(parts[p].finished);
+        done = done && parts[p].done && merge_part(v, &parts[p], ids, lengths);
+    }
+    /* The parts no thread could be started for, here. */
+    done = done && tokenize_texts_to(given, bounds[started], given->count, tokenizer, ids,
+                                     lengths, take_interned, &interning);
+    Py_END_ALLOW_THREADS
+    for (Py_ssize_t p = 1; p < started; p++) {
+        free_table(&parts[p].table);
+        free(parts[p].ids.items);
+        free(parts[p].lengths.items);
+    }
+    free(parts);
+    free(bounds);
+    return done;
+}
+
 static PyObject *vocabulary_intern_texts(Vocabulary *v, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"texts", "tokenizer", "tokenize", NULL};
+    static char *keywords[] = {"texts", "tokenizer", "tokenize", "threads", NULL};
     PyObject *texts, *name, *tokenize;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:intern_texts", keywords, &texts, &name,
-                                     &tokenize))
+    Py_ssize_t threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|$n:intern_texts", keywords, &texts,
+                                     &name, &tokenize, &threads))
         return NULL;
+    if (threads < 1)
+        return PyErr_Format(PyExc_ValueError, "threads must be at least 1, got %zd", threads);
     if (name == Py_None) {
         PyObject *streams = PyObject_CallOneArg(tokenize, texts);
         if (streams == NULL)
@@ -998,23 +1211,11 @@ static PyObject *vocabulary_intern_texts(Vocabulary *v, PyObject *args, PyObject
         return NULL;
     }
     Ints ids = {0}, lengths = {0};
-    Texts t = {{0}, {0}};
-    Interning interning = {v, &ids};
-    int done = 1;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t k = 0; k < given.count && done; k++) {
-        Py_ssize_t before = ids.size;
-        done = load(&t.text, given.kinds[k], given.data[k], given.sizes[k]) &&
-               split(&t, tokenizer, take_interned, &interning) &&
-               push_int(&lengths, ids.size - before);
-    }
-    Py_END_ALLOW_THREADS
+    int done = intern_given(v, &given, tokenizer, threads, &ids, &lengths);
     v->busy = 0;
     PyObject *result = done ? id_arrays(&ids, &lengths) : PyErr_NoMemory();
     free(ids.items);
     free(lengths.items);
-    free(t.text.chars);
-    free(t.other.chars);
     let_go(&given);
     return result;
 }
@@ -1031,10 +1232,9 @@ static PyObject *vocabulary_new(PyTypeObject *type, PyObject *args, PyObject *kw
     Vocabulary *v = (Vocabulary *)type->tp_alloc(type, 0);
     if (v == NULL)
         return NULL;
-    v->mask = 1023;
-    v->slots = calloc((size_t)v->mask + 1, sizeof(Slot));
+    int made = new_table(&v->table);
     v->others = PyDict_New();
-    if (v->slots == NULL || v->others == NULL) {
+    if (!made || v->others == NULL) {
         Py_DECREF(v);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
@@ -1043,8 +1243,7 @@ static PyObject *vocabulary_new(PyTypeObject *type, PyObject *args, PyObject *kw
 
 static void vocabulary_dealloc(Vocabulary *v)
 {
-    free(v->slots);
-    free(v->chars.chars);
+    free_table(&v->table);
     Py_XDECREF(v->others);
     Py_TYPE(v)->tp_free((PyObject *)v);
 }
