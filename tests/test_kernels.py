@@ -3,6 +3,7 @@ must reproduce (Counters, the scalar arithmetic, math.fsum) and against each oth
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
@@ -12,6 +13,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -369,6 +371,38 @@ def test_the_compiled_tokenizers_are_sacrebleus_on_every_code_point() -> None:
     for name, sacrebleu_name in BUILT_IN.items():
         preprocess = BLEU(tokenize=sacrebleu_name)._preprocess_segment
         assert compiled().tokenize_texts(texts, name) == [preprocess(t).split() for t in texts]
+
+
+@functools.cache
+def wmt22_tokens(folder: Path) -> tuple[list[str], dict[str, list[list[str]]]]:
+    """Every distinct line of every WMT22 file in the folder (references and systems), and
+    its tokens by sacreBLEU's tokenizer of each built-in name."""
+    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+
+    lines: dict[str, None] = {}
+    for path in sorted(folder.glob("*/*.txt")):
+        lines.update(dict.fromkeys(path.read_text(encoding="utf-8").split("\n")))
+    tokens = {
+        name: [BLEU(tokenize=sacrebleu_name)._preprocess_segment(line).split() for line in lines]
+        for name, sacrebleu_name in BUILT_IN.items()
+    }
+    return list(lines), tokens
+
+
+@both_kernels
+def test_the_kernels_tokenize_every_wmt22_line_as_sacrebleu(
+    kernel: ModuleType, shared: Any
+) -> None:
+    # sacreBLEU's own tokenizers on real text of six language pairs, through the kernels'
+    # interning (the compiled one on two threads) and the compiled one's token lists.
+    lines, tokens = wmt22_tokens(shared("data", "wmt22"))
+    assert len(lines) > 70_000  # (76,195)
+    for name, expected in tokens.items():
+        python_tokenizer = functools.partial(map, PYTHON_TOKENIZERS[name])
+        ids, lengths = kernel.Vocabulary().intern_texts(lines, name, python_tokenizer, threads=2)
+        assert (ids.tolist(), lengths.tolist()) == interned_by_dict(expected)[:2]
+        if kernel is COMPILED:
+            assert kernel.tokenize_texts(lines, name) == expected
 
 
 EDGES = ["a.,5", "1.-G", "&amp;lt;b&amp;gt;", "a-\n", "x-\ny", "<skip<skipped>ped>", ""]
