@@ -405,6 +405,26 @@ def test_the_kernels_tokenize_every_wmt22_line_as_sacrebleu(
             assert kernel.tokenize_texts(lines, name) == expected
 
 
+# Pieces of what 13a's rules look at, among runs of letters and spaces of any length (the
+# compiled kernel takes runs of characters no rule looks at in one step).
+RULE_PIECES = ["a.,5", "1,000.5", "&quot;", "&amp;", "-\n", "\n", "<skipped>", ".", ",", "-"]
+RULE_PIECES += ["1", "9", "$", "%", "'", "(", "é", "中", " ", "  ", "\t", "\u3000"]
+RUN = st.text(alphabet="ab ", min_size=1, max_size=7)
+RULE_TEXT = st.lists(st.sampled_from(RULE_PIECES) | RUN, max_size=14).map("".join)
+
+
+@NOT_BUILT
+@given(st.lists(RULE_TEXT, min_size=1, max_size=4))
+@example(["ab.,5 abc-1 1-abc 1,000.50 x.y abc.,"])
+@example(["abcd.", ".abcd", "abc-", "1abcd", "abcd1.", "a,b,cd ,abc"])
+def test_the_compiled_13a_is_sacrebleus_on_text_of_its_rules(texts: list[str]) -> None:
+    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+
+    preprocess = BLEU(tokenize="13a")._preprocess_segment  # (Tokenizer13a, after rstrip)
+    expected = [preprocess(text).split() for text in texts]
+    assert compiled().tokenize_texts(texts, "13a") == expected
+
+
 EDGES = ["a.,5", "1.-G", "&amp;lt;b&amp;gt;", "a-\n", "x-\ny", "<skip<skipped>ped>", ""]
 EDGES += [
     " \t\u3000 ",

@@ -706,93 +706,10 @@ static int replaced(Texts *t, const char *old, Py_UCS4 new)
 
 static unsigned char SYMBOLS[128]; /* 13a's ASCII punctuation and symbols but ' , - . */
 
-/* re.sub(r"([symbols])", r" \1 ") */
-static int spaced_symbols(Texts *t)
-{
-    if (!reserve_chars(&t->other, 3 * t->text.size))
-        return 0;
-    Py_ssize_t written = 0;
-    Py_UCS4 *out = t->other.chars;
-    for (Py_ssize_t k = 0; k < t->text.size; k++) {
-        Py_UCS4 c = t->text.chars[k];
-        if (c < 128 && SYMBOLS[c]) {
-            out[written++] = ' ';
-            out[written++] = c;
-            out[written++] = ' ';
-        } else {
-            out[written++] = c;
-        }
-    }
-    t->other.size = written;
-    swap(t);
-    return 1;
-}
-
-/* The three rules on pairs of characters: re.sub(r"([^0-9])([.,])", r"\1 \2 "),
- * re.sub(r"([.,])([^0-9])", r" \1 \2") and re.sub(r"([0-9])(-)", r"\1 \2 "). */
-enum { MARK_AFTER_NON_DIGIT, MARK_BEFORE_NON_DIGIT, DASH_AFTER_DIGIT };
-
-/* Whether the rule may match at `k`: the one character it needs most rarely is there. */
-static int may_match(const Py_UCS4 *in, Py_ssize_t k, int rule)
-{
-    if (rule == MARK_AFTER_NON_DIGIT)
-        return is_mark(in[k + 1]);
-    if (rule == MARK_BEFORE_NON_DIGIT)
-        return is_mark(in[k]);
-    return in[k + 1] == '-';
-}
-
-static int spaced_pairs(Texts *t, int rule)
-{
-    if (!reserve_chars(&t->other, 2 * t->text.size))
-        return 0;
-    const Py_UCS4 *in = t->text.chars;
-    Py_UCS4 *out = t->other.chars;
-    Py_ssize_t size = t->text.size, written = 0, k = 0;
-    while (k < size) {
-        Py_ssize_t next = k; /* no match can start before it: copied as it is */
-        while (next + 1 < size && !may_match(in, next, rule))
-            next++;
-        memcpy(out + written, in + k, (size_t)(next - k) * sizeof(Py_UCS4));
-        written += next - k;
-        k = next;
-        if (k + 1 < size) {
-            Py_UCS4 first = in[k], second = in[k + 1];
-            if (rule == MARK_AFTER_NON_DIGIT && !is_digit(first) && is_mark(second)) {
-                out[written++] = first;
-                out[written++] = ' ';
-                out[written++] = second;
-                out[written++] = ' ';
-                k += 2;
-                continue;
-            }
-            if (rule == MARK_BEFORE_NON_DIGIT && is_mark(first) && !is_digit(second)) {
-                out[written++] = ' ';
-                out[written++] = first;
-                out[written++] = ' ';
-                out[written++] = second;
-                k += 2;
-                continue;
-            }
-            if (rule == DASH_AFTER_DIGIT && is_digit(first) && second == '-') {
-                out[written++] = first;
-                out[written++] = ' ';
-                out[written++] = '-';
-                out[written++] = ' ';
-                k += 2;
-                continue;
-            }
-        }
-        out[written++] = in[k++];
-    }
-    t->other.size = written;
-    swap(t);
-    return 1;
-}
-
-/* mteval-v13a as sacreBLEU runs it (bleuprint.tokenizers.Mteval13a): rstrip, <skipped>,
- * hyphenated line breaks, line breaks, the escapes (in mteval's order), padding, the rules. */
-static int mteval_13a(Texts *t)
+/* mteval-v13a's escapes as sacreBLEU applies them (bleuprint.tokenizers.Mteval13a): rstrip,
+ * <skipped>, hyphenated line breaks, line breaks, the escapes in mteval's order. Each step
+ * whose character the text lacks would change nothing: it is skipped. */
+static int unescaped_13a(Texts *t)
 {
     right_stripped(&t->text);
     int angle = 0, line_break = 0, ampersand = 0;
@@ -805,28 +722,179 @@ static int mteval_13a(Texts *t)
         return 0;
     if (line_break && (!replaced(t, "-\n", 0) || !replaced(t, "\n", ' ')))
         return 0;
-    if (ampersand &&
-        (!replaced(t, "&quot;", '"') || !replaced(t, "&amp;", '&') || !replaced(t, "&lt;", '<') ||
-         !replaced(t, "&gt;", '>')))
-        return 0;
-    if (!reserve_chars(&t->text, t->text.size + 2))
-        return 0;
-    memmove(t->text.chars + 1, t->text.chars, (size_t)t->text.size * sizeof(Py_UCS4));
-    t->text.chars[0] = t->text.chars[t->text.size + 1] = ' ';
-    t->text.size += 2;
-    /* A rule that finds nothing changes nothing, and the rules only add spaces: those whose
-     * characters the text lacks are skipped. */
-    int symbols = 0, marks = 0, dashes = 0;
-    for (Py_ssize_t k = 0; k < t->text.size; k++) {
-        Py_UCS4 c = t->text.chars[k];
-        symbols |= c < 128 && SYMBOLS[c];
-        marks |= is_mark(c);
-        dashes |= c == '-';
+    return !ampersand || (replaced(t, "&quot;", '"') && replaced(t, "&amp;", '&') &&
+                          replaced(t, "&lt;", '<') && replaced(t, "&gt;", '>'));
+}
+
+/* - 13a's rules, streamed -
+ *
+ * sacreBLEU then pads the text with a space at each end and applies four regular
+ * expressions, one after the other, each by re.sub, and splits the result on whitespace:
+ *
+ *   1. ([{-~[-` -&(-+:-@/]) -> " \1 "  (the symbols: ASCII punctuation but ' , - .)
+ *   2. ([^0-9])([.,])      -> "\1 \2 "
+ *   3. ([.,])([^0-9])      -> " \1 \2"
+ *   4. ([0-9])(-)          -> "\1 \2 "
+ *
+ * re.sub scans left to right: where a pair matches, it writes the replacement and goes on
+ * after the pair; where none does, it writes the first character and goes on at the second.
+ * Each rule below is that scan, holding back one character (the first of the next pair), and
+ * each passes what it writes to the next rule, character by character: the rules are applied
+ * in order, exactly as four passes would, but the text is read once, and nothing is written
+ * but the tokens. (A pair consumed by a rule is not looked at again by it: "a.,5" gives "a",
+ * ".", ",5", as sacreBLEU does.) */
+
+/* Where a tokenizer gives each token; 0 where it failed (memory ran out). */
+typedef int (*Take)(void *context, const Py_UCS4 *chars, Py_ssize_t size);
+
+typedef struct {
+    Py_UCS4 held[3]; /* the character rules 2, 3 and 4 hold back ... */
+    int holding[3];  /* ... where they hold one */
+    Py_UCS4 *token;  /* the token being read (room for the whole text: rules add only spaces) */
+    Py_ssize_t size;
+    Take take;
+    void *context;
+    int failed; /* `take` failed */
+} Rules;
+
+/* The splitting on whitespace, at the end of the rules. */
+static void split_13a(Rules *r, Py_UCS4 c)
+{
+    if (!Py_UNICODE_ISSPACE(c)) {
+        r->token[r->size++] = c;
+        return;
     }
-    return (!symbols || spaced_symbols(t)) &&
-           (!marks || (spaced_pairs(t, MARK_AFTER_NON_DIGIT) &&
-                       spaced_pairs(t, MARK_BEFORE_NON_DIGIT))) &&
-           (!dashes || spaced_pairs(t, DASH_AFTER_DIGIT));
+    if (r->size > 0 && !r->failed)
+        r->failed = !r->take(r->context, r->token, r->size);
+    r->size = 0;
+}
+
+/* Rule 4 takes `c` (the next character rule 3 writes), or its end (`end`). */
+static void rule_4(Rules *r, Py_UCS4 c, int end)
+{
+    if (r->holding[2]) {
+        Py_UCS4 first = r->held[2];
+        r->holding[2] = 0;
+        if (!end && is_digit(first) && c == '-') {
+            split_13a(r, first);
+            split_13a(r, ' ');
+            split_13a(r, '-');
+            split_13a(r, ' ');
+            return;
+        }
+        split_13a(r, first);
+    }
+    if (end)
+        split_13a(r, ' '); /* (the last token ends) */
+    else
+        r->held[2] = c, r->holding[2] = 1;
+}
+
+static void rule_3(Rules *r, Py_UCS4 c, int end)
+{
+    if (r->holding[1]) {
+        Py_UCS4 first = r->held[1];
+        r->holding[1] = 0;
+        if (!end && is_mark(first) && !is_digit(c)) {
+            rule_4(r, ' ', 0);
+            rule_4(r, first, 0);
+            rule_4(r, ' ', 0);
+            rule_4(r, c, 0);
+            return;
+        }
+        rule_4(r, first, 0);
+    }
+    if (end)
+        rule_4(r, 0, 1);
+    else
+        r->held[1] = c, r->holding[1] = 1;
+}
+
+static void rule_2(Rules *r, Py_UCS4 c, int end)
+{
+    if (r->holding[0]) {
+        Py_UCS4 first = r->held[0];
+        r->holding[0] = 0;
+        if (!end && !is_digit(first) && is_mark(c)) {
+            rule_3(r, first, 0);
+            rule_3(r, ' ', 0);
+            rule_3(r, c, 0);
+            rule_3(r, ' ', 0);
+            return;
+        }
+        rule_3(r, first, 0);
+    }
+    if (end)
+        rule_3(r, 0, 1);
+    else
+        r->held[0] = c, r->holding[0] = 1;
+}
+
+static unsigned char SYMBOLS[128]; /* 13a's ASCII punctuation and symbols but ' , - . */
+
+static void rule_1(Rules *r, Py_UCS4 c)
+{
+    if (c < 128 && SYMBOLS[c]) {
+        rule_2(r, ' ', 0);
+        rule_2(r, c, 0);
+        rule_2(r, ' ', 0);
+    } else {
+        rule_2(r, c, 0);
+    }
+}
+
+/* Whether no rule looks at the character: not a symbol, a mark, a digit or a dash. */
+static int inert(Py_UCS4 c)
+{
+    return c >= 128 || !(SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-');
+}
+
+/* A run of inert characters from `k` on, with at least 3 of them, taken at once: in it no
+ * rule can match (rule 2's pairs end, rule 3's begin and rule 4's end with an inert
+ * character), nor with what rules 2 and 3 hold where that is inert too (what rule 4 holds
+ * may be anything: its pair ends inert). So each rule passes it on as it is, and the rules
+ * are left holding its last 3 characters, as one character after the other would leave
+ * them. Returns the end of the run, or `k` where none was taken. */
+static Py_ssize_t inert_run(Rules *r, const Py_UCS4 *chars, Py_ssize_t k, Py_ssize_t size)
+{
+    if ((r->holding[0] && !inert(r->held[0])) || (r->holding[1] && !inert(r->held[1])))
+        return k;
+    Py_ssize_t end = k;
+    while (end < size && inert(chars[end]))
+        end++;
+    if (end - k < 3)
+        return k;
+    for (int rule = 2; rule >= 0; rule--) /* what the rules hold, the earliest first */
+        if (r->holding[rule])
+            split_13a(r, r->held[rule]);
+    for (Py_ssize_t j = k; j < end - 3; j++)
+        split_13a(r, chars[j]);
+    for (int rule = 0; rule < 3; rule++) {
+        r->held[rule] = chars[end - 1 - rule];
+        r->holding[rule] = 1;
+    }
+    return end;
+}
+
+/* The tokens of 13a, each given to `take`: the escapes, then the padded text through the
+ * rules; 0 where memory ran out (or `take` failed). */
+static int tokens_13a(Texts *t, Take take, void *context)
+{
+    if (!unescaped_13a(t) || !reserve_chars(&t->other, t->text.size + 1))
+        return 0;
+    Rules r = {{0}, {0}, t->other.chars, 0, take, context, 0};
+    const Py_UCS4 *chars = t->text.chars;
+    rule_1(&r, ' ');
+    for (Py_ssize_t k = 0; k < t->text.size;) {
+        Py_ssize_t end = inert_run(&r, chars, k, t->text.size);
+        if (end > k)
+            k = end;
+        else
+            rule_1(&r, chars[k++]);
+    }
+    rule_1(&r, ' ');
+    rule_2(&r, 0, 1);
+    return !r.failed;
 }
 
 enum { WHITESPACE, MTEVAL_13A, CHARACTERS, TOKENIZERS };
@@ -834,12 +902,11 @@ static const char *TOKENIZER_NAMES[TOKENIZERS] = {"whitespace", "13a", "char"};
 
 /* The tokens of the text in `t->text`, each given to `take` with `context`; 0 where memory
  * ran out (or `take` failed). Every tokenizer splits on what str.split() splits on. */
-typedef int (*Take)(void *context, const Py_UCS4 *chars, Py_ssize_t size);
 
 static int split(Texts *t, int tokenizer, Take take, void *context)
 {
-    if (tokenizer == MTEVAL_13A && !mteval_13a(t))
-        return 0;
+    if (tokenizer == MTEVAL_13A)
+        return tokens_13a(t, take, context);
     const Py_UCS4 *chars = t->text.chars;
     Py_ssize_t size = t->text.size, k = 0;
     while (k < size) {
