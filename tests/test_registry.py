@@ -19,7 +19,9 @@ from bleuprint.typing import Precision
 
 @pytest.fixture(autouse=True)
 def own_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Each test registers into a copy, so its classes never leak into other tests."""
+    """Each test registers into a copy, so its classes never leak into other tests (the
+    definitions' parts registered first: a test's lookup must not register them in its copy)."""
+    _signature._load_deferred()
     copy = {family: dict(parts) for family, parts in _signature._REGISTRY.items()}
     monkeypatch.setattr(_signature, "_REGISTRY", copy)
     yield

@@ -10,7 +10,6 @@ named by their method in the axis label. The figure is one column of a two-colum
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import textwrap
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -91,6 +90,8 @@ def check(arguments: argparse.Namespace) -> None:
         raise ConfigurationError(
             f"--names gives {len(arguments.names)} names for {systems} systems (-i)"
         )
+    import importlib.util  # noqa: PLC0415 - only for a chart: start-up time
+
     if importlib.util.find_spec("matplotlib") is None:
         raise ConfigurationError(f"--plot needs matplotlib, which is not installed: {_INSTALL}")
 
