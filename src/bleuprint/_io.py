@@ -29,7 +29,6 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import BinaryIO, cast
 
 from bleuprint.exceptions import InputError
@@ -204,9 +203,16 @@ def open_binary(path: str, *, sacrebleu_names: bool = False) -> Iterator[BinaryI
         yield standard_input()  # not closed: it is not ours
         return
     try:
-        handle: BinaryIO = Path(path).open("rb")  # noqa: SIM115 (closed below)
-    except OSError as error:
-        raise _unreadable(error, path) from None
+        handle: BinaryIO = open(path, "rb")  # noqa: SIM115 (closed below)
+    except OSError:
+        # Where the name as given cannot be opened, pathlib's reading of it ("ref.txt/" is
+        # ref.txt, "" is "."), as the files were always opened; pathlib costs start-up time.
+        from pathlib import Path  # noqa: PLC0415
+
+        try:
+            handle = Path(path).open("rb")  # noqa: SIM115
+        except OSError as error:
+            raise _unreadable(error, path) from None
     with handle:
         if sacrebleu_names and path.endswith(".gz"):
             with gzip.GzipFile(fileobj=handle) as unpacked:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import textwrap
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
@@ -77,6 +76,8 @@ def check(arguments: argparse.Namespace) -> None:
         raise ConfigurationError("--names names the systems in the chart: give --plot too")
     if not arguments.plot:
         return
+    from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
+
     suffix = Path(arguments.plot).suffix.lower()
     if suffix not in FORMATS:
         raise ConfigurationError(
@@ -108,6 +109,8 @@ def system_names(paths: Sequence[str], names: Sequence[str] | None) -> list[str]
 def _short_name(path: str) -> str:
     if path == "<stdin>":
         return "stdin"
+    from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
+
     name = Path(path)
     if name.suffix == ".gz":
         name = name.with_suffix("")
@@ -193,6 +196,8 @@ def draw(
     path: str, systems: Sequence[PlottedSystem], test: SignificanceTest | None, *, title: str
 ) -> None:
     """Draw the chart into ``path``, as the file type its extension names."""
+    from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
+
     from matplotlib import rc_context  # noqa: PLC0415 - optional dependency
 
     # text as text in SVG and PDF (searchable, editable, the paper's font when included)
