@@ -83,7 +83,7 @@ def _zero_without_matches(
 ) -> tuple[FloatArray, BoolArray]:
     """sacreBLEU scores rows without any match 0 before it smooths anything: every
     precision 0 (and defined)."""
-    unmatched: BoolArray = ~stats.matches.any(axis=1, keepdims=True)
+    unmatched: BoolArray = ~np.any(stats.matches, axis=1, keepdims=True)
     if not unmatched.any():  # nothing to zero (most rows of real text)
         return precisions, defined
     return np.where(unmatched, 0.0, precisions), defined | unmatched
