@@ -71,6 +71,15 @@ def test_a_score_imports_only_its_presets_definition_and_no_unused_machinery(
     assert not imported & {"bleuprint.aggregation", "regex", "concurrent", "fractions", "decimal"}
 
 
+def test_a_pair_imports_only_its_presets_definition_and_no_significance() -> None:
+    stdin = "import io, sys\nsys.stdin = io.TextIOWrapper(io.BytesIO(b'a b c\\na b c\\n'))\n"
+    imported = _imported_by(f"{stdin}from bleuprint.cli import main\nmain(['pair'])")
+    assert "bleuprint.cli.pair" in imported  # it did score
+    definitions = {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
+    assert definitions == {"bleuprint.definitions", "bleuprint.definitions.canonical"}
+    assert not imported & {"bleuprint.significance", "bleuprint.cli.significance", "regex"}
+
+
 def test_the_presets_table_lists_names_without_importing_definitions() -> None:
     code = (
         "from bleuprint import presets\nprint(sorted(presets.PRESETS), 'nltk' in presets.PRESETS)"
