@@ -429,17 +429,11 @@ class InternedTexts:
             inner = cast("tokenizers.Lowercase", self.tokenizer).inner
             lowered = [text.lower() for text in new]
             token_ids, lengths = self.vocabulary.intern_texts(
-                lowered,
-                self._built_in,
-                functools.partial(tokenize, inner),
-                threads=COUNTING_THREADS,
+                lowered, self._built_in, functools.partial(tokenize, inner)
             )
         else:
             token_ids, lengths = self.vocabulary.intern_texts(
-                new,
-                self._built_in,
-                functools.partial(tokenize, self.tokenizer),
-                threads=COUNTING_THREADS,
+                new, self._built_in, functools.partial(tokenize, self.tokenizer)
             )
         self.table = TokenTable(
             np.concatenate((self.table.token_ids, token_ids)),
