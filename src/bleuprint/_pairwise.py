@@ -8,7 +8,7 @@ from typing import Protocol
 
 import numpy as np
 
-from bleuprint._counting import ArrayCounting, Counting, as_corpus, candidate_tokens
+from bleuprint._counting import ArrayCounting, Counting, KernelParts, as_corpus, candidate_tokens
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint.typing import FloatArray, IntArray, Segment
 
@@ -39,7 +39,7 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
     >>> matrix.round(4).tolist()  # "a b" against "a b c": all words match, BP = exp(-1/2)
     [[1.0, 0.5, 0.6065], [0.5, 1.0, 0.6065], [0.6667, 0.6667, 1.0]]
     """
-    parts = ArrayCounting.of(engine.counting)
+    arrays = ArrayCounting.of(engine.counting)
     matrices = []
     # A string is refused as the groups or as a group: read as characters, "abc" would score
     # each letter against the others.
@@ -49,9 +49,11 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
         if size == 0:
             matrices.append(np.zeros((0, 0)))
             continue
-        laid = candidate_tokens(parts, candidates, f"group {number}: candidate") if parts else None
-        if parts is not None and laid is not None:
-            matrices.append(_pairwise_matrix(engine, parts, *laid))
+        laid = (
+            candidate_tokens(arrays, candidates, f"group {number}: candidate") if arrays else None
+        )
+        if arrays is not None and laid is not None:
+            matrices.append(_pairwise_matrix(engine, arrays.parts, *laid))
             continue
         hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
         references = [[reference] for _ in candidates for reference in candidates]
@@ -62,7 +64,7 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
 
 def _pairwise_matrix(
     engine: Scorer,
-    parts: ArrayCounting,
+    parts: KernelParts,
     token_ids: IntArray,
     token_counts: IntArray,
     lengths: IntArray,

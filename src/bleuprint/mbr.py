@@ -157,20 +157,20 @@ def _aggregate_utilities(
 ) -> FloatArray:
     """Each candidate's sentence BLEU against the mean n-gram counts and the mean length of
     its pseudo-references, all candidates in one pass."""
-    parts = ArrayCounting.of(engine.counting)
-    if parts is None:
+    arrays = ArrayCounting.of(engine.counting)
+    if arrays is None:
         raise ConfigurationError(
             "mode='aggregate' needs counting parts with array support (ngrams, matching and "
             "lengths fitting the Array* protocols of bleuprint.typing); use mode='exact'"
         )
-    laid = candidate_tokens(parts, list(group), f"group {number}: candidate")
+    laid = candidate_tokens(arrays, list(group), f"group {number}: candidate")
     if laid is None:
         raise InputError(
             f"the candidates of group {number} must all be text, all lists of string tokens "
             "or all token ids"
         )
     token_ids, token_counts, lengths = laid
-    size = len(token_counts)
+    parts, size = arrays.parts, len(token_counts)
     own = 0.0 if include_self else 1.0
     mass = weights.sum() - own * weights  # each candidate's pseudo-reference weight in all
     matches = []

@@ -23,6 +23,14 @@ order of segment, order and first occurrence in the hypothesis: its segment and 
 max_n + n - 1``, its number of occurrences in the hypothesis, and its largest number in any
 one reference. Inconsistent tables raise :class:`ValueError` naming the argument.
 
+``segment_counts(texts, tokenizer, tokenize, max_n)`` counts one segment whole, without
+arrays around the call (a sentence's score): ``texts[0]`` is the hypothesis, the others its
+references, interned by a new vocabulary as ``intern_texts(texts, tokenizer, tokenize)``
+interns them (token lists as ``intern_tokens(texts)`` where ``tokenizer`` and ``tokenize`` are
+both ``None``). It returns the token count of each text, ``singles`` (one count per order) and
+the other shared n-grams as tuples ``(n - 1, count in the hypothesis, most in one
+reference)``, as ``shared_ngram_counts`` gives them for a segment, as Python ints.
+
 ``weighted_geometric_means(precisions, defined, order_weights)`` gives, row by row,
 ``exp(fsum(w * log p))`` over the orders of nonzero weight, with the very operations of the
 scalar code (the C library's ``log`` and ``exp``, as :mod:`math` calls them, and a correctly
@@ -84,6 +92,7 @@ tokenize_texts: Callable[[Sequence[str], str], list[list[str]]] | None = None
 if _pure_python():
     from bleuprint._kernels._python import (
         Vocabulary,
+        segment_counts,
         shared_ngram_counts,
         weighted_geometric_means,
     )
@@ -93,6 +102,7 @@ else:
     try:
         from bleuprint._kernels._compiled import (  # type: ignore[assignment]
             Vocabulary,
+            segment_counts,
             shared_ngram_counts,
             tokenize_texts,
             weighted_geometric_means,
@@ -100,6 +110,7 @@ else:
     except ImportError as error:
         from bleuprint._kernels._python import (
             Vocabulary,
+            segment_counts,
             shared_ngram_counts,
             weighted_geometric_means,
         )
@@ -121,6 +132,7 @@ __all__ = [
     "TOKENIZERS",
     "Vocabulary",
     "geometric_mean",
+    "segment_counts",
     "shared_ngram_counts",
     "tokenize_texts",
     "weighted_geometric_means",

@@ -1262,6 +1262,9 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
     return PyFloat_FromDouble(sum);
 }
 
+/* (defined at the end of the file) */
+static PyObject *segment_counts(PyObject *self, PyObject *args, PyObject *kwargs);
+
 static PyMethodDef methods[] = {
     {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
      METH_VARARGS | METH_KEYWORDS, "The n-grams of each segment's hypothesis that occur in one "
@@ -1273,6 +1276,8 @@ static PyMethodDef methods[] = {
      "The tokens of each text by the named built-in tokenizer ('whitespace', '13a', 'char')."},
     {"rounded_sum", py_rounded_sum, METH_O,
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
+    {"segment_counts", (PyCFunction)(void (*)(void))segment_counts, METH_VARARGS | METH_KEYWORDS,
+     "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1306,4 +1311,251 @@ PyMODINIT_FUNC PyInit__compiled(void)
         return NULL;
     }
     return created;
+}
+
+/* -- one segment, counted whole ----------------------------------------------------------
+ *
+ * segment_counts(texts, tokenizer, tokenize, max_n): texts[0] is a hypothesis and the others
+ * its references. They are interned by a new Vocabulary, as intern_texts(texts, tokenizer,
+ * tokenize) interns them (or, where both tokenizer and tokenize are None, taken as token
+ * lists, as intern_tokens(texts) takes them), and counted as shared_ngram_counts counts one
+ * segment, but without arrays around the call: a sentence's score spends microseconds, and
+ * numpy's per-call costs were most of them. It returns (the token count of each text,
+ * singles, repeated) as Python objects: singles[n - 1] counts the shared n-grams found once
+ * in the hypothesis and at most once in each reference, and each other shared n-gram is a
+ * tuple (n - 1, its count in the hypothesis, its largest count in one reference), in order
+ * of order and first occurrence in the hypothesis.
+ *
+ * Each order is one pass over the positions still alive: an n-gram gets a dense label (by
+ * token id for unigrams, by its first n - 1 tokens' label and its last token for longer
+ * ones, in an open-addressing table); only positions whose n-gram is shared go on to the
+ * next order. */
+
+typedef struct { i64 key, label; } OneSlot;
+
+typedef struct {
+    i64 *position, *label, *end, *text; /* the positions alive: start, label, text end, text */
+    i64 *in_hypothesis, *most, *in_one;  /* per label */
+    OneSlot *slots;
+} OneSegment;
+
+static void free_one(OneSegment *s)
+{
+    free(s->position);
+    free(s->label);
+    free(s->end);
+    free(s->text);
+    free(s->in_hypothesis);
+    free(s->most);
+    free(s->in_one);
+    free(s->slots);
+}
+
+/* The shared n-grams of order n into singles and repeated; 1 if any, 0 if none, -1 on error. */
+static int count_order(OneSegment *s, i64 alive, i64 labels, i64 n, i64 *singles,
+                       PyObject *repeated)
+{
+    memset(s->in_hypothesis, 0, (size_t)labels * sizeof(i64));
+    memset(s->most, 0, (size_t)labels * sizeof(i64));
+    memset(s->in_one, 0, (size_t)labels * sizeof(i64));
+    i64 i = 0;
+    for (; i < alive && s->text[i] == 0; i++)
+        s->in_hypothesis[s->label[i]]++;
+    i64 hypothesis_end = i;
+    while (i < alive) { /* one reference at a time */
+        i64 first = i, text = s->text[i];
+        for (; i < alive && s->text[i] == text; i++)
+            if (s->in_hypothesis[s->label[i]] > 0)
+                s->in_one[s->label[i]]++;
+        for (i64 k = first; k < i; k++) {
+            i64 label = s->label[k];
+            if (s->in_one[label] > s->most[label])
+                s->most[label] = s->in_one[label];
+            s->in_one[label] = 0;
+        }
+    }
+    int any = 0;
+    for (i = 0; i < hypothesis_end; i++) {
+        i64 label = s->label[i], times = s->in_hypothesis[label], most = s->most[label];
+        if (times <= 0 || most == 0)
+            continue;
+        s->in_hypothesis[label] = -times; /* listed: the next occurrences are not */
+        any = 1;
+        if (times == 1 && most == 1) {
+            singles[n - 1]++;
+            continue;
+        }
+        PyObject *row = Py_BuildValue("(LLL)", (long long)(n - 1), (long long)times,
+                                      (long long)most);
+        if (row == NULL || PyList_Append(repeated, row) < 0) {
+            Py_XDECREF(row);
+            return -1;
+        }
+        Py_DECREF(row);
+    }
+    return any;
+}
+
+/* Keep the positions whose n-gram is shared and that have an (n + 1)-gram, labelled; the
+ * number of labels, or -1 where memory ran out. */
+static i64 next_order(OneSegment *s, i64 *alive, i64 n, const i64 *ids, i64 vocabulary_size)
+{
+    i64 kept = 0;
+    for (i64 i = 0; i < *alive; i++) {
+        i64 label = s->label[i];
+        if (s->in_hypothesis[label] != 0 && s->most[label] > 0 && s->position[i] + n < s->end[i])
+            kept++;
+    }
+    i64 mask = 1;
+    while (mask < 2 * kept)
+        mask *= 2;
+    mask -= 1;
+    free(s->slots);
+    s->slots = malloc(((size_t)mask + 1) * sizeof(OneSlot));
+    if (s->slots == NULL)
+        return -1;
+    for (i64 k = 0; k <= mask; k++)
+        s->slots[k].key = -1;
+    i64 labels = 0, j = 0;
+    for (i64 i = 0; i < *alive; i++) {
+        i64 label = s->label[i], position = s->position[i];
+        if (s->in_hypothesis[label] == 0 || s->most[label] == 0 || position + n >= s->end[i])
+            continue;
+        i64 key = label * vocabulary_size + ids[position + n];
+        uint64_t mixed = (uint64_t)key * 0x9e3779b97f4a7c15u;
+        i64 slot = (i64)((mixed ^ (mixed >> 29)) & (uint64_t)mask);
+        while (s->slots[slot].key != -1 && s->slots[slot].key != key)
+            slot = (slot + 1) & mask;
+        if (s->slots[slot].key == -1)
+            s->slots[slot] = (OneSlot){key, labels++};
+        s->position[j] = position;
+        s->label[j] = s->slots[slot].label;
+        s->end[j] = s->end[i];
+        s->text[j] = s->text[i];
+        j++;
+    }
+    *alive = j;
+    return labels;
+}
+
+/* An int64 array's items (as intern_texts and intern_tokens return them), held in `view`. */
+static const i64 *held_ints(PyObject *array, Py_buffer *view, Py_ssize_t *count)
+{
+    if (PyObject_GetBuffer(array, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (view->itemsize != 8 || view->ndim != 1) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_TypeError, "interning gave no 1-dimensional int64 arrays");
+        return NULL;
+    }
+    *count = view->shape[0];
+    return (const i64 *)view->buf;
+}
+
+static PyObject *one_segment(const i64 *ids, Py_ssize_t tokens, const i64 *sizes,
+                             Py_ssize_t texts, i64 max_n)
+{
+    OneSegment s = {0};
+    PyObject *counts = PyTuple_New(texts), *singles = NULL, *repeated = PyList_New(0);
+    i64 *single = calloc((size_t)max_n, sizeof(i64));
+    size_t room = (size_t)(tokens > 0 ? tokens : 1);
+    s.position = malloc(room * sizeof(i64));
+    s.label = malloc(room * sizeof(i64));
+    s.end = malloc(room * sizeof(i64));
+    s.text = malloc(room * sizeof(i64));
+    s.in_hypothesis = malloc(room * sizeof(i64));
+    s.most = malloc(room * sizeof(i64));
+    s.in_one = malloc(room * sizeof(i64));
+    PyObject *result = NULL;
+    if (counts == NULL || repeated == NULL)
+        goto done;
+    if (single == NULL || s.position == NULL || s.label == NULL || s.end == NULL ||
+        s.text == NULL || s.in_hypothesis == NULL || s.most == NULL || s.in_one == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    i64 alive = 0, vocabulary_size = 0;
+    for (Py_ssize_t t = 0, start = 0; t < texts; start += sizes[t], t++) {
+        PyObject *size = PyLong_FromLongLong(sizes[t]);
+        if (size == NULL)
+            goto done;
+        PyTuple_SET_ITEM(counts, t, size);
+        for (i64 p = start; p < start + sizes[t]; p++) {
+            s.position[alive] = p;
+            s.label[alive] = ids[p];
+            s.end[alive] = start + sizes[t];
+            s.text[alive] = t;
+            alive++;
+            if (ids[p] >= vocabulary_size)
+                vocabulary_size = ids[p] + 1;
+        }
+    }
+    i64 labels = vocabulary_size;
+    for (i64 n = 1; n <= max_n && texts > 0 && n <= sizes[0]; n++) {
+        int any = count_order(&s, alive, labels, n, single, repeated);
+        if (any < 0)
+            goto done;
+        if (!any || n == max_n)
+            break;
+        labels = next_order(&s, &alive, n, ids, vocabulary_size);
+        if (labels < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    singles = PyList_New((Py_ssize_t)max_n);
+    if (singles == NULL)
+        goto done;
+    for (i64 n = 0; n < max_n; n++) {
+        PyObject *number = PyLong_FromLongLong(single[n]);
+        if (number == NULL)
+            goto done;
+        PyList_SET_ITEM(singles, n, number);
+    }
+    result = PyTuple_Pack(3, counts, singles, repeated);
+done:
+    Py_XDECREF(counts);
+    Py_XDECREF(singles);
+    Py_XDECREF(repeated);
+    free(single);
+    free_one(&s);
+    return result;
+}
+
+static PyObject *segment_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"texts", "tokenizer", "tokenize", "max_n", NULL};
+    PyObject *texts, *tokenizer, *tokenize;
+    long long max_n;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOL:segment_counts", keywords, &texts,
+                                     &tokenizer, &tokenize, &max_n))
+        return NULL;
+    if (max_n < 1) {
+        PyErr_Format(PyExc_ValueError, "max_n must be at least 1, got %lld", max_n);
+        return NULL;
+    }
+    PyObject *vocabulary = PyObject_CallNoArgs((PyObject *)&VocabularyType);
+    if (vocabulary == NULL)
+        return NULL;
+    PyObject *interned =
+        tokenizer == Py_None && tokenize == Py_None
+            ? PyObject_CallMethod(vocabulary, "intern_tokens", "(O)", texts)
+            : PyObject_CallMethod(vocabulary, "intern_texts", "(OOO)", texts, tokenizer, tokenize);
+    Py_DECREF(vocabulary);
+    if (interned == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    Py_buffer id_view, size_view;
+    Py_ssize_t tokens, count;
+    const i64 *ids = held_ints(PyTuple_GET_ITEM(interned, 0), &id_view, &tokens);
+    if (ids != NULL) {
+        const i64 *sizes = held_ints(PyTuple_GET_ITEM(interned, 1), &size_view, &count);
+        if (sizes != NULL) {
+            result = one_segment(ids, tokens, sizes, count, (i64)max_n);
+            PyBuffer_Release(&size_view);
+        }
+        PyBuffer_Release(&id_view);
+    }
+    Py_DECREF(interned);
+    return result;
 }

@@ -32,3 +32,9 @@ class Vocabulary:
     ) -> tuple[IntArray, IntArray]: ...
 
 def tokenize_texts(texts: Sequence[str], tokenizer: str) -> list[list[str]]: ...
+def segment_counts(
+    texts: Sequence[object],
+    tokenizer: str | None,
+    tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]] | None,
+    max_n: int,
+) -> tuple[tuple[int, ...], list[int], list[tuple[int, int, int]]]: ...

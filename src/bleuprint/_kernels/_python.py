@@ -17,6 +17,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from itertools import chain, count
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -243,3 +244,29 @@ def _mean(precisions: Sequence[float], defined: Sequence[bool], weights: Sequenc
     except OverflowError:  # in the sum or in exp
         return math.nan
     return mean if math.isfinite(mean) else math.nan
+
+
+def segment_counts(
+    texts: Sequence[object],
+    tokenizer: str | None,
+    tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]] | None,
+    max_n: int,
+) -> tuple[tuple[int, ...], list[int], list[tuple[int, int, int]]]:
+    """One segment's token counts and shared n-grams, as Python objects (see
+    :func:`bleuprint._kernels.segment_counts`)."""
+    if max_n < 1:
+        raise ValueError(f"max_n must be at least 1, got {max_n}")
+    vocabulary = Vocabulary()
+    if tokenizer is None and tokenize is None:
+        ids, sizes = vocabulary.intern_tokens(cast("Sequence[Sequence[Hashable]]", texts))
+    elif tokenize is None:
+        raise ValueError("texts need tokenize (token lists: tokenizer and tokenize None)")
+    else:
+        ids, sizes = vocabulary.intern_texts(cast("Sequence[str]", texts), tokenizer, tokenize)
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    references = np.arange(1, len(sizes))
+    singles, repeated = shared_ngram_counts(
+        ids, starts, [0], references, [0, len(references)], len(vocabulary), max_n
+    )
+    rows = [(int(cell), int(times), int(most)) for cell, times, most in repeated.tolist()]
+    return tuple(sizes.tolist()), singles[0].tolist(), rows
