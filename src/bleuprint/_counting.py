@@ -108,6 +108,22 @@ class Counting:
         """The statistics of segment number ``index`` (which error messages name): counted
         by the kernel as a batch of one, or, where a part has no array support, by the parts
         themselves (``count_by_parts``)."""
+        if type(hypothesis) is str and type(references) is list and _all_text(references):
+            segments, text = [hypothesis, *references], True  # the common case: nothing to check
+        else:
+            checked = self._checked_segment(index, hypothesis, references)
+            if isinstance(checked, BLEUStats):
+                return checked
+            segments, text = checked
+        if self.kernel_parts is None:
+            return self.count_by_parts(segments, text)
+        return self.kernel_parts.count_one(segments, text)
+
+    def _checked_segment(
+        self, index: int, hypothesis: Segment, references: object
+    ) -> tuple[list[str | list[str]], bool] | BLEUStats:
+        """The segment's texts (or token lists), hypothesis first, and whether they are text;
+        or, for token ids, their statistics. What is neither is refused, naming why."""
         references = as_corpus(references, "references", segment=index, items="references")
         if not references:
             raise InputError("no references", segment=index)
@@ -126,9 +142,7 @@ class Counting:
                     f"{_kind(not text)}; give both as text or both as tokens",
                     segment=index,
                 )
-        if self.kernel_parts is None:
-            return self.count_by_parts(segments, text)
-        return self.kernel_parts.count_one(segments, text)
+        return segments, text
 
     @functools.cached_property
     def kernel_parts(self) -> KernelParts | None:
@@ -193,6 +207,11 @@ class Counting:
             return SegmentStats.concatenate(chunk.statistics() for chunk in chunks)
         with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
             return SegmentStats.concatenate(counting.map(InternedChunk.statistics, chunks))
+
+
+def _all_text(references: list[object]) -> bool:
+    """Whether there are references and every one is a str (no subclass: a str exactly)."""
+    return bool(references) and all(type(reference) is str for reference in references)
 
 
 def _checked(index: int, role: str, segment: Segment) -> str | list[str]:
@@ -531,7 +550,9 @@ class KernelParts:
             )
         else:
             token_counts, singles, repeated = segment_counts(segments, None, None, max_n)
-        matches = [single * self.single_credit for single in singles]
+        matches = singles
+        if self.single_credit != 1:
+            matches = [single * self.single_credit for single in singles]
         if repeated:
             orders, in_hypothesis, in_reference = zip(*repeated)
             credits = self.matching.credit_array(
