@@ -1,9 +1,8 @@
-"""Counting: segments in, statistics out, for the whole batch at once where the parts allow.
+"""Counting: segments in, statistics out, through the kernel.
 
-:class:`Counting` holds an engine's counting parts. Its simple path counts one segment at a
-time with :class:`collections.Counter` objects (tens of microseconds of Python per segment).
-Where every counting part fits the array protocols of :mod:`bleuprint.typing`, a batch takes
-the fast path:
+:class:`Counting` holds an engine's counting parts. Where the n-gram, matching and length parts
+fit the array protocols of :mod:`bleuprint.typing` (every one bleuprint ships does), the kernel
+counts, a whole batch or one segment:
 
 1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids
    by the kernel's :class:`~bleuprint._kernels.Vocabulary`, kept in a :class:`TokenTable`
@@ -14,10 +13,15 @@ the fast path:
 2. The kernel (:func:`bleuprint._kernels.shared_ngram_counts`, compiled C) finds, segment by segment
    and order by order, the hypothesis n-grams that a reference has too, with their counts.
    Nearly all are found once on each side; those are only counted, the others listed.
-3. The matcher's credit of those counts is summed per segment and order with numpy.
+3. The matcher's credit of those (hypothesis count, reference count) pairs is summed per
+   segment and order.
 
-Every statistic equals the simple path's exactly; ``tests/test_arrays.py`` checks that on random
-corpora.
+One segment (a sentence's score) is a batch of one: :func:`bleuprint._kernels.segment_counts`
+does steps 1 and 2 in one call that gives Python ints, since arrays would cost more than the
+counting. A configuration with a part written for one segment at a time (an n-gram extractor
+or matcher of dictionaries of n-grams, or a matcher that chooses one reference) is counted by
+calling its parts once per segment (``Counting.count_by_parts``); ``tests/test_arrays.py``
+checks on random corpora that the two give the same statistics.
 """
 
 from __future__ import annotations
@@ -640,7 +644,7 @@ def _prepared(
 ) -> Callable[[], SegmentStats]:
     """The counting of the chunk that starts at segment ``start``, tokenized and interned
     here, to be called on any thread. A chunk holding anything but plain text (or plain token
-    lists) throughout is counted here by ``Counting.count_one``, the simple path, which also
+    lists) throughout is counted here segment by segment (``Counting.count_one``), which also
     raises the right error for bad input."""
     chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
     chunk_references = references[start : start + CHUNK_SEGMENTS]
