@@ -9,6 +9,7 @@ from typing import Protocol
 import numpy as np
 
 from bleuprint._counting import ArrayCounting, Counting, KernelParts, as_corpus, candidate_tokens
+from bleuprint._kernels import ngram_labels
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint.typing import FloatArray, IntArray, Segment
 
@@ -113,32 +114,9 @@ def _ngram_occurrences(token_ids: IntArray, lengths: IntArray, max_n: int) -> It
     (a dense one of streams x distinct n-grams would take gigabytes for thousands of
     candidates)."""
     streams = len(lengths)
-    for stream_of, labels in ngram_labels(token_ids, lengths, max_n):
+    for stream_of, labels in ngram_labels(token_ids, lengths, max_n):  # (the kernel's)
         cells, counts = np.unique(labels * streams + stream_of, return_counts=True)
         yield cells % streams, cells // streams, counts
-
-
-def ngram_labels(
-    token_ids: IntArray, lengths: IntArray, max_n: int
-) -> Iterator[tuple[IntArray, IntArray]]:
-    """For each order, every n-gram occurrence of the streams laid end to end: the stream it
-    is in, and a label 0, 1, 2, ... that is equal for equal n-grams (of that order). An
-    n-gram holding a negative token id, one that never matches (``TokenIds``' ``unk``), is
-    left out: it counts in the totals only."""
-    token_end = np.repeat(np.cumsum(lengths), lengths)
-    token_stream = np.repeat(np.arange(len(lengths)), lengths)
-    unigram_labels = _dense(token_ids)
-    unigram_count = int(unigram_labels.max(initial=-1)) + 1
-    matchable = token_ids >= 0
-    starts = np.flatnonzero(matchable)
-    labels = unigram_labels[starts]
-    for order in range(1, max_n + 1):
-        yield token_stream[starts], labels
-        # The (n+1)-gram at p is the n-gram at p and the token at p + n.
-        longer = starts + order + 1 <= token_end[starts]
-        longer[longer] = matchable[starts[longer] + order]
-        starts = starts[longer]
-        labels = _dense(labels[longer] * unigram_count + unigram_labels[starts + order])
 
 
 def _pairwise_credit(

@@ -31,6 +31,13 @@ both ``None``). It returns the token count of each text, ``singles`` (one count 
 the other shared n-grams as tuples ``(n - 1, count in the hypothesis, most in one
 reference)``, as ``shared_ngram_counts`` gives them for a segment, as Python ints.
 
+``ngram_labels(token_ids, lengths, max_n)`` labels the n-grams of many streams laid end to
+end (stream ``s`` has ``lengths[s]`` tokens), for pairwise scores and MBR: for each order
+``n``, every occurrence of an n-gram with no negative id (one that never matches), in order
+of position, as two arrays: its stream, and its label. A unigram's label is the rank of its
+id among all the ids given (negative ones too); a longer n-gram's is its rank among the
+n-grams of its order present, in the lexicographic order of its tokens' unigram labels.
+
 ``weighted_geometric_means(precisions, defined, order_weights)`` gives, row by row,
 ``exp(fsum(w * log p))`` over the orders of nonzero weight, with the very operations of the
 scalar code (the C library's ``log`` and ``exp``, as :mod:`math` calls them, and a correctly
@@ -92,6 +99,7 @@ tokenize_texts: Callable[[Sequence[str], str], list[list[str]]] | None = None
 if _pure_python():
     from bleuprint._kernels._python import (
         Vocabulary,
+        ngram_labels,
         segment_counts,
         shared_ngram_counts,
         weighted_geometric_means,
@@ -102,6 +110,7 @@ else:
     try:
         from bleuprint._kernels._compiled import (  # type: ignore[assignment]
             Vocabulary,
+            ngram_labels,
             segment_counts,
             shared_ngram_counts,
             tokenize_texts,
@@ -110,6 +119,7 @@ else:
     except ImportError as error:
         from bleuprint._kernels._python import (
             Vocabulary,
+            ngram_labels,
             segment_counts,
             shared_ngram_counts,
             weighted_geometric_means,
@@ -132,6 +142,7 @@ __all__ = [
     "TOKENIZERS",
     "Vocabulary",
     "geometric_mean",
+    "ngram_labels",
     "segment_counts",
     "shared_ngram_counts",
     "tokenize_texts",

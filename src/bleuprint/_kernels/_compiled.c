@@ -1264,6 +1264,7 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
 
 /* (defined at the end of the file) */
 static PyObject *segment_counts(PyObject *self, PyObject *args, PyObject *kwargs);
+static PyObject *ngram_labels(PyObject *self, PyObject *args, PyObject *kwargs);
 
 static PyMethodDef methods[] = {
     {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
@@ -1278,6 +1279,8 @@ static PyMethodDef methods[] = {
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
     {"segment_counts", (PyCFunction)(void (*)(void))segment_counts, METH_VARARGS | METH_KEYWORDS,
      "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels)."},
+    {"ngram_labels", (PyCFunction)(void (*)(void))ngram_labels, METH_VARARGS | METH_KEYWORDS,
+     "For each order, every n-gram occurrence's stream and label (see bleuprint._kernels)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1557,5 +1560,183 @@ static PyObject *segment_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObj
         PyBuffer_Release(&id_view);
     }
     Py_DECREF(interned);
+    return result;
+}
+
+/* -- n-gram labels of many streams (pairwise scores, MBR) ---------------------------------
+ *
+ * ngram_labels(token_ids, lengths, max_n): the streams laid end to end (stream s has
+ * lengths[s] tokens). For each order n, every occurrence of an n-gram whose tokens are all
+ * non-negative (a negative id never matches), in order of position: its stream, and a label.
+ * A unigram's label is the rank of its id among all the ids given (negative ones included); a
+ * longer n-gram's is its rank among the n-grams of its order present, in the lexicographic
+ * order of its tokens' unigram labels: the very labels numpy.unique gives the plain-Python twin.
+ * Ranks come from two stable counting sorts per order (by last token, then by the label of
+ * the first n - 1), so each order is linear in its occurrences. */
+
+typedef struct { i64 value, index; } Ranked;
+
+static int by_value(const void *a, const void *b)
+{
+    i64 x = ((const Ranked *)a)->value, y = ((const Ranked *)b)->value;
+    return (x > y) - (x < y);
+}
+
+/* `out` holds each of the `count` items' rank by (first, second), lexicographic; `order` and
+ * `tally` are scratch of `count` and max(first_range, second_range) + 1 items. */
+static void rank_pairs(const i64 *first, i64 first_range, const i64 *second, i64 second_range,
+                       i64 count, i64 *order, i64 *scratch, i64 *tally, i64 *out)
+{
+    memset(tally, 0, (size_t)(second_range + 1) * sizeof(i64));
+    for (i64 i = 0; i < count; i++)
+        tally[second[i] + 1]++;
+    for (i64 k = 0; k < second_range; k++)
+        tally[k + 1] += tally[k];
+    for (i64 i = 0; i < count; i++)
+        scratch[tally[second[i]]++] = i;
+    memset(tally, 0, (size_t)(first_range + 1) * sizeof(i64));
+    for (i64 i = 0; i < count; i++)
+        tally[first[i] + 1]++;
+    for (i64 k = 0; k < first_range; k++)
+        tally[k + 1] += tally[k];
+    for (i64 k = 0; k < count; k++) {
+        i64 i = scratch[k];
+        order[tally[first[i]]++] = i;
+    }
+    i64 rank = -1;
+    for (i64 k = 0; k < count; k++) {
+        i64 i = order[k];
+        if (k == 0 || first[i] != first[order[k - 1]] || second[i] != second[order[k - 1]])
+            rank++;
+        out[i] = rank;
+    }
+}
+
+static PyObject *order_arrays(const i64 *stream, const i64 *starts, const i64 *labels, i64 count)
+{
+    Array arrays[2] = {{0}};
+    PyObject *pair = NULL;
+    if (new_zeros(count, -1, "int64", &arrays[0]) < 0 || new_zeros(count, -1, "int64", &arrays[1]) < 0)
+        goto done;
+    for (i64 i = 0; i < count; i++) {
+        ints(&arrays[0])[i] = stream[starts[i]];
+        ints(&arrays[1])[i] = labels[i];
+    }
+    pair = PyTuple_Pack(2, arrays[0].array, arrays[1].array);
+done:
+    release(&arrays[0]);
+    release(&arrays[1]);
+    return pair;
+}
+
+static PyObject *ngram_labels(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"token_ids", "lengths", "max_n", NULL};
+    PyObject *objects[2];
+    Py_ssize_t max_n;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn:ngram_labels", keywords, &objects[0],
+                                     &objects[1], &max_n))
+        return NULL;
+    if (max_n < 1) {
+        PyErr_Format(PyExc_ValueError, "max_n must be at least 1, got %zd", max_n);
+        return NULL;
+    }
+    Array arrays[2] = {{0}};
+    PyObject *result = NULL;
+    i64 *work = NULL;
+    Ranked *ranked = NULL;
+    for (int k = 0; k < 2; k++)
+        if (take(objects[k], "int64", 1, keywords[k], &arrays[k]) < 0)
+            goto done;
+    const i64 *ids = ints(&arrays[0]), *lengths = ints(&arrays[1]);
+    i64 tokens = length(&arrays[0]), streams = length(&arrays[1]), total = 0;
+    for (i64 s = 0; s < streams; s++) {
+        if (lengths[s] < 0) {
+            PyErr_SetString(PyExc_ValueError, "lengths must not be negative");
+            goto done;
+        }
+        total += lengths[s];
+    }
+    if (total != tokens) {
+        PyErr_Format(PyExc_ValueError, "lengths add up to %lld, but there are %lld token ids",
+                     (long long)total, (long long)tokens);
+        goto done;
+    }
+    size_t room = (size_t)(tokens > 0 ? tokens : 1) + 1;
+    /* stream, end, unigram label, starts, labels, next starts, first, second, order, scratch,
+     * tally, next labels */
+    work = malloc(12 * room * sizeof(i64));
+    ranked = malloc(room * sizeof(Ranked));
+    result = PyList_New(0);
+    if (work == NULL || ranked == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (result == NULL)
+        goto done;
+    i64 *stream = work, *end = work + room, *unigram = work + 2 * room, *starts = work + 3 * room;
+    i64 *labels = work + 4 * room, *next_starts = work + 5 * room, *first = work + 6 * room;
+    i64 *second = work + 7 * room, *order = work + 8 * room, *scratch = work + 9 * room;
+    i64 *tally = work + 10 * room, *next_labels = work + 11 * room;
+    for (i64 s = 0, p = 0; s < streams; s++)
+        for (i64 k = 0; k < lengths[s]; k++, p++) {
+            stream[p] = s;
+            end[p] = p - k + lengths[s];
+        }
+    for (i64 p = 0; p < tokens; p++)
+        ranked[p] = (Ranked){ids[p], p};
+    qsort(ranked, (size_t)tokens, sizeof(Ranked), by_value);
+    i64 unigrams = 0;
+    for (i64 k = 0; k < tokens; k++) {
+        if (k > 0 && ranked[k].value != ranked[k - 1].value)
+            unigrams++;
+        unigram[ranked[k].index] = unigrams;
+    }
+    if (tokens > 0)
+        unigrams++;
+    i64 alive = 0, label_range = unigrams;
+    for (i64 p = 0; p < tokens; p++)
+        if (ids[p] >= 0) {
+            starts[alive] = p;
+            labels[alive++] = unigram[p];
+        }
+    for (Py_ssize_t n = 1; n <= max_n; n++) {
+        PyObject *pair = order_arrays(stream, starts, labels, alive);
+        if (pair == NULL || PyList_Append(result, pair) < 0) {
+            Py_XDECREF(pair);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(pair);
+        if (n == max_n)
+            break;
+        i64 kept = 0; /* the (n + 1)-gram at p: the n-gram at p and the token at p + n */
+        for (i64 i = 0; i < alive; i++) {
+            i64 p = starts[i];
+            if (p + n + 1 <= end[p] && ids[p + n] >= 0) {
+                next_starts[kept] = p;
+                first[kept] = labels[i];
+                second[kept++] = unigram[p + n];
+            }
+        }
+        rank_pairs(first, label_range, second, unigrams, kept, order, scratch, tally,
+                   next_labels);
+        i64 *swap = starts;
+        starts = next_starts;
+        next_starts = swap;
+        swap = labels;
+        labels = next_labels;
+        next_labels = swap;
+        alive = kept;
+        label_range = 0;
+        for (i64 i = 0; i < alive; i++)
+            if (labels[i] + 1 > label_range)
+                label_range = labels[i] + 1;
+    }
+done:
+    free(work);
+    free(ranked);
+    release(&arrays[0]);
+    release(&arrays[1]);
     return result;
 }

@@ -38,3 +38,6 @@ def segment_counts(
     tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]] | None,
     max_n: int,
 ) -> tuple[tuple[int, ...], list[int], list[tuple[int, int, int]]]: ...
+def ngram_labels(
+    token_ids: npt.ArrayLike, lengths: npt.ArrayLike, max_n: int
+) -> list[tuple[IntArray, IntArray]]: ...
