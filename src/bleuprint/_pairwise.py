@@ -1,5 +1,6 @@
 """Pairwise scores: every candidate of a group against every other as its only reference,
-for minimum-Bayes-risk decoding and self-BLEU, counted with n-gram count matrices."""
+for minimum-Bayes-risk decoding and self-BLEU, counted with n-gram count matrices (the
+kernel interns the candidates' tokens and labels their n-grams)."""
 
 from __future__ import annotations
 
