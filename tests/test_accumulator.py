@@ -17,6 +17,7 @@ from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 from bleuprint import BLEUScore, InputError, StatisticsMismatchError, brevity, smoothing
 from bleuprint._accumulator import Accumulator
 from bleuprint.compat.nltk import NLTKStats
+from tests.conftest import NLTK_WARNS
 
 WORDS = st.sampled_from(["the", "cat", "a", "dog", "sat", "on", "mat", "."])
 TEXT = st.lists(WORDS, min_size=0, max_size=9).map(" ".join)
@@ -115,6 +116,7 @@ def assert_same(result: Any, expected: Any, *, last_too: bool = True) -> None:
     assert result.signature == expected.signature
 
 
+@NLTK_WARNS
 @pytest.mark.parametrize("name", sorted(WHOLE))
 @settings(max_examples=25)  # per definition
 @given(run=runs())

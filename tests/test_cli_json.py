@@ -13,7 +13,8 @@ import jsonschema
 import pytest
 from sacrebleu.metrics import BLEU
 
-from bleuprint.cli.document import schema
+from bleuprint import BLEUScore
+from bleuprint.cli.document import document, schema
 from tests.cli_helpers import run, sacrebleu_cli
 
 _REFERENCES = [
@@ -162,3 +163,15 @@ def test_paired_tests_give_a_p_value_to_every_system_but_the_baseline(folder: Pa
     assert document["significance"] == {"test": "bs", "samples": 50, "seed": 12345}
     # sacreBLEU's signature of a paired bootstrap test names it.
     assert system["signature"].startswith("nrefs:1|bs:50|seed:12345|")
+
+
+def test_a_document_writes_each_segment_on_a_line_and_keeps_their_text_as_given() -> None:
+    signature = BLEUScore.sacrebleu().signature()
+    tricky = {"segment": 1, "tokens": ["\0segments-0", '"\\u0000segments-1"', "é"]}
+    systems = [{"system": "a", "segments": [tricky, {"segment": 2}]}, {"system": "b"}]
+    systems.append({"system": "c", "segments": []})
+    text = document("score", "sacrebleu", signature, systems)
+    assert json.loads(text)["systems"] == systems
+    lines = text.splitlines()
+    assert '    {"segment": 2}' in lines
+    assert any(line.startswith('    {"segment": 1, "tokens": ') for line in lines)

@@ -132,3 +132,9 @@ def test_options_and_input_are_checked() -> None:
         BLEUScore.fairseq().compute("the cat", ["the cat"])
     with pytest.raises(InputError, match="one reference per hypothesis, got 2"):
         BLEUScore.fairseq().compute("5 6", ["5 6", "5 7"])
+
+
+def test_an_unk_marked_by_token_ids_is_refused_with_the_presets_own_option() -> None:
+    bleu = BLEUScore.fairseq(pad=1, eos=2, unk=3)
+    with pytest.raises(InputError, match=r"give BLEUScore.fairseq\(unk=...\) the id"):
+        bleu.corpus_score(TokenIds([[4, 5, 3, 2]], unk=3), [[[4, 5, 6, 2]]])

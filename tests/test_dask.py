@@ -34,7 +34,7 @@ from bleuprint import BLEUResult, BLEUScore, ConfigurationError, InputError, pre
 from bleuprint import dask as bleu_dask
 from bleuprint.compat import hf_evaluate
 from bleuprint.dask import files as dask_files
-from tests.conftest import as_the_preset_reads, load_shared_json, require_shared
+from tests.conftest import NLTK_WARNS, as_the_preset_reads, load_shared_json, require_shared
 
 PRESET_NAMES = sorted(presets.PRESETS)
 # (pair, system): two references each; zh-en's Online-W has an empty hypothesis line.
@@ -120,6 +120,7 @@ def test_corpus_score_of_a_bag_and_of_a_dataframe_equals_the_local_one(
 
 # torcheval has no sentence score for a segment shorter than its order (the next test shows
 # a definition's refusal failing the same way on Dask).
+@NLTK_WARNS
 @pytest.mark.parametrize("name", [name for name in PRESET_NAMES if name != "torcheval"])
 def test_sentence_scores_as_a_new_column_equal_the_local_ones(client: Client, name: str) -> None:
     preset = presets.get(name)

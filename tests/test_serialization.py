@@ -21,7 +21,7 @@ from bleuprint import (
     presets,
 )
 from bleuprint.compat.nltk import NLTKStats
-from tests.conftest import as_the_preset_reads
+from tests.conftest import NLTK_WARNS, as_the_preset_reads
 
 PRESET_NAMES = sorted(presets.PRESETS)
 HYPOTHESES = ["the cat is on the mat", "", "a dog barks"]
@@ -65,6 +65,7 @@ def test_every_pickled_preset_scores_a_hypothesis_equal_to_its_reference_one(nam
         assert score == 1.0
 
 
+@NLTK_WARNS
 def test_pickled_sacrebleu_and_nltk_presets_score_as_the_libraries_do() -> None:
     sacrebleu_copy = _roundtrip(presets.get("sacrebleu").build())
     theirs = sacrebleu.corpus_bleu(

@@ -290,10 +290,12 @@ class BLEUScore:
 
     def signature(self, stats: BLEUStats | None = None) -> Signature:
         """The signature of this configuration (with the reference counts of ``stats``)."""
-        parts = {
-            family: getattr(self, field).signature for family, field in FIELD_OF_FAMILY.items()
-        }
-        return Signature(parts, stats.reference_counts if stats else frozenset())
+        return Signature(self._part_signatures, stats.reference_counts if stats else frozenset())
+
+    @functools.cached_property
+    def _part_signatures(self) -> dict[str, str]:
+        """Each family's part signature: written once, as every result carries them."""
+        return {family: getattr(self, field).signature for family, field in FIELD_OF_FAMILY.items()}
 
     # -- counting --------------------------------------------------------------------------
 

@@ -87,15 +87,12 @@ class SegmentStats(Sequence[BLEUStats]):
         ([[5, 2]], 2)
         """
 
-        def column(values: object) -> Column:
-            array = np.array(values)
-            return array.astype(np.float64) if array.dtype == object else array
-
+        counts = _numeric((stats.matches, stats.totals)).reshape(2, stats.max_n)
         return cls(
-            column([stats.matches]).reshape(1, stats.max_n),
-            column([stats.totals]).reshape(1, stats.max_n),
-            column([stats.hypothesis_length]),
-            column([stats.reference_length]),
+            counts[:1],
+            counts[1:],
+            _numeric((stats.hypothesis_length,)),
+            _numeric((stats.reference_length,)),
             np.array([min(stats.reference_counts, default=0)], np.int64),
             stats.counting,
             source=stats,
@@ -170,6 +167,12 @@ class SegmentStats(Sequence[BLEUStats]):
             reference_counts=start.reference_counts | set(self.reference_counts.tolist()),
             counting=self.counting,
         )
+
+
+def _numeric(values: object) -> Column:
+    """An array of ``values``; integers too large for 64 bits become floats."""
+    array = np.array(values)
+    return array.astype(np.float64) if array.dtype == object else array
 
 
 _COLUMNS = ("matches", "totals", "hypothesis_lengths", "reference_lengths", "reference_counts")

@@ -28,6 +28,7 @@ from bleuprint.exceptions import InputError
 from bleuprint.typing import BoolArray, IntArray
 
 __all__ = [
+    "NEVER_MATCHING",
     "IdCorpus",
     "TokenIds",
     "as_id_corpus",
@@ -39,6 +40,9 @@ __all__ = [
 
 Ids = npt.NDArray[Any]
 """Raw ids as given: any integer dtype (``object`` for Python ints beyond 64 bits)."""
+
+NEVER_MATCHING = "never-"
+"""How :meth:`IdCorpus.as_tokens` begins the word of an id that never matches."""
 
 # Ids from 0 below the first bound (or the number of ids) are their own labels; below the
 # second, they are labelled through a table of that size; others, by sorting.
@@ -581,7 +585,7 @@ class IdCorpus:
         words = np.array([str(token) for token in self.given.tolist()], dtype=object)
         if self.never is not None:
             never = np.flatnonzero(self.never)
-            words[never] = [f"never-{number}" for number in range(1, len(never) + 1)]
+            words[never] = [f"{NEVER_MATCHING}{number}" for number in range(1, len(never) + 1)]
         sequences = np.split(words, self.starts[1:-1]) if self.segments else []
         tokens = [sequence.tolist() for sequence in sequences]
         ends = self.segments + np.cumsum(self.reference_counts)

@@ -200,6 +200,8 @@ class Exponential(Part, family="bp", name="exp"):
         """
         penalties = np.ones(len(hypothesis_lengths))
         short = hypothesis_lengths < reference_lengths
+        if not short.any():  # no masks to build (a corpus, or a long enough segment)
+            return penalties
         penalties[short & (hypothesis_lengths <= 0)] = 0.0
         scaled = short & (hypothesis_lengths > 0)
         exponents = 1 - reference_lengths[scaled] / hypothesis_lengths[scaled]

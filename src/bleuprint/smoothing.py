@@ -83,8 +83,10 @@ def _zero_without_matches(
 ) -> tuple[FloatArray, BoolArray]:
     """sacreBLEU scores rows without any match 0 before it smooths anything: every
     precision 0 (and defined)."""
-    unmatched: BoolArray = ~np.any(stats.matches, axis=1)
-    return np.where(unmatched[:, None], 0.0, precisions), defined | unmatched[:, None]
+    unmatched: BoolArray = ~np.any(stats.matches, axis=1, keepdims=True)
+    if not unmatched.any():  # nothing to zero (most rows of real text)
+        return precisions, defined
+    return np.where(unmatched, 0.0, precisions), defined | unmatched
 
 
 def _ratios(stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
@@ -172,6 +174,8 @@ class Exp(Part, family="smooth", name="exp"):
         defined = _defined_orders_array(stats.totals)
         totals = np.where(defined, stats.totals, 1)
         unmatched = defined & (stats.matches == 0)
+        if not unmatched.any():  # every defined order matched: nothing to smooth
+            return _zero_without_matches(stats, stats.matches / totals, defined)
         zero_orders = np.cumsum(unmatched, axis=1)
         # ldexp(1, k) is 2**k exactly, without a general power per element
         smoothed = 1 / (np.ldexp(1.0, zero_orders) * totals)

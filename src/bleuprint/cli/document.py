@@ -12,7 +12,9 @@ scores of its ``segments`` where the command scores segments. The schema is
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -51,16 +53,44 @@ def document(
     systems: Sequence[dict[str, Any]],
     significance: dict[str, Any] | None = None,
 ) -> str:
-    """The document a command prints: what ran, then the systems' score objects."""
+    """The document a command prints: what ran, then the systems' score objects; a system's
+    ``segments`` one per line (json's indenting encoder is plain Python, its compact one
+    compiled: seconds at 100,000 segments)."""
+    rows = [system["segments"] for system in systems if "segments" in system]
+    numbers = itertools.count()
+    plain_systems = [
+        {**system, "segments": f"{_ROWS}{next(numbers)}"} if "segments" in system else system
+        for system in systems
+    ]
     fields = {
         "layout": LAYOUT,
         "command": command,
         "preset": preset,
         "bleuprint_signature": str(signature),
         "significance": significance,
-        "systems": list(systems),
+        "systems": plain_systems,
     }
-    return json.dumps(fields, indent=1, ensure_ascii=False) + "\n"
+    text = json.dumps(fields, indent=1, ensure_ascii=False)
+    # one pass, so that no segment's own text is read as a placeholder
+    return _PLACEHOLDER.sub(lambda match: _one_per_line(rows[int(match[1])]), text) + "\n"
+
+
+_ROWS = "\0segments-"
+"""A system's segments stand in the indented text as this string and their number."""
+_PLACEHOLDER = re.compile(re.escape(json.dumps(_ROWS)[:-1]) + r'(\d+)"')
+
+_SEGMENT_INDENT = " " * 4  # a segment's depth: document, systems, system, segments
+
+
+def _one_per_line(segments: Sequence[object]) -> str:
+    """A JSON list of objects, each on a line of its own."""
+    if not segments:
+        return "[]"
+    lines = (_SEGMENT_INDENT + _COMPACT.encode(segment) for segment in segments)
+    return "[\n" + ",\n".join(lines) + "\n" + _SEGMENT_INDENT[1:] + "]"
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 
 def score_fields(

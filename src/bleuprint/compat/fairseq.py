@@ -36,6 +36,7 @@ import attrs
 from bleuprint import ngrams, smoothing
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
+from bleuprint._token_ids import NEVER_MATCHING
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import Ngram, NgramCounts, Smoother
 
@@ -94,6 +95,11 @@ def _id(value: object) -> int:
         number = int(value) if isinstance(value, (int, str)) else None
     except ValueError:
         number = None
+    if isinstance(value, str) and value.startswith(NEVER_MATCHING):
+        raise InputError(
+            "the fairseq preset handles unk itself: give BLEUScore.fairseq(unk=...) the id, "
+            "not TokenIds(..., unk=...)"
+        )
     if number is None or isinstance(value, bool) or not -(1 << 31) <= number < 1 << 31:
         raise InputError(
             f"fairseq scores 32-bit integer token ids; got the token {value!r} "
