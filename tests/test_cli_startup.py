@@ -4,8 +4,10 @@ starts is one line and status 130."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import pkgutil
 import signal
 import subprocess
 import sys
@@ -19,6 +21,7 @@ from bleuprint.cli import parser
 from tests.cli_helpers import CANONICAL, run, write_examples
 
 HEAVY = ("numpy", "matplotlib", "dask", "distributed", "tqdm", "scipy", "multiprocessing")
+DEFINITION_PACKAGES = ("bleuprint.compat", "bleuprint.definitions")
 
 
 def _imported_by(code: str, cwd: Path | None = None) -> set[str]:
@@ -55,6 +58,103 @@ def test_a_score_piped_loads_no_plotting_dask_progress_or_processes(tmp_path: Pa
     assert "numpy" in imported and "bleuprint.cli.score" in imported  # it did score
     assert not imported & {"matplotlib", "dask", "distributed", "tqdm", "scipy"}
     assert not imported & {"multiprocessing", "tempfile", "bleuprint.cli.compare"}
+
+
+def test_a_score_imports_only_its_presets_definition_and_no_unused_machinery(
+    tmp_path: Path,
+) -> None:
+    write_examples(tmp_path)
+    argv = ["score", "-r", "ref.txt", "-i", "hyp.txt", "-b"]  # the default preset: sacrebleu
+    imported = _imported_by(f"from bleuprint.cli import main\nmain({argv!r})", cwd=tmp_path)
+    definitions = {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
+    assert definitions == {"bleuprint.compat", "bleuprint.compat.sacrebleu"}
+    assert not imported & {"bleuprint.aggregation", "regex", "concurrent", "fractions", "decimal"}
+
+
+def test_a_pair_imports_only_its_presets_definition_and_no_significance() -> None:
+    stdin = "import io, sys\nsys.stdin = io.TextIOWrapper(io.BytesIO(b'a b c\\na b c\\n'))\n"
+    imported = _imported_by(f"{stdin}from bleuprint.cli import main\nmain(['pair'])")
+    assert "bleuprint.cli.pair" in imported  # it did score
+    definitions = {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
+    assert definitions == {"bleuprint.definitions", "bleuprint.definitions.canonical"}
+    assert not imported & {"bleuprint.significance", "bleuprint.cli.significance", "regex"}
+
+
+def test_the_presets_table_lists_names_without_importing_definitions() -> None:
+    code = (
+        "from bleuprint import presets\nprint(sorted(presets.PRESETS), 'nltk' in presets.PRESETS)"
+    )
+    imported = _imported_by(code)
+    assert "bleuprint.presets" in imported
+    assert not {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
+    imported = _imported_by("from bleuprint import presets\npresets.get('nltk')")
+    assert {name for name in imported if name.startswith(DEFINITION_PACKAGES)} == {
+        "bleuprint.compat",
+        "bleuprint.compat.nltk",
+    }
+
+
+def test_the_presets_table_is_every_definition_modules_entries_in_order() -> None:
+    from bleuprint import _engine, compat, definitions, presets  # noqa: PLC0415
+
+    modules = [
+        importlib.import_module(f"{package.__name__}.{module.name}")
+        for package in (definitions, compat)
+        for module in pkgutil.iter_modules(package.__path__)
+    ]
+    defining = {module.__name__: module for module in modules if hasattr(module, "PRESETS")}
+    in_order = dict.fromkeys(_engine.PRESET_MODULES.values())
+    assert set(in_order) == set(defining)
+    entries = [(name, entry) for name in in_order for entry in defining[name].PRESETS]
+    assert list(presets.PRESETS) == [entry.name for _, entry in entries]
+    for module, entry in entries:
+        preset = presets.PRESETS[entry.name]
+        assert _engine.PRESET_MODULES[entry.constructor] == module
+        assert (preset.name, preset.summary) == (entry.name, entry.summary)
+        assert (preset.decimals, preset.takes) == (entry.decimals, entry.takes)
+        assert preset.factory == getattr(bleuprint.BLEUScore, entry.constructor)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # a preset's signature names parts of a definition module not imported yet
+        "bleu = BLEUScore.from_signature(signature)\nprint(bleu == BLEUScore.nltk(method=3))",
+        "print(parse_part('smooth', 'coco-constants').signature)",
+        "print(parse_part('smooth', 'sentence-mean[exp[]]').signature)",
+    ],
+)
+def test_a_signature_naming_a_definitions_part_reads_before_the_definition_is_used(
+    code: str,
+) -> None:
+    signature = str(bleuprint.BLEUScore.nltk(method=3).signature())
+    setup = (
+        "from bleuprint import BLEUScore\nfrom bleuprint._signature import parse_part\n"
+        f"signature = {signature!r}\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", setup + code], capture_output=True, text=True, check=False
+    )
+    assert completed.stderr == ""
+    assert completed.stdout in {"True\n", "coco-constants\n", "sentence-mean[exp[]]\n"}
+
+
+def test_a_users_part_taking_a_definitions_name_is_refused_before_the_definition_is_used() -> None:
+    code = (
+        "import attrs\nfrom bleuprint import BLEUScore, ConfigurationError, smoothing\n"
+        "try:\n"
+        "    @attrs.frozen\n"
+        "    class Mine(smoothing.NoSmoothing, family='smooth', name='nltk-method3'): pass\n"
+        "except ConfigurationError as error:\n    print(error)\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert completed.stdout == (
+        "__main__.Mine asks for the smooth part name 'nltk-method3', which "
+        "bleuprint.compat.nltk.NLTKMethod3 already has: choose another name, or give "
+        "replace=True to take it over\n"
+    )
 
 
 def test_every_public_name_can_be_imported_from_a_fresh_start() -> None:

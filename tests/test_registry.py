@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -19,7 +20,9 @@ from bleuprint.typing import Precision
 
 @pytest.fixture(autouse=True)
 def own_registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Each test registers into a copy, so its classes never leak into other tests."""
+    """Each test registers into a copy, so its classes never leak into other tests (the
+    definitions' parts registered first: a test's lookup must not register them in its copy)."""
+    _signature._load_deferred()
     copy = {family: dict(parts) for family, parts in _signature._REGISTRY.items()}
     monkeypatch.setattr(_signature, "_REGISTRY", copy)
     yield
@@ -144,6 +147,23 @@ def test_bad_parameter_values_are_refused_by_the_part() -> None:
 def lowercased(depth: int) -> str:
     """``whitespace[]`` wrapped in lowercase tokenizers, nested ``depth`` brackets deep."""
     return "lowercase[" * (depth - 1) + "whitespace[]" + "]" * (depth - 1)
+
+
+def test_signatures_split_at_unicode_white_space_as_the_regex_modules_classes() -> None:
+    """The reader's patterns use the standard module; every code point is a space, a name's
+    character or neither exactly as the regex module's classes say (its ``\\s`` is Unicode
+    White_Space, which leaves U+001C..U+001F in names)."""
+    import regex  # noqa: PLC0415 - the patterns' reference
+
+    every = "".join(map(chr, range(sys.maxunicode + 1)))
+    assert re.findall(_signature._SPACE, every) == regex.findall(r"\s", every)
+    name_characters = regex.findall(r"[^\[\](),\s]", every)
+    assert re.findall(_signature._NAME_CHARACTER, every) == name_characters
+    assert "\x1c" in name_characters and " " not in name_characters
+    text = "  lowercase[\u2003 13a\x1f[ ]\u3000] "
+    assert [match.groups() for match in _signature._TOKEN.finditer(text)] == [
+        match.groups() for match in regex.finditer(r"\s*(?:([\[\](),])|([^\[\](),\s]+))", text)
+    ]
 
 
 def test_signatures_nested_up_to_the_limit_are_read() -> None:

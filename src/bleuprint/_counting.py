@@ -32,10 +32,8 @@ import sys
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
-from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, islice
-from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import attrs
 import numpy as np
@@ -60,6 +58,9 @@ from bleuprint.typing import (
     Tokenizer,
     implements,
 )
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 COUNTING_THREADS = THREADS
 """Threads counting chunks at once: the environment variable ``BLEUPRINT_THREADS`` (by default,
@@ -209,6 +210,8 @@ class Counting:
             return chunks[0].statistics()
         if COUNTING_THREADS == 1:
             return SegmentStats.concatenate(chunk.statistics() for chunk in chunks)
+        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
+
         with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
             return SegmentStats.concatenate(counting.map(InternedChunk.statistics, chunks))
 
@@ -376,7 +379,7 @@ def _streams_fit_better(hypotheses: Sequence[Segment], references: Sequence[obje
     return theirs > 2 * ours + sample * (sample - 1)
 
 
-_PACKAGE = str(Path(__file__).resolve().parent)
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
 
 
 def _caller_level() -> int:
@@ -625,6 +628,8 @@ def _count_in_chunks(
     if len(starts) == 1 or COUNTING_THREADS == 1:
         counted = [_prepared(parts, start, hypotheses, references)() for start in starts]
     else:
+        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
+
         counted = []
         pending: deque[Future[SegmentStats]] = deque()
         with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 import attrs
@@ -13,6 +15,7 @@ from bleuprint import (
     _accumulator,
     _pairwise,
     _scoring,
+    _signature,
     _streaming,
     brevity,
     matching,
@@ -29,26 +32,6 @@ from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits
-
-# The definitions, under names that the named constructors do not shadow.
-from bleuprint.compat import bleuscore as bleuscore_definition
-from bleuprint.compat import coco as coco_definition
-from bleuprint.compat import distancia as distancia_definition
-from bleuprint.compat import fairseq as fairseq_definition
-from bleuprint.compat import fast_bleu as fast_bleu_definition
-from bleuprint.compat import gleu as gleu_definition
-from bleuprint.compat import hf_evaluate as hf_evaluate_definition
-from bleuprint.compat import ignite as ignite_definition
-from bleuprint.compat import moses as moses_definition
-from bleuprint.compat import mteval as mteval_definition
-from bleuprint.compat import nltk as nltk_definition
-from bleuprint.compat import sacrebleu as sacrebleu_definition
-from bleuprint.compat import tensor2tensor as tensor2tensor_definition
-from bleuprint.compat import torcheval as torcheval_definition
-from bleuprint.compat import torchmetrics as torchmetrics_definition
-from bleuprint.definitions import canonical as canonical_definition
-from bleuprint.definitions import russian as russian_definition
-from bleuprint.definitions import unigram as unigram_definition
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import (
     Aggregation,
@@ -66,7 +49,7 @@ from bleuprint.typing import (
     implements,
 )
 
-__all__ = ["FIELD_OF_FAMILY", "BLEUScore"]
+__all__ = ["FIELD_OF_FAMILY", "PRESET_MODULES", "BLEUScore", "preset_entry"]
 
 FIELD_OF_FAMILY: dict[str, str] = dict(
     zip(
@@ -85,6 +68,32 @@ FIELD_OF_FAMILY: dict[str, str] = dict(
 )
 """Signature key -> engine field, in the order a signature names them."""
 _COUNTING_FAMILIES = FAMILIES[:5]
+
+
+class _Named:
+    """A named constructor, ``BLEUScore.<name>(...)``, of a preset of the definition module
+    ``bleuprint.<module>``: the module is imported when the constructor is first looked up (so
+    that a run imports the one definition it uses), and the class method built from its
+    ``PRESETS`` entry takes this placeholder's place in the class."""
+
+    owner: type[BLEUScore]
+
+    def __init__(self, module: str) -> None:
+        self.module = f"bleuprint.{module}"
+        self.name = ""
+
+    def __set_name__(self, owner: type[BLEUScore], name: str) -> None:
+        # attrs rebuilds the slotted class: the last owner named is the class users get.
+        self.owner, self.name = owner, name
+
+    def __get__(
+        self, instance: BLEUScore | None, owner: type[BLEUScore]
+    ) -> Callable[..., BLEUScore]:
+        method = _named(preset_entry(self.name))
+        if self.owner.__dict__.get(self.name) is self:
+            setattr(self.owner, self.name, method)
+        constructor: Callable[..., BLEUScore] = method.__get__(instance, owner)
+        return constructor
 
 
 def _named(preset: PresetEntry) -> classmethod[BLEUScore, ..., BLEUScore]:
@@ -205,30 +214,30 @@ class BLEUScore:
                     f"{problem}"
                 )
 
-    # -- named constructors: each definition's recipe lives in its own module -----------------
+    # -- named constructors: each definition's recipe lives in its own module, imported on use -
 
-    canonical = _named(canonical_definition.PRESET)
-    unigram = _named(unigram_definition.PRESET)
-    russian = _named(russian_definition.PRESET)
-    sacrebleu = _named(sacrebleu_definition.CORPUS_PRESET)
-    sacrebleu_sentence = _named(sacrebleu_definition.SENTENCE_PRESET)
-    nltk = _named(nltk_definition.PRESET)
-    torchmetrics = _named(torchmetrics_definition.PRESET)
-    hf_evaluate = _named(hf_evaluate_definition.PRESET)
-    bleuscore = _named(bleuscore_definition.PRESET)
-    fast_bleu = _named(fast_bleu_definition.PRESET)
-    distancia = _named(distancia_definition.PRESET)
-    moses_multi_bleu = _named(moses_definition.PRESET)
-    moses_multi_bleu_detok = _named(moses_definition.DETOK_PRESET)
-    mteval_v13a = _named(mteval_definition.V13A_PRESET)
-    mteval_v14 = _named(mteval_definition.V14_PRESET)
-    coco = _named(coco_definition.PRESET)
-    torcheval = _named(torcheval_definition.PRESET)
-    tensor2tensor = _named(tensor2tensor_definition.PRESET)
-    ignite = _named(ignite_definition.PRESET)
-    gleu = _named(gleu_definition.PRESET)
-    google_bleu = _named(gleu_definition.GOOGLE_BLEU_PRESET)
-    fairseq = _named(fairseq_definition.PRESET)
+    canonical = _Named("definitions.canonical")
+    unigram = _Named("definitions.unigram")
+    russian = _Named("definitions.russian")
+    sacrebleu = _Named("compat.sacrebleu")
+    sacrebleu_sentence = _Named("compat.sacrebleu")
+    nltk = _Named("compat.nltk")
+    torchmetrics = _Named("compat.torchmetrics")
+    hf_evaluate = _Named("compat.hf_evaluate")
+    bleuscore = _Named("compat.bleuscore")
+    fast_bleu = _Named("compat.fast_bleu")
+    distancia = _Named("compat.distancia")
+    moses_multi_bleu = _Named("compat.moses")
+    moses_multi_bleu_detok = _Named("compat.moses")
+    mteval_v13a = _Named("compat.mteval")
+    mteval_v14 = _Named("compat.mteval")
+    coco = _Named("compat.coco")
+    torcheval = _Named("compat.torcheval")
+    tensor2tensor = _Named("compat.tensor2tensor")
+    ignite = _Named("compat.ignite")
+    gleu = _Named("compat.gleu")
+    google_bleu = _Named("compat.gleu")
+    fairseq = _Named("compat.fairseq")
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:
@@ -403,3 +412,28 @@ class BLEUScore:
 
     def _check_orders(self, stats: BLEUStats | SegmentStats) -> None:
         _check_statistics(stats, self.max_n)
+
+
+PRESET_MODULES: Mapping[str, str] = MappingProxyType(
+    {name: named.module for name, named in vars(BLEUScore).items() if isinstance(named, _Named)}
+)
+"""Named constructor -> the module that defines its preset, in the order of the class (the
+definitions first, then other implementations', as docs/definitions/compared.md)."""
+
+
+def preset_entry(constructor: str) -> PresetEntry:
+    """The ``PRESETS`` entry of ``BLEUScore.<constructor>``, from its definition module."""
+    entries: tuple[PresetEntry, ...] = importlib.import_module(PRESET_MODULES[constructor]).PRESETS
+    return next(entry for entry in entries if entry.constructor == constructor)
+
+
+def _import_definitions() -> None:
+    """Import every definition module, and the aggregations, whose parts the registry of part
+    names then holds."""
+    import bleuprint.aggregation  # noqa: F401, PLC0415 - imported for its registered parts
+
+    for module in PRESET_MODULES.values():
+        importlib.import_module(module)
+
+
+_signature.defer(_import_definitions)

@@ -25,12 +25,10 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import io
 import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from pathlib import Path
 from typing import BinaryIO, cast
 
 from bleuprint.exceptions import InputError
@@ -80,10 +78,10 @@ def read_lines(
     shown = display_name(name) if sacrebleu_names else name
     with open_binary(name, sacrebleu_names=sacrebleu_names) as handle:
         try:
-            raw_lines = _within(handle, byte_range)
+            blocks = _blocks(handle, byte_range)
             if progress is not None:
-                raw_lines = _reported(raw_lines, progress)
-            yield from _decoded(raw_lines, shown, first_line)
+                blocks = _reported(blocks, progress)
+            yield from _decoded(blocks, shown, first_line)
         except (gzip.BadGzipFile, EOFError, zlib.error):
             raise InputError("not a valid gzip file", path=shown) from None
         except OSError as error:
@@ -105,7 +103,7 @@ def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[st
     ...
     bleuprint.exceptions.InputError: f.txt:2: not valid UTF-8 (byte 1 of the line is 0xff)
     """
-    return _segments(_decoded(io.BytesIO(data), name, 1), name, as_given=as_given)
+    return _segments(_decoded([data], name, 1), name, as_given=as_given)
 
 
 def read_segments(path: str, progress: Callable[[int], object] | None = None) -> list[str]:
@@ -205,9 +203,16 @@ def open_binary(path: str, *, sacrebleu_names: bool = False) -> Iterator[BinaryI
         yield standard_input()  # not closed: it is not ours
         return
     try:
-        handle: BinaryIO = Path(path).open("rb")  # noqa: SIM115 (closed below)
-    except OSError as error:
-        raise _unreadable(error, path) from None
+        handle: BinaryIO = open(path, "rb")  # noqa: SIM115 (closed below)
+    except OSError:
+        # Where the name as given cannot be opened, pathlib's reading of it ("ref.txt/" is
+        # ref.txt, "" is "."), as the files were always opened; pathlib costs start-up time.
+        from pathlib import Path  # noqa: PLC0415
+
+        try:
+            handle = Path(path).open("rb")  # noqa: SIM115
+        except OSError as error:
+            raise _unreadable(error, path) from None
     with handle:
         if sacrebleu_names and path.endswith(".gz"):
             with gzip.GzipFile(fileobj=handle) as unpacked:
@@ -229,35 +234,63 @@ def _unreadable(error: OSError, name: str) -> InputError:
     return InputError(reason, path=name)
 
 
-def _within(handle: BinaryIO, byte_range: tuple[int, int] | None) -> Iterable[bytes]:
-    """The raw lines of ``handle``, each with its ``\\n``, from the byte range only if given."""
-    if byte_range is None:
-        return handle
-    start, end = byte_range
-    handle.seek(start)
-    return _lines_until(handle, end - start)
+# Files are read in blocks, each decoded and split at once: a line at a time costs several
+# times as much in Python calls as the reading itself.
+_BLOCK = 1 << 16
 
 
-def _lines_until(handle: BinaryIO, size: int) -> Iterator[bytes]:
-    while size > 0 and (line := handle.readline(size)):
-        size -= len(line)
-        yield line
+def _blocks(handle: BinaryIO, byte_range: tuple[int, int] | None) -> Iterator[bytes]:
+    """The bytes of ``handle``, in blocks, from the byte range only if given."""
+    size = None
+    if byte_range is not None:
+        start, end = byte_range
+        handle.seek(start)
+        size = end - start
+    while size is None or size > 0:
+        block = handle.read(_BLOCK if size is None else min(_BLOCK, size))
+        if not block:
+            return
+        if size is not None:
+            size -= len(block)
+        yield block
 
 
-def _reported(raw_lines: Iterable[bytes], progress: Callable[[int], object]) -> Iterator[bytes]:
+def _reported(blocks: Iterable[bytes], progress: Callable[[int], object]) -> Iterator[bytes]:
     unreported = 0
-    for raw in raw_lines:
-        unreported += len(raw)
-        if unreported >= 1 << 16:  # a call per line would cost more than reading it
+    for block in blocks:
+        unreported += len(block)
+        if unreported >= _BLOCK:  # a call per block, not per line
             progress(unreported)
             unreported = 0
-        yield raw
+        yield block
     progress(unreported)
 
 
-def _decoded(raw_lines: Iterable[bytes], name: str, first_line: int) -> Iterator[str]:
-    for number, raw in enumerate(raw_lines, start=first_line):
-        line = raw[:-1] if raw.endswith(b"\n") else raw
+def _decoded(blocks: Iterable[bytes], name: str, first_line: int) -> Iterator[str]:
+    """The lines of the bytes of ``blocks``, decoded, without their ``\\n``; ``first_line`` is
+    the number of the first, for errors."""
+    number, unended = first_line, []  # the pieces of a line not ended yet
+    for block in blocks:
+        end = block.rfind(b"\n")
+        if end < 0:
+            unended.append(block)
+            continue
+        data = b"".join([*unended, block[:end]]) if unended else block[:end]
+        unended = [block[end + 1 :]]
+        try:
+            lines = data.decode("utf-8").split("\n")
+        except UnicodeDecodeError:  # a line break is never part of a character: find the line
+            yield from _decoded_lines(data, name, number)
+        else:
+            yield from lines
+        number += data.count(b"\n") + 1
+    rest = b"".join(unended)
+    if rest:
+        yield from _decoded_lines(rest, name, number)
+
+
+def _decoded_lines(data: bytes, name: str, first_line: int) -> Iterator[str]:
+    for number, line in enumerate(data.split(b"\n"), start=first_line):
         try:
             yield line.decode("utf-8")
         except UnicodeDecodeError as error:

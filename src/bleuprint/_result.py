@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping
-from fractions import Fraction
 
 import attrs
 
@@ -179,6 +178,8 @@ def _as_percentage(ratio: float, total: float) -> float:
         matches = round(ratio * whole_total)
         if matches / whole_total == ratio:
             return 100 * matches / whole_total
+    from fractions import Fraction  # noqa: PLC0415 - rarely reached; it imports decimal
+
     fraction = Fraction(ratio).limit_denominator(_LARGEST_DENOMINATOR)
     if float(fraction) != ratio:
         fraction = Fraction(ratio)

@@ -10,16 +10,24 @@ so a hostile signature costs little to refuse.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import attrs
-import regex
 
 from bleuprint.exceptions import ConfigurationError
 
 _REGISTRY: dict[str, dict[str, type[Part]]] = {}
-_TOKEN = regex.compile(r"\s*(?:([\[\](),])|([^\[\](),\s]+))")
-_NAME = regex.compile(r"[^\[\](),\s]+")
+_DEFERRED: list[Callable[[], object]] = []
+
+# Whitespace is Unicode's White_Space, as the regex module's \s (which these patterns used):
+# the standard module's \s also takes the separators U+001C to U+001F, which here are part of
+# a name. (The standard module is imported anyway; regex would cost start-up time.)
+_SPACE = r"[^\S\x1c-\x1f]"
+_NAME_CHARACTER = r"(?:[^\[\](),\s]|[\x1c-\x1f])"
+_TOKEN = re.compile(rf"{_SPACE}*(?:([\[\](),])|({_NAME_CHARACTER}+))")
+_NAME = re.compile(rf"{_NAME_CHARACTER}+")
 
 MAX_LENGTH = 10_000
 """The longest part signature the parser reads, in characters."""
@@ -70,6 +78,8 @@ class Part:
                 f"{cls.__qualname__} must give both a family and a name, each a word without "
                 f"spaces, brackets, parentheses or commas, got family={family!r}, name={name!r}"
             )
+        if not cls.__module__.startswith("bleuprint."):
+            _load_deferred()  # a name of a definition not imported yet is taken too
         existing = _REGISTRY.get(family, {}).get(name)
         if existing is not None and not replace and not _same_definition(existing, cls):
             raise ConfigurationError(
@@ -84,6 +94,26 @@ class Part:
     def signature(self) -> str:
         values = [getattr(self, field.name) for field in attrs.fields(type(self))]  # type: ignore[arg-type]
         return format_part(self.name, values)
+
+
+def defer(load: Callable[[], object]) -> None:
+    """Have ``load`` import modules that register parts before the registry is read for a
+    name it lacks (the engine imports each definition module only when it is used, so these
+    parts are registered later). ``load`` runs again at each such read: imports are cheap
+    once done, and running every time needs no lock between threads."""
+    _DEFERRED.append(load)
+
+
+def _load_deferred() -> None:
+    for load in _DEFERRED:
+        load()
+
+
+def _parts(family: str, name: str) -> dict[str, type[Part]]:
+    """The registered parts of ``family``, with the deferred modules' if ``name`` is not one."""
+    if name not in _REGISTRY.get(family, {}):
+        _load_deferred()
+    return _REGISTRY.get(family, {})
 
 
 def _same_definition(first: type, second: type) -> bool:
@@ -133,7 +163,7 @@ def parse_part(family: str, text: str) -> Any:
 def _family_of(name: str, preferred: str) -> str | None:
     """The family with a part called ``name``: ``preferred`` (the enclosing part's) first, as
     one name may be in several families (``exp`` smooths and penalises)."""
-    if name in _REGISTRY.get(preferred, {}):
+    if name in _parts(preferred, name):
         return preferred
     return next((family for family, parts in _REGISTRY.items() if name in parts), None)
 
@@ -187,7 +217,7 @@ class _Reader:
         return self.tokens[self.position - 1]
 
     def call(self, family: str, name: str, *, bare: bool) -> Any:
-        known = _REGISTRY.get(family, {})
+        known = _parts(family, name)
         if name not in known:
             choices = ", ".join(sorted(known))
             raise ConfigurationError(
@@ -227,8 +257,8 @@ class _Reader:
     def value(self, family: str, token: str) -> Any:
         if token == "(":
             return tuple(self.values(family, closing=")"))
-        inner = _family_of(token, family)
-        if inner is not None and self.peek() == "[":
+        inner = _family_of(token, family) if self.peek() == "[" else None
+        if inner is not None:
             return self.call(inner, token, bare=False)
         return _scalar(token)
 

@@ -14,31 +14,12 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
-from types import MappingProxyType
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
 
 import attrs
 
-from bleuprint._engine import BLEUScore
-from bleuprint.compat import (
-    bleuscore,
-    coco,
-    distancia,
-    fairseq,
-    fast_bleu,
-    gleu,
-    hf_evaluate,
-    ignite,
-    moses,
-    mteval,
-    nltk,
-    sacrebleu,
-    tensor2tensor,
-    torcheval,
-    torchmetrics,
-)
-from bleuprint.definitions import canonical, russian, unigram
+from bleuprint._engine import PRESET_MODULES, BLEUScore, preset_entry
 from bleuprint.exceptions import ConfigurationError
 
 __all__ = ["PRESETS", "Preset", "get"]
@@ -70,43 +51,42 @@ class Preset:
         return repr(score) if self.decimals is None else f"{score:.{self.decimals}f}"
 
 
-# Definitions first, then other implementations' (docs/definitions/compared.md).
-_MODULES = (
-    canonical,
-    unigram,
-    russian,
-    sacrebleu,
-    nltk,
-    torchmetrics,
-    hf_evaluate,
-    bleuscore,
-    fast_bleu,
-    distancia,
-    moses,
-    mteval,
-    coco,
-    torcheval,
-    tensor2tensor,
-    ignite,
-    gleu,
-    fairseq,
-)
+class _Table(Mapping[str, Preset]):
+    """The presets by name, each built when first looked up: only the definition modules of
+    the presets looked up are imported (listing the names imports none)."""
 
-PRESETS: Mapping[str, Preset] = MappingProxyType(
-    {
-        entry.name: Preset(
-            entry.name,
-            getattr(BLEUScore, entry.constructor),
-            entry.summary,
-            entry.decimals,
-            tuple(inspect.signature(entry.recipe).parameters),
-            entry.takes,
-        )
-        for module in _MODULES
-        for entry in module.PRESETS
-    }
-)
-"""Every preset by name, built from the ``PRESETS`` entries of the definition modules."""
+    def __init__(self) -> None:
+        # A preset's name is its constructor's with dashes (a test checks the entries).
+        self._names = {constructor.replace("_", "-"): constructor for constructor in PRESET_MODULES}
+        self._built: dict[str, Preset] = {}
+
+    def __getitem__(self, name: str) -> Preset:
+        preset = self._built.get(name)
+        if preset is None:
+            entry = preset_entry(self._names[name])
+            preset = self._built[name] = Preset(
+                entry.name,
+                getattr(BLEUScore, entry.constructor),
+                entry.summary,
+                entry.decimals,
+                tuple(inspect.signature(entry.recipe).parameters),
+                entry.takes,
+            )
+        return preset
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+PRESETS: Mapping[str, Preset] = _Table()
+"""Every preset by name, from the ``PRESETS`` entries of the definition modules: the
+definitions first, then other implementations' (docs/definitions/compared.md)."""
 
 
 def get(name: str) -> Preset:

@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
 import attrs
-import regex
 
 from bleuprint._signature import Part
 from bleuprint._validators import fits, is_callable, non_empty_text
@@ -74,7 +73,15 @@ class Whitespace(Part, family="tok", name="whitespace"):
         return map(str.split, texts)
 
 
-_LETTER_RUN = regex.compile(r"\p{L}[\p{L}\p{M}]*")
+# The patterns with Unicode classes are the regex module's, which is imported (it costs
+# start-up time) and the patterns compiled when a tokenizer that needs them first runs.
+
+
+@functools.cache
+def _unicode_pattern(pattern: str) -> Any:
+    import regex  # noqa: PLC0415 - see above
+
+    return regex.compile(pattern)
 
 
 @attrs.frozen
@@ -87,7 +94,8 @@ class Letters(Part, family="tok", name="letters"):
     """
 
     def __call__(self, text: str) -> list[str]:
-        return [word.lower() for word in _LETTER_RUN.findall(text)]
+        words = _unicode_pattern(r"\p{L}[\p{L}\p{M}]*").findall(text)
+        return [word.lower() for word in words]
 
 
 # -- sacreBLEU 2.6.0 -------------------------------------------------------------------------
@@ -150,7 +158,7 @@ def _line_bounded(rules: Rules) -> Rules:
     bounded = []
     for pattern, replacement in rules:
         text = pattern.pattern.replace("[^0-9]", "[^0-9\\n]").replace("\\P{N}", "[^\\p{N}\\n]")
-        compile_pattern = re.compile if isinstance(pattern, re.Pattern) else regex.compile
+        compile_pattern = re.compile if isinstance(pattern, re.Pattern) else _unicode_pattern
         bounded.append((compile_pattern(text), replacement))
     return tuple(bounded)
 
@@ -212,14 +220,18 @@ class Mteval13a(Part, family="tok", name="13a"):
         return map(self, texts) if tokens is None else tokens
 
 
-_INTERNATIONAL_RULES = (
-    (regex.compile(r"(\P{N})(\p{P})"), r"\1 \2 "),  # punctuation after a non-number
-    (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),  # punctuation before a non-number
-    (regex.compile(r"(\p{S})"), r" \1 "),  # every symbol
-)
+@functools.cache
+def _international_rules() -> Rules:
+    return (
+        (_unicode_pattern(r"(\P{N})(\p{P})"), r"\1 \2 "),  # punctuation after a non-number
+        (_unicode_pattern(r"(\p{P})(\P{N})"), r" \1 \2"),  # punctuation before a non-number
+        (_unicode_pattern(r"(\p{S})"), r" \1 "),  # every symbol
+    )
 
 
-_INTERNATIONAL_BY_LINE = _line_bounded(_INTERNATIONAL_RULES)
+@functools.cache
+def _international_by_line() -> Rules:
+    return _line_bounded(_international_rules())
 
 
 @attrs.frozen
@@ -238,14 +250,14 @@ class International(Part, family="tok", name="intl"):
 
     def __call__(self, text: str) -> list[str]:
         text = text.rstrip()
-        for pattern, replacement in _INTERNATIONAL_RULES:
+        for pattern, replacement in _international_rules():
             text = pattern.sub(replacement, text)
         return text.split()
 
     def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
         """The tokens of many texts, as calling on each gives them, with one pass of each
         rule over all of them."""
-        tokens = _split_lines(_INTERNATIONAL_BY_LINE, [text.rstrip() for text in texts])
+        tokens = _split_lines(_international_by_line(), [text.rstrip() for text in texts])
         return map(self, texts) if tokens is None else tokens
 
 
@@ -266,10 +278,10 @@ class Chars(Part, family="tok", name="char"):
         return (list("".join(text.split())) for text in texts)
 
 
-def _code_point_class(ranges: tuple[tuple[int, int], ...]) -> Any:
+def _code_point_class(ranges: tuple[tuple[int, int], ...]) -> str:
     """A pattern matching one character in any of the inclusive code point ``ranges``."""
     members = "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in ranges)
-    return regex.compile(f"([{members}])")
+    return f"([{members}])"
 
 
 # The ranges sacreBLEU's zh tokenizer means to treat as Chinese characters, one per character.
@@ -303,16 +315,16 @@ _ZH_AS_WRITTEN = _code_point_class(((0x2001, 0x2A6D), (0x2F81, 0x2FA1), *_CJK_RA
 _ZH_AS_MEANT = _code_point_class(((0x20000, 0x2A6D6), (0x2F800, 0x2FA1D), *_CJK_RANGES))
 
 
-def _chinese_split(characters: Any, text: str) -> list[str]:
+def _chinese_split(characters: str, text: str) -> list[str]:
     # Chinese characters become tokens of their own; the rest goes through the mteval rules
     # without 13a's unescaping and padding.
-    return _mteval_split(characters.sub(r" \1 ", text.strip()))
+    return _mteval_split(_unicode_pattern(characters).sub(r" \1 ", text.strip()))
 
 
 def _chinese_split_batch(
-    characters: Any, texts: Sequence[str], one: Callable[[str], list[str]]
+    characters: str, texts: Sequence[str], one: Callable[[str], list[str]]
 ) -> Iterator[list[str]]:
-    rules = ((characters, r" \1 "), *_MTEVAL_BY_LINE)
+    rules = ((_unicode_pattern(characters), r" \1 "), *_MTEVAL_BY_LINE)
     tokens = _split_lines(rules, [text.strip() for text in texts])
     return map(one, texts) if tokens is None else tokens
 

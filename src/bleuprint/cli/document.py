@@ -17,12 +17,13 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleuprint._result import BLEUResult, Signature
-from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.significance import SignificanceResult
+
+if TYPE_CHECKING:  # a command that tests imports it; ``pair`` need not
+    from bleuprint.significance import SignificanceResult
 
 LAYOUT = 1
 """The version of the layout: a document's ``layout``, raised on any incompatible change."""
@@ -150,6 +151,9 @@ _SIGNATURES: dict[tuple[object, ...], str | None] = {}
 
 
 def _worked_out(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
+    # (Imported here: ``pair`` prints its text line without the sacreBLEU definition.)
+    from bleuprint.compat import sacrebleu  # noqa: PLC0415
+
     try:
         signature = sacrebleu.signature(result)
     except ConfigurationError:

@@ -14,7 +14,6 @@ import os
 import stat
 import sys
 from collections.abc import Collection, Iterator
-from pathlib import Path
 
 from bleuprint.exceptions import ConfigurationError
 
@@ -37,6 +36,8 @@ def check_target(path: str, formats: Collection[str]) -> str:
     ...
     bleuprint.exceptions.ConfigurationError: scores.gif: unknown format 'gif' (give a file ...
     """
+    from pathlib import Path  # noqa: PLC0415 - only files need it; it costs start-up time
+
     shown = repr(path) if any(character in path for character in "\n\r") else path
     target = Path(path)
     extension = target.suffix[1:].lower()
@@ -67,6 +68,7 @@ def replaced_atomically(path: str) -> Iterator[str]:
     """A temporary path beside ``path`` to write the file to; when the block ends without an
     error, the file is flushed to disk and renamed to ``path``; otherwise it is removed."""
     import tempfile  # noqa: PLC0415 - only files need it; it costs start-up time
+    from pathlib import Path  # noqa: PLC0415
 
     target = Path(path)
     handle, temporary = tempfile.mkstemp(

@@ -10,10 +10,8 @@ named by their method in the axis label. The figure is one column of a two-colum
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import textwrap
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
@@ -78,6 +76,8 @@ def check(arguments: argparse.Namespace) -> None:
         raise ConfigurationError("--names names the systems in the chart: give --plot too")
     if not arguments.plot:
         return
+    from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
+
     suffix = Path(arguments.plot).suffix.lower()
     if suffix not in FORMATS:
         raise ConfigurationError(
@@ -91,6 +91,8 @@ def check(arguments: argparse.Namespace) -> None:
         raise ConfigurationError(
             f"--names gives {len(arguments.names)} names for {systems} systems (-i)"
         )
+    import importlib.util  # noqa: PLC0415 - only for a chart: start-up time
+
     if importlib.util.find_spec("matplotlib") is None:
         raise ConfigurationError(f"--plot needs matplotlib, which is not installed: {_INSTALL}")
 
@@ -107,6 +109,8 @@ def system_names(paths: Sequence[str], names: Sequence[str] | None) -> list[str]
 def _short_name(path: str) -> str:
     if path == "<stdin>":
         return "stdin"
+    from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
+
     name = Path(path)
     if name.suffix == ".gz":
         name = name.with_suffix("")
@@ -192,6 +196,8 @@ def draw(
     path: str, systems: Sequence[PlottedSystem], test: SignificanceTest | None, *, title: str
 ) -> None:
     """Draw the chart into ``path``, as the file type its extension names."""
+    from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
+
     from matplotlib import rc_context  # noqa: PLC0415 - optional dependency
 
     # text as text in SVG and PDF (searchable, editable, the paper's font when included)
