@@ -159,6 +159,11 @@ def assert_same_everywhere(engine: BLEUScore, hypotheses: list[Any], references:
     fast = engine.count_segments(hypotheses, references)
     slow = reference_engine.count_segments(hypotheses, references)
     assert list(fast) == list(slow)
+    one_by_one = [  # each segment alone, as a sentence's score counts it: a batch of one
+        engine.counting.count_one(index, hypothesis, refs)
+        for index, (hypothesis, refs) in enumerate(zip(hypotheses, references))
+    ]
+    assert one_by_one == list(slow)
     total = sum(slow, engine.empty_stats())
     assert fast.total() == slow.total() == total
     fast_results = engine.sentence_scores(hypotheses, references)

@@ -1,9 +1,8 @@
-"""Counting: segments in, statistics out, for the whole batch at once where the parts allow.
+"""Counting: segments in, statistics out, through the kernel.
 
-:class:`Counting` holds an engine's counting parts. Its simple path counts one segment at a
-time with :class:`collections.Counter` objects (tens of microseconds of Python per segment).
-Where every counting part fits the array protocols of :mod:`bleuprint.typing`, a batch takes
-the fast path:
+:class:`Counting` holds an engine's counting parts. Where the n-gram, matching and length parts
+fit the array protocols of :mod:`bleuprint.typing` (every one bleuprint ships does), the kernel
+counts, a whole batch or one segment:
 
 1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids
    by the kernel's :class:`~bleuprint._kernels.Vocabulary`, kept in a :class:`TokenTable`
@@ -14,10 +13,15 @@ the fast path:
 2. The kernel (:func:`bleuprint._kernels.shared_ngram_counts`, compiled C) finds, segment by segment
    and order by order, the hypothesis n-grams that a reference has too, with their counts.
    Nearly all are found once on each side; those are only counted, the others listed.
-3. The matcher's credit of those counts is summed per segment and order with numpy.
+3. The matcher's credit of those (hypothesis count, reference count) pairs is summed per
+   segment and order.
 
-Every statistic equals the simple path's exactly; ``tests/test_arrays.py`` checks that on random
-corpora.
+One segment (a sentence's score) is a batch of one: :func:`bleuprint._kernels.segment_counts`
+does steps 1 and 2 in one call that gives Python ints, since arrays would cost more than the
+counting. A configuration with a part written for one segment at a time (an n-gram extractor
+or matcher of dictionaries of n-grams, or a matcher that chooses one reference) is counted by
+calling its parts once per segment (``Counting.count_by_parts``); ``tests/test_arrays.py``
+checks on random corpora that the two give the same statistics.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ import attrs
 import numpy as np
 
 from bleuprint import _token_ids, brevity, ngrams, tokenizers
-from bleuprint._kernels import THREADS, Vocabulary, shared_ngram_counts
+from bleuprint._kernels import THREADS, Vocabulary, segment_counts, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import InputError, ReferenceLayoutWarning
@@ -106,29 +110,64 @@ class Counting:
     def count_one(
         self, index: int, hypothesis: Segment, references: Sequence[Segment]
     ) -> BLEUStats:
-        """The statistics of segment number ``index`` (which error messages name)."""
+        """The statistics of segment number ``index`` (which error messages name): counted
+        by the kernel as a batch of one, or, where a part has no array support, by the parts
+        themselves (``count_by_parts``)."""
+        if type(hypothesis) is str and type(references) is list and _all_text(references):
+            segments, text = [hypothesis, *references], True  # the common case: nothing to check
+        else:
+            checked = self._checked_segment(index, hypothesis, references)
+            if isinstance(checked, BLEUStats):
+                return checked
+            segments, text = checked
+        if self.kernel_parts is None:
+            return self.count_by_parts(segments, text)
+        return self.kernel_parts.count_one(segments, text)
+
+    def _checked_segment(
+        self, index: int, hypothesis: Segment, references: object
+    ) -> tuple[list[str | list[str]], bool] | BLEUStats:
+        """The segment's texts (or token lists), hypothesis first, and whether they are text;
+        or, for token ids, their statistics. What is neither is refused, naming why."""
         references = as_corpus(references, "references", segment=index, items="references")
         if not references:
             raise InputError("no references", segment=index)
         if _token_ids.segment_holds_ids(hypothesis, references):
             corpus = _token_ids.IdCorpus.of([hypothesis], [references], first_segment=index)
             return self.count_ids(corpus)[0]
-        hypothesis_text, hypothesis_tokens = self._tokenize(index, "hypothesis", hypothesis)
-        tokenized_refs = [
-            self._tokenize(index, f"reference {k}", ref) for k, ref in enumerate(references)
+        segments = [
+            _checked(index, "hypothesis", hypothesis),
+            *(_checked(index, f"reference {k}", ref) for k, ref in enumerate(references)),
         ]
-        for k, (ref_text, _) in enumerate(tokenized_refs):
-            if (ref_text is None) != (hypothesis_text is None):
+        text = isinstance(segments[0], str)
+        for k, ref in enumerate(segments[1:]):
+            if isinstance(ref, str) != text:
                 raise InputError(
-                    f"the hypothesis is {_kind(hypothesis_text)} but reference {k} is "
-                    f"{_kind(ref_text)}; give both as text or both as tokens",
+                    f"the hypothesis is {_kind(text)} but reference {k} is "
+                    f"{_kind(not text)}; give both as text or both as tokens",
                     segment=index,
                 )
+        return segments, text
+
+    @functools.cached_property
+    def kernel_parts(self) -> KernelParts | None:
+        """The parts as the kernel uses them, or ``None`` where one has no array support."""
+        return KernelParts.of(self)
+
+    def count_by_parts(self, segments: list[str | list[str]], text: bool) -> BLEUStats:
+        """One segment (its hypothesis, then its references) counted by calling each part,
+        the way a part without array support is written: a dictionary of n-grams per text."""
+        texts = segments if text else [None] * len(segments)
+        tokens = [
+            self.tokenizer(cast("str", segment)) if text else cast("list[str]", segment)
+            for segment in segments
+        ]
         max_n = self.ngrams.max_n
-        hypothesis_ngrams = self.ngrams(hypothesis_tokens)
-        reference_ngrams = [self.ngrams(tokens) for _, tokens in tokenized_refs]
-        hypothesis_length = self.length(hypothesis_text, hypothesis_tokens)
-        reference_lengths = [self.length(text, tokens) for text, tokens in tokenized_refs]
+        hypothesis_ngrams, *reference_ngrams = map(self.ngrams, tokens)
+        hypothesis_length, *reference_lengths = [
+            self.length(cast("str | None", text_of), tokens_of)
+            for text_of, tokens_of in zip(texts, tokens)
+        ]
         if implements(self.matching, ReferenceChoosing):
             chosen = self.matching.choose(hypothesis_ngrams, reference_ngrams)
             reference_ngrams, reference_lengths = (
@@ -141,7 +180,7 @@ class Counting:
             hypothesis_length,
             brevity.reference_length(self.reference_length, hypothesis_length, reference_lengths),
             segments=1,
-            reference_counts=frozenset({len(references)}),
+            reference_counts=frozenset({len(segments) - 1}),
             counting=self.signature,
         )
 
@@ -149,15 +188,15 @@ class Counting:
         """The statistics of each segment of a corpus of token ids: straight to the kernel
         (the ids are the tokens), or written as string tokens for counting parts without
         array support."""
-        arrays = ArrayCounting.of(self)
-        if arrays is None:
+        parts = self.kernel_parts
+        if parts is None:
             return self.count_segments(*corpus.as_tokens())
         table = TokenTable(corpus.token_ids, corpus.starts, corpus.vocabulary_size)
-        lengths = _id_lengths(arrays, corpus.token_counts)
+        lengths = _id_lengths(parts, corpus.token_counts)
         offsets = corpus.segments + np.concatenate(([0], np.cumsum(corpus.reference_counts)))
         chunks = [
             InternedChunk(
-                arrays,
+                parts,
                 table,
                 np.arange(start, stop),
                 np.arange(offsets[start], offsets[stop]),
@@ -176,16 +215,23 @@ class Counting:
         with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
             return SegmentStats.concatenate(counting.map(InternedChunk.statistics, chunks))
 
-    def _tokenize(self, index: int, role: str, segment: Segment) -> tuple[str | None, list[str]]:
-        if isinstance(segment, str):
-            return segment, self.tokenizer(segment)
-        if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
-            return None, cast("list[str]", list(segment))
-        raise InputError(
-            f"the {role} must be a string, a list of string tokens or token ids, got "
-            f"{type(segment).__name__}",
-            segment=index,
-        )
+
+def _all_text(references: list[object]) -> bool:
+    """Whether there are references and every one is a str (no subclass: a str exactly)."""
+    return bool(references) and all(type(reference) is str for reference in references)
+
+
+def _checked(index: int, role: str, segment: Segment) -> str | list[str]:
+    """A segment of text or of string tokens, as it was given; anything else is refused."""
+    if isinstance(segment, str):
+        return segment
+    if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
+        return cast("list[str]", list(segment))
+    raise InputError(
+        f"the {role} must be a string, a list of string tokens or token ids, got "
+        f"{type(segment).__name__}",
+        segment=index,
+    )
 
 
 def _chunk_bounds(segments: int) -> list[tuple[int, int]]:
@@ -195,7 +241,7 @@ def _chunk_bounds(segments: int) -> list[tuple[int, int]]:
     ]
 
 
-def _id_lengths(parts: ArrayCounting, token_counts: IntArray) -> IntArray:
+def _id_lengths(parts: KernelParts, token_counts: IntArray) -> IntArray:
     """The lengths of sequences of ids, as the length measure measures them; one that needs
     the text (characters) is refused, naming why."""
     try:
@@ -345,8 +391,8 @@ def _caller_level() -> int:
     return level
 
 
-def _kind(text: str | None) -> str:
-    return "tokens" if text is None else "text"
+def _kind(text: bool) -> str:
+    return "text" if text else "tokens"
 
 
 @attrs.frozen
@@ -388,19 +434,39 @@ _BUILT_IN_TOKENIZERS: dict[type, str] = {
 }
 
 
+@attrs.frozen
+class KernelTokenizer:
+    """How the kernel tokenizes for a tokenizer: ``name``, the built-in tokenizer it runs
+    itself (``None`` for a user's), after lowercasing the texts where ``lowercase`` says so
+    (sacreBLEU's ``lowercase=True`` around a built-in one); ``tokenize`` gives the tokens of
+    texts otherwise (and on the plain-Python kernel)."""
+
+    name: str | None
+    lowercase: bool
+    tokenize: Callable[[Sequence[str]], Iterable[list[str]]]
+
+    @classmethod
+    def of(cls, tokenizer: Tokenizer) -> KernelTokenizer:
+        if type(tokenizer) is tokenizers.Lowercase:
+            inner = _BUILT_IN_TOKENIZERS.get(type(tokenizer.inner))
+            if inner is not None:
+                return cls(inner, True, functools.partial(tokenize, tokenizer.inner))
+        name = _BUILT_IN_TOKENIZERS.get(type(tokenizer))
+        return cls(name, False, functools.partial(tokenize, tokenizer))
+
+    def texts(self, texts: Sequence[str]) -> Sequence[str]:
+        """The texts as the tokenizer ``name`` (or ``tokenize``) is given them."""
+        return [text.lower() for text in texts] if self.lowercase else texts
+
+
 class InternedTexts:
     """The token ids of the distinct texts seen lately: each is tokenized and interned once
     while it is kept (sacreBLEU caches tokenized lines too), so repeated lines cost one
     dictionary lookup. At most ``CACHED_TEXTS`` texts are kept (more only within one batch);
     the ids of one batch always come from one vocabulary."""
 
-    def __init__(self, tokenizer: Tokenizer) -> None:
+    def __init__(self, tokenizer: KernelTokenizer) -> None:
         self.tokenizer = tokenizer
-        self._built_in = _BUILT_IN_TOKENIZERS.get(type(tokenizer))  # the kernel's name for it
-        self._lowercase = False  # sacreBLEU's lowercase=True around a built-in tokenizer
-        if type(tokenizer) is tokenizers.Lowercase:
-            self._built_in = _BUILT_IN_TOKENIZERS.get(type(tokenizer.inner))
-            self._lowercase = self._built_in is not None
         self._forget()
 
     def _forget(self) -> None:
@@ -425,16 +491,10 @@ class InternedTexts:
 
     def _add(self, new: list[str]) -> None:
         """Tokenize and intern the texts just numbered (all of them new)."""
-        if self._lowercase:  # the texts lowercased, then given to the built-in tokenizer
-            inner = cast("tokenizers.Lowercase", self.tokenizer).inner
-            lowered = [text.lower() for text in new]
-            token_ids, lengths = self.vocabulary.intern_texts(
-                lowered, self._built_in, functools.partial(tokenize, inner)
-            )
-        else:
-            token_ids, lengths = self.vocabulary.intern_texts(
-                new, self._built_in, functools.partial(tokenize, self.tokenizer)
-            )
+        tokenizer = self.tokenizer
+        token_ids, lengths = self.vocabulary.intern_texts(
+            tokenizer.texts(new), tokenizer.name, tokenizer.tokenize
+        )
         self.table = TokenTable(
             np.concatenate((self.table.token_ids, token_ids)),
             np.concatenate((self.table.starts, self.table.starts[-1] + np.cumsum(lengths))),
@@ -451,34 +511,91 @@ def _fit_arrays(*parts: object) -> bool:
 
 
 @attrs.frozen
-class ArrayCounting:
-    """Counting parts known to support arrays, with a cache of tokens (for one call)."""
+class KernelParts:
+    """The counting parts of an engine whose n-gram, matching and length parts support arrays,
+    as the kernel counts with them (kept by the engine's :class:`Counting`)."""
 
     counting: Counting
-    texts: InternedTexts
+    tokenizer: KernelTokenizer
     ngrams: ArrayNgramExtractor
     matching: ArrayMatcher
     length: ArrayLengthMeasure
     reference_length: ReferenceLength
+    single_credit: int  # the credit of an n-gram found once on each side, as nearly all are
 
     @property
     def signature(self) -> str:
         return self.counting.signature
 
     @classmethod
-    def of(cls, counting: Counting) -> ArrayCounting | None:
-        """The parts, or ``None`` where one of them has no array support."""
+    def of(cls, counting: Counting) -> KernelParts | None:
+        """The parts, or ``None`` where one of them has no array support, or where the
+        matcher chooses one reference (its choice reads dictionaries of n-grams)."""
         parts = (counting.ngrams, counting.matching, counting.length)
-        if not _fit_arrays(*parts):
+        if not _fit_arrays(*parts) or implements(counting.matching, ReferenceChoosing):
             return None
+        matching = cast("ArrayMatcher", counting.matching)  # (as _fit_arrays found)
         return cls(
             counting,
-            InternedTexts(counting.tokenizer),
-            cast("ArrayNgramExtractor", counting.ngrams),  # (as _fit_arrays found)
-            cast("ArrayMatcher", counting.matching),
+            KernelTokenizer.of(counting.tokenizer),
+            cast("ArrayNgramExtractor", counting.ngrams),
+            matching,
             cast("ArrayLengthMeasure", counting.length),
             counting.reference_length,
+            int(matching.credit_array(np.ones(1, np.int64), np.ones(1, np.int64))[0]),
         )
+
+    def count_one(self, segments: list[str | list[str]], text: bool) -> BLEUStats:
+        """One segment (its hypothesis, then its references; all text or all tokens) counted
+        by the kernel at once."""
+        max_n = self.ngrams.max_n
+        if text:
+            texts = cast("list[str]", segments)
+            tokenizer = self.tokenizer
+            token_counts, singles, repeated = segment_counts(
+                tokenizer.texts(texts), tokenizer.name, tokenizer.tokenize, max_n
+            )
+        else:
+            token_counts, singles, repeated = segment_counts(segments, None, None, max_n)
+        matches = singles
+        if self.single_credit != 1:
+            matches = [single * self.single_credit for single in singles]
+        if repeated:
+            orders, in_hypothesis, in_reference = zip(*repeated)
+            credits = self.matching.credit_array(
+                np.array(in_hypothesis, np.int64), np.array(in_reference, np.int64)
+            )
+            others = [0.0] * max_n  # summed as the batch's bincount sums them
+            for order, credit in zip(orders, credits.tolist()):
+                others[order] += credit
+            matches = [match + int(other) for match, other in zip(matches, others)]
+        counts = np.array(token_counts, np.int64)
+        hypothesis_length, *reference_lengths = self.length.lengths_array(
+            cast("list[str]", segments) if text else None, counts
+        ).tolist()
+        return BLEUStats(
+            matches,
+            self.ngrams.order_totals_array(counts[:1])[0].tolist(),
+            hypothesis_length,
+            brevity.reference_length(self.reference_length, hypothesis_length, reference_lengths),
+            segments=1,
+            reference_counts=frozenset({len(segments) - 1}),
+            counting=self.signature,
+        )
+
+
+@attrs.frozen
+class ArrayCounting:
+    """Counting parts known to support arrays, with a cache of tokens (for one call)."""
+
+    parts: KernelParts
+    texts: InternedTexts
+
+    @classmethod
+    def of(cls, counting: Counting) -> ArrayCounting | None:
+        """The parts, or ``None`` where one of them has no array support."""
+        parts = counting.kernel_parts
+        return None if parts is None else cls(parts, InternedTexts(parts.tokenizer))
 
     def token_table(self, segments: Sequence[Segment], kind: str) -> tuple[TokenTable, IntArray]:
         """A table of the tokens of segments that are all text or all tokens (see
@@ -489,7 +606,7 @@ class ArrayCounting:
 
     def lengths(self, segments: Sequence[Segment], kind: str, token_counts: IntArray) -> IntArray:
         texts = cast("Sequence[str]", segments) if kind == "text" else None
-        return self.length.lengths_array(texts, token_counts)
+        return self.parts.length.lengths_array(texts, token_counts)
 
 
 # -- counting on arrays -----------------------------------------------------------------------
@@ -532,14 +649,14 @@ def _prepared(
 ) -> Callable[[], SegmentStats]:
     """The counting of the chunk that starts at segment ``start``, tokenized and interned
     here, to be called on any thread. A chunk holding anything but plain text (or plain token
-    lists) throughout is counted here by ``Counting.count_one``, the simple path, which also
+    lists) throughout is counted here segment by segment (``Counting.count_one``), which also
     raises the right error for bad input."""
     chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
     chunk_references = references[start : start + CHUNK_SEGMENTS]
     kind = plain_kind(chunk_hypotheses, chunk_references)
     if kind is not None:
         return InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind).statistics
-    counting = parts.counting
+    counting = parts.parts.counting
     stats = [
         counting.count_one(start + offset, hypothesis, refs)
         for offset, (hypothesis, refs) in enumerate(
@@ -558,7 +675,7 @@ def candidate_tokens(
     all text, all string tokens or all token ids. Errors name ``{what} i``."""
     if _token_ids.corpus_holds_ids(candidates, []):
         corpus = _token_ids.sequences(candidates, what)
-        return corpus.token_ids, corpus.token_counts, _id_lengths(parts, corpus.token_counts)
+        return corpus.token_ids, corpus.token_counts, _id_lengths(parts.parts, corpus.token_counts)
     kind = plain_kind(candidates, [[candidate] for candidate in candidates])
     if kind is None:
         return None
@@ -601,7 +718,7 @@ class InternedChunk:
     way: a :class:`TokenTable` of them, built directly, and the text numbers of each segment's
     hypothesis and references; ``statistics()`` calls the kernel."""
 
-    parts: ArrayCounting
+    parts: KernelParts
     table: TokenTable
     hypothesis_texts: IntArray
     reference_texts: IntArray
@@ -612,23 +729,23 @@ class InternedChunk:
     @classmethod
     def of(
         cls,
-        parts: ArrayCounting,
+        arrays: ArrayCounting,
         hypotheses: Sequence[Segment],
         references: Sequence[Sequence[Segment]],
         kind: str,
     ) -> InternedChunk:
         segments = len(hypotheses)
         flat_references = list(chain.from_iterable(references))
-        table, texts = parts.token_table([*hypotheses, *flat_references], kind)
+        table, texts = arrays.token_table([*hypotheses, *flat_references], kind)
         token_counts = table.lengths(texts)
         return cls(
-            parts,
+            arrays.parts,
             table,
             texts[:segments],
             texts[segments:],
             np.fromiter(map(len, references), np.int64, segments),
-            parts.lengths(hypotheses, kind, token_counts[:segments]),
-            parts.lengths(flat_references, kind, token_counts[segments:]),
+            arrays.lengths(hypotheses, kind, token_counts[:segments]),
+            arrays.lengths(flat_references, kind, token_counts[segments:]),
         )
 
     def statistics(self) -> SegmentStats:
@@ -645,13 +762,12 @@ class InternedChunk:
         )
         # The credit of an n-gram depends only on its two counts; nearly all are (1, 1).
         credit = parts.matching.credit_array
-        single_credit = int(credit(np.ones(1, np.int64), np.ones(1, np.int64))[0])
         cells, in_hypothesis, in_reference = repeated.T
         others = np.bincount(
             cells, weights=credit(in_hypothesis, in_reference), minlength=segments * max_n
         )
         return SegmentStats(
-            singles * single_credit + others.astype(np.int64).reshape(segments, max_n),
+            singles * parts.single_credit + others.astype(np.int64).reshape(segments, max_n),
             parts.ngrams.order_totals_array(self.table.lengths(self.hypothesis_texts)),
             self.hypothesis_lengths,
             parts.reference_length.reference_length_array(

@@ -1,5 +1,6 @@
 """Pairwise scores: every candidate of a group against every other as its only reference,
-for minimum-Bayes-risk decoding and self-BLEU, counted with n-gram count matrices."""
+for minimum-Bayes-risk decoding and self-BLEU, counted with n-gram count matrices (the
+kernel interns the candidates' tokens and labels their n-grams)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Protocol
 
 import numpy as np
 
-from bleuprint._counting import ArrayCounting, Counting, as_corpus, candidate_tokens
+from bleuprint._counting import ArrayCounting, Counting, KernelParts, as_corpus, candidate_tokens
+from bleuprint._kernels import ngram_labels
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint.typing import FloatArray, IntArray, Segment
 
@@ -39,7 +41,7 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
     >>> matrix.round(4).tolist()  # "a b" against "a b c": all words match, BP = exp(-1/2)
     [[1.0, 0.5, 0.6065], [0.5, 1.0, 0.6065], [0.6667, 0.6667, 1.0]]
     """
-    parts = ArrayCounting.of(engine.counting)
+    arrays = ArrayCounting.of(engine.counting)
     matrices = []
     # A string is refused as the groups or as a group: read as characters, "abc" would score
     # each letter against the others.
@@ -49,9 +51,11 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
         if size == 0:
             matrices.append(np.zeros((0, 0)))
             continue
-        laid = candidate_tokens(parts, candidates, f"group {number}: candidate") if parts else None
-        if parts is not None and laid is not None:
-            matrices.append(_pairwise_matrix(engine, parts, *laid))
+        laid = (
+            candidate_tokens(arrays, candidates, f"group {number}: candidate") if arrays else None
+        )
+        if arrays is not None and laid is not None:
+            matrices.append(_pairwise_matrix(engine, arrays.parts, *laid))
             continue
         hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
         references = [[reference] for _ in candidates for reference in candidates]
@@ -62,7 +66,7 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
 
 def _pairwise_matrix(
     engine: Scorer,
-    parts: ArrayCounting,
+    parts: KernelParts,
     token_ids: IntArray,
     token_counts: IntArray,
     lengths: IntArray,
@@ -111,32 +115,9 @@ def _ngram_occurrences(token_ids: IntArray, lengths: IntArray, max_n: int) -> It
     (a dense one of streams x distinct n-grams would take gigabytes for thousands of
     candidates)."""
     streams = len(lengths)
-    for stream_of, labels in ngram_labels(token_ids, lengths, max_n):
+    for stream_of, labels in ngram_labels(token_ids, lengths, max_n):  # (the kernel's)
         cells, counts = np.unique(labels * streams + stream_of, return_counts=True)
         yield cells % streams, cells // streams, counts
-
-
-def ngram_labels(
-    token_ids: IntArray, lengths: IntArray, max_n: int
-) -> Iterator[tuple[IntArray, IntArray]]:
-    """For each order, every n-gram occurrence of the streams laid end to end: the stream it
-    is in, and a label 0, 1, 2, ... that is equal for equal n-grams (of that order). An
-    n-gram holding a negative token id, one that never matches (``TokenIds``' ``unk``), is
-    left out: it counts in the totals only."""
-    token_end = np.repeat(np.cumsum(lengths), lengths)
-    token_stream = np.repeat(np.arange(len(lengths)), lengths)
-    unigram_labels = _dense(token_ids)
-    unigram_count = int(unigram_labels.max(initial=-1)) + 1
-    matchable = token_ids >= 0
-    starts = np.flatnonzero(matchable)
-    labels = unigram_labels[starts]
-    for order in range(1, max_n + 1):
-        yield token_stream[starts], labels
-        # The (n+1)-gram at p is the n-gram at p and the token at p + n.
-        longer = starts + order + 1 <= token_end[starts]
-        longer[longer] = matchable[starts[longer] + order]
-        starts = starts[longer]
-        labels = _dense(labels[longer] * unigram_count + unigram_labels[starts + order])
 
 
 def _pairwise_credit(

@@ -138,6 +138,8 @@ class Closest(Part, family="ref", name="closest"):
         >>> Closest("first").reference_length_array(hypotheses, references, counts).tolist()
         [3, 7]
         """
+        if (reference_counts == 1).all():  # one reference each: it is the closest
+            return reference_lengths
         segment, first = _segment_layout(reference_counts)
         distance = np.abs(reference_lengths - hypothesis_lengths[segment])
         is_closest = distance == np.minimum.reduceat(distance, first)[segment]

@@ -29,6 +29,7 @@ import numpy as np
 
 from bleuprint import _pairwise
 from bleuprint._counting import ArrayCounting, candidate_tokens
+from bleuprint._kernels import ngram_labels
 from bleuprint._pairwise import Scorer
 from bleuprint._segments import SegmentStats
 from bleuprint.exceptions import ConfigurationError, InputError
@@ -157,24 +158,24 @@ def _aggregate_utilities(
 ) -> FloatArray:
     """Each candidate's sentence BLEU against the mean n-gram counts and the mean length of
     its pseudo-references, all candidates in one pass."""
-    parts = ArrayCounting.of(engine.counting)
-    if parts is None:
+    arrays = ArrayCounting.of(engine.counting)
+    if arrays is None:
         raise ConfigurationError(
             "mode='aggregate' needs counting parts with array support (ngrams, matching and "
             "lengths fitting the Array* protocols of bleuprint.typing); use mode='exact'"
         )
-    laid = candidate_tokens(parts, list(group), f"group {number}: candidate")
+    laid = candidate_tokens(arrays, list(group), f"group {number}: candidate")
     if laid is None:
         raise InputError(
             f"the candidates of group {number} must all be text, all lists of string tokens "
             "or all token ids"
         )
     token_ids, token_counts, lengths = laid
-    size = len(token_counts)
+    parts, size = arrays.parts, len(token_counts)
     own = 0.0 if include_self else 1.0
     mass = weights.sum() - own * weights  # each candidate's pseudo-reference weight in all
     matches = []
-    for streams, labels in _pairwise.ngram_labels(token_ids, token_counts, parts.ngrams.max_n):
+    for streams, labels in ngram_labels(token_ids, token_counts, parts.ngrams.max_n):
         # Each distinct (candidate, n-gram) once, with its count.
         label_count = int(labels.max(initial=-1)) + 1
         cells, counts = np.unique(streams * label_count + labels, return_counts=True)

@@ -291,10 +291,10 @@ class ReferenceChoosing(Matcher, Protocol):
 
 # -- Optional array protocols for counting: the fast path ------------------------------------
 #
-# A counting part that also fits one of these lets the engine count a whole batch of segments
-# on arrays (``bleuprint._counting``). Every array method must give exactly what calling the
-# part once per segment gives; an engine with any counting part lacking its protocol counts one
-# segment at a time.
+# A counting part that also fits one of these lets the kernel count for it, a whole batch of
+# segments or one (``bleuprint._counting``). Every array method must give exactly what calling
+# the part once per segment gives; an engine with any counting part lacking its protocol calls
+# its parts once per segment.
 
 
 @runtime_checkable

@@ -30,6 +30,21 @@ the other, and one of their lengths. For anything else it gives ``None``, and th
 reads the sequences one by one (which names what is wrong). The compiled one reads the
 objects in one pass, several times faster than numpy's conversion.
 
+``segment_counts(texts, tokenizer, tokenize, max_n)`` counts one segment whole, without
+arrays around the call (a sentence's score): ``texts[0]`` is the hypothesis, the others its
+references, interned by a new vocabulary as ``intern_texts(texts, tokenizer, tokenize)``
+interns them (token lists as ``intern_tokens(texts)`` where ``tokenizer`` and ``tokenize`` are
+both ``None``). It returns the token count of each text, ``singles`` (one count per order) and
+the other shared n-grams as tuples ``(n - 1, count in the hypothesis, most in one
+reference)``, as ``shared_ngram_counts`` gives them for a segment, as Python ints.
+
+``ngram_labels(token_ids, lengths, max_n)`` labels the n-grams of many streams laid end to
+end (stream ``s`` has ``lengths[s]`` tokens), for pairwise scores and MBR: for each order
+``n``, every occurrence of an n-gram with no negative id (one that never matches), in order
+of position, as two arrays: its stream, and its label. A unigram's label is the rank of its
+id among all the ids given (negative ones too); a longer n-gram's is its rank among the
+n-grams of its order present, in the lexicographic order of its tokens' unigram labels.
+
 ``weighted_geometric_means(precisions, defined, order_weights)`` gives, row by row,
 ``exp(fsum(w * log p))`` over the orders of nonzero weight, with the very operations of the
 scalar code (the C library's ``log`` and ``exp``, as :mod:`math` calls them, and a correctly
@@ -92,6 +107,8 @@ if _pure_python():
     from bleuprint._kernels._python import (
         Vocabulary,
         flat_ids,
+        ngram_labels,
+        segment_counts,
         shared_ngram_counts,
         weighted_geometric_means,
     )
@@ -102,6 +119,8 @@ else:
         from bleuprint._kernels._compiled import (  # type: ignore[assignment]
             Vocabulary,
             flat_ids,
+            ngram_labels,
+            segment_counts,
             shared_ngram_counts,
             tokenize_texts,
             weighted_geometric_means,
@@ -110,6 +129,8 @@ else:
         from bleuprint._kernels._python import (
             Vocabulary,
             flat_ids,
+            ngram_labels,
+            segment_counts,
             shared_ngram_counts,
             weighted_geometric_means,
         )
@@ -132,6 +153,8 @@ __all__ = [
     "Vocabulary",
     "flat_ids",
     "geometric_mean",
+    "ngram_labels",
+    "segment_counts",
     "shared_ngram_counts",
     "tokenize_texts",
     "weighted_geometric_means",

@@ -1605,6 +1605,10 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
     return PyFloat_FromDouble(sum);
 }
 
+/* (defined at the end of the file) */
+static PyObject *segment_counts(PyObject *self, PyObject *args, PyObject *kwargs);
+static PyObject *ngram_labels(PyObject *self, PyObject *args, PyObject *kwargs);
+
 static PyMethodDef methods[] = {
     {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
      METH_VARARGS | METH_KEYWORDS, "The n-grams of each segment's hypothesis that occur in one "
@@ -1619,6 +1623,10 @@ static PyMethodDef methods[] = {
      "lengths; None where an item is not an int of 64 bits (see bleuprint._kernels)."},
     {"rounded_sum", py_rounded_sum, METH_O,
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
+    {"segment_counts", (PyCFunction)(void (*)(void))segment_counts, METH_VARARGS | METH_KEYWORDS,
+     "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels)."},
+    {"ngram_labels", (PyCFunction)(void (*)(void))ngram_labels, METH_VARARGS | METH_KEYWORDS,
+     "For each order, every n-gram occurrence's stream and label (see bleuprint._kernels)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1652,4 +1660,429 @@ PyMODINIT_FUNC PyInit__compiled(void)
         return NULL;
     }
     return created;
+}
+
+/* -- one segment, counted whole ----------------------------------------------------------
+ *
+ * segment_counts(texts, tokenizer, tokenize, max_n): texts[0] is a hypothesis and the others
+ * its references. They are interned by a new Vocabulary, as intern_texts(texts, tokenizer,
+ * tokenize) interns them (or, where both tokenizer and tokenize are None, taken as token
+ * lists, as intern_tokens(texts) takes them), and counted as shared_ngram_counts counts one
+ * segment, but without arrays around the call: a sentence's score spends microseconds, and
+ * numpy's per-call costs were most of them. It returns (the token count of each text,
+ * singles, repeated) as Python objects: singles[n - 1] counts the shared n-grams found once
+ * in the hypothesis and at most once in each reference, and each other shared n-gram is a
+ * tuple (n - 1, its count in the hypothesis, its largest count in one reference), in order
+ * of order and first occurrence in the hypothesis.
+ *
+ * Each order is one pass over the positions still alive: an n-gram gets a dense label (by
+ * token id for unigrams, by its first n - 1 tokens' label and its last token for longer
+ * ones, in an open-addressing table); only positions whose n-gram is shared go on to the
+ * next order. */
+
+typedef struct { i64 key, label; } OneSlot;
+
+typedef struct {
+    i64 *position, *label, *end, *text; /* the positions alive: start, label, text end, text */
+    i64 *in_hypothesis, *most, *in_one;  /* per label */
+    OneSlot *slots;
+} OneSegment;
+
+static void free_one(OneSegment *s)
+{
+    free(s->position);
+    free(s->label);
+    free(s->end);
+    free(s->text);
+    free(s->in_hypothesis);
+    free(s->most);
+    free(s->in_one);
+    free(s->slots);
+}
+
+/* The shared n-grams of order n into singles and repeated; 1 if any, 0 if none, -1 on error. */
+static int count_order(OneSegment *s, i64 alive, i64 labels, i64 n, i64 *singles,
+                       PyObject *repeated)
+{
+    memset(s->in_hypothesis, 0, (size_t)labels * sizeof(i64));
+    memset(s->most, 0, (size_t)labels * sizeof(i64));
+    memset(s->in_one, 0, (size_t)labels * sizeof(i64));
+    i64 i = 0;
+    for (; i < alive && s->text[i] == 0; i++)
+        s->in_hypothesis[s->label[i]]++;
+    i64 hypothesis_end = i;
+    while (i < alive) { /* one reference at a time */
+        i64 first = i, text = s->text[i];
+        for (; i < alive && s->text[i] == text; i++)
+            if (s->in_hypothesis[s->label[i]] > 0)
+                s->in_one[s->label[i]]++;
+        for (i64 k = first; k < i; k++) {
+            i64 label = s->label[k];
+            if (s->in_one[label] > s->most[label])
+                s->most[label] = s->in_one[label];
+            s->in_one[label] = 0;
+        }
+    }
+    int any = 0;
+    for (i = 0; i < hypothesis_end; i++) {
+        i64 label = s->label[i], times = s->in_hypothesis[label], most = s->most[label];
+        if (times <= 0 || most == 0)
+            continue;
+        s->in_hypothesis[label] = -times; /* listed: the next occurrences are not */
+        any = 1;
+        if (times == 1 && most == 1) {
+            singles[n - 1]++;
+            continue;
+        }
+        PyObject *row = Py_BuildValue("(LLL)", (long long)(n - 1), (long long)times,
+                                      (long long)most);
+        if (row == NULL || PyList_Append(repeated, row) < 0) {
+            Py_XDECREF(row);
+            return -1;
+        }
+        Py_DECREF(row);
+    }
+    return any;
+}
+
+/* Keep the positions whose n-gram is shared and that have an (n + 1)-gram, labelled; the
+ * number of labels, or -1 where memory ran out. */
+static i64 next_order(OneSegment *s, i64 *alive, i64 n, const i64 *ids, i64 vocabulary_size)
+{
+    i64 kept = 0;
+    for (i64 i = 0; i < *alive; i++) {
+        i64 label = s->label[i];
+        if (s->in_hypothesis[label] != 0 && s->most[label] > 0 && s->position[i] + n < s->end[i])
+            kept++;
+    }
+    i64 mask = 1;
+    while (mask < 2 * kept)
+        mask *= 2;
+    mask -= 1;
+    free(s->slots);
+    s->slots = malloc(((size_t)mask + 1) * sizeof(OneSlot));
+    if (s->slots == NULL)
+        return -1;
+    for (i64 k = 0; k <= mask; k++)
+        s->slots[k].key = -1;
+    i64 labels = 0, j = 0;
+    for (i64 i = 0; i < *alive; i++) {
+        i64 label = s->label[i], position = s->position[i];
+        if (s->in_hypothesis[label] == 0 || s->most[label] == 0 || position + n >= s->end[i])
+            continue;
+        i64 key = label * vocabulary_size + ids[position + n];
+        uint64_t mixed = (uint64_t)key * 0x9e3779b97f4a7c15u;
+        i64 slot = (i64)((mixed ^ (mixed >> 29)) & (uint64_t)mask);
+        while (s->slots[slot].key != -1 && s->slots[slot].key != key)
+            slot = (slot + 1) & mask;
+        if (s->slots[slot].key == -1)
+            s->slots[slot] = (OneSlot){key, labels++};
+        s->position[j] = position;
+        s->label[j] = s->slots[slot].label;
+        s->end[j] = s->end[i];
+        s->text[j] = s->text[i];
+        j++;
+    }
+    *alive = j;
+    return labels;
+}
+
+/* An int64 array's items (as intern_texts and intern_tokens return them), held in `view`. */
+static const i64 *held_ints(PyObject *array, Py_buffer *view, Py_ssize_t *count)
+{
+    if (PyObject_GetBuffer(array, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (view->itemsize != 8 || view->ndim != 1) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_TypeError, "interning gave no 1-dimensional int64 arrays");
+        return NULL;
+    }
+    *count = view->shape[0];
+    return (const i64 *)view->buf;
+}
+
+static PyObject *one_segment(const i64 *ids, Py_ssize_t tokens, const i64 *sizes,
+                             Py_ssize_t texts, i64 max_n)
+{
+    OneSegment s = {0};
+    PyObject *counts = PyTuple_New(texts), *singles = NULL, *repeated = PyList_New(0);
+    i64 *single = calloc((size_t)max_n, sizeof(i64));
+    size_t room = (size_t)(tokens > 0 ? tokens : 1);
+    s.position = malloc(room * sizeof(i64));
+    s.label = malloc(room * sizeof(i64));
+    s.end = malloc(room * sizeof(i64));
+    s.text = malloc(room * sizeof(i64));
+    s.in_hypothesis = malloc(room * sizeof(i64));
+    s.most = malloc(room * sizeof(i64));
+    s.in_one = malloc(room * sizeof(i64));
+    PyObject *result = NULL;
+    if (counts == NULL || repeated == NULL)
+        goto done;
+    if (single == NULL || s.position == NULL || s.label == NULL || s.end == NULL ||
+        s.text == NULL || s.in_hypothesis == NULL || s.most == NULL || s.in_one == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    i64 alive = 0, vocabulary_size = 0;
+    for (Py_ssize_t t = 0, start = 0; t < texts; start += sizes[t], t++) {
+        PyObject *size = PyLong_FromLongLong(sizes[t]);
+        if (size == NULL)
+            goto done;
+        PyTuple_SET_ITEM(counts, t, size);
+        for (i64 p = start; p < start + sizes[t]; p++) {
+            s.position[alive] = p;
+            s.label[alive] = ids[p];
+            s.end[alive] = start + sizes[t];
+            s.text[alive] = t;
+            alive++;
+            if (ids[p] >= vocabulary_size)
+                vocabulary_size = ids[p] + 1;
+        }
+    }
+    i64 labels = vocabulary_size;
+    for (i64 n = 1; n <= max_n && texts > 0 && n <= sizes[0]; n++) {
+        int any = count_order(&s, alive, labels, n, single, repeated);
+        if (any < 0)
+            goto done;
+        if (!any || n == max_n)
+            break;
+        labels = next_order(&s, &alive, n, ids, vocabulary_size);
+        if (labels < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    singles = PyList_New((Py_ssize_t)max_n);
+    if (singles == NULL)
+        goto done;
+    for (i64 n = 0; n < max_n; n++) {
+        PyObject *number = PyLong_FromLongLong(single[n]);
+        if (number == NULL)
+            goto done;
+        PyList_SET_ITEM(singles, n, number);
+    }
+    result = PyTuple_Pack(3, counts, singles, repeated);
+done:
+    Py_XDECREF(counts);
+    Py_XDECREF(singles);
+    Py_XDECREF(repeated);
+    free(single);
+    free_one(&s);
+    return result;
+}
+
+static PyObject *segment_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"texts", "tokenizer", "tokenize", "max_n", NULL};
+    PyObject *texts, *tokenizer, *tokenize;
+    long long max_n;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOL:segment_counts", keywords, &texts,
+                                     &tokenizer, &tokenize, &max_n))
+        return NULL;
+    if (max_n < 1) {
+        PyErr_Format(PyExc_ValueError, "max_n must be at least 1, got %lld", max_n);
+        return NULL;
+    }
+    PyObject *vocabulary = PyObject_CallNoArgs((PyObject *)&VocabularyType);
+    if (vocabulary == NULL)
+        return NULL;
+    PyObject *interned =
+        tokenizer == Py_None && tokenize == Py_None
+            ? PyObject_CallMethod(vocabulary, "intern_tokens", "(O)", texts)
+            : PyObject_CallMethod(vocabulary, "intern_texts", "(OOO)", texts, tokenizer, tokenize);
+    Py_DECREF(vocabulary);
+    if (interned == NULL)
+        return NULL;
+    PyObject *result = NULL;
+    Py_buffer id_view, size_view;
+    Py_ssize_t tokens, count;
+    const i64 *ids = held_ints(PyTuple_GET_ITEM(interned, 0), &id_view, &tokens);
+    if (ids != NULL) {
+        const i64 *sizes = held_ints(PyTuple_GET_ITEM(interned, 1), &size_view, &count);
+        if (sizes != NULL) {
+            result = one_segment(ids, tokens, sizes, count, (i64)max_n);
+            PyBuffer_Release(&size_view);
+        }
+        PyBuffer_Release(&id_view);
+    }
+    Py_DECREF(interned);
+    return result;
+}
+
+/* -- n-gram labels of many streams (pairwise scores, MBR) ---------------------------------
+ *
+ * ngram_labels(token_ids, lengths, max_n): the streams laid end to end (stream s has
+ * lengths[s] tokens). For each order n, every occurrence of an n-gram whose tokens are all
+ * non-negative (a negative id never matches), in order of position: its stream, and a label.
+ * A unigram's label is the rank of its id among all the ids given (negative ones included); a
+ * longer n-gram's is its rank among the n-grams of its order present, in the lexicographic
+ * order of its tokens' unigram labels: the very labels numpy.unique gives the plain-Python twin.
+ * Ranks come from two stable counting sorts per order (by last token, then by the label of
+ * the first n - 1), so each order is linear in its occurrences. */
+
+typedef struct { i64 value, index; } Ranked;
+
+static int by_value(const void *a, const void *b)
+{
+    i64 x = ((const Ranked *)a)->value, y = ((const Ranked *)b)->value;
+    return (x > y) - (x < y);
+}
+
+/* `out` holds each of the `count` items' rank by (first, second), lexicographic; `order` and
+ * `tally` are scratch of `count` and max(first_range, second_range) + 1 items. */
+static void rank_pairs(const i64 *first, i64 first_range, const i64 *second, i64 second_range,
+                       i64 count, i64 *order, i64 *scratch, i64 *tally, i64 *out)
+{
+    memset(tally, 0, (size_t)(second_range + 1) * sizeof(i64));
+    for (i64 i = 0; i < count; i++)
+        tally[second[i] + 1]++;
+    for (i64 k = 0; k < second_range; k++)
+        tally[k + 1] += tally[k];
+    for (i64 i = 0; i < count; i++)
+        scratch[tally[second[i]]++] = i;
+    memset(tally, 0, (size_t)(first_range + 1) * sizeof(i64));
+    for (i64 i = 0; i < count; i++)
+        tally[first[i] + 1]++;
+    for (i64 k = 0; k < first_range; k++)
+        tally[k + 1] += tally[k];
+    for (i64 k = 0; k < count; k++) {
+        i64 i = scratch[k];
+        order[tally[first[i]]++] = i;
+    }
+    i64 rank = -1;
+    for (i64 k = 0; k < count; k++) {
+        i64 i = order[k];
+        if (k == 0 || first[i] != first[order[k - 1]] || second[i] != second[order[k - 1]])
+            rank++;
+        out[i] = rank;
+    }
+}
+
+static PyObject *order_arrays(const i64 *stream, const i64 *starts, const i64 *labels, i64 count)
+{
+    Array arrays[2] = {{0}};
+    PyObject *pair = NULL;
+    if (new_zeros(count, -1, "int64", &arrays[0]) < 0 || new_zeros(count, -1, "int64", &arrays[1]) < 0)
+        goto done;
+    for (i64 i = 0; i < count; i++) {
+        ints(&arrays[0])[i] = stream[starts[i]];
+        ints(&arrays[1])[i] = labels[i];
+    }
+    pair = PyTuple_Pack(2, arrays[0].array, arrays[1].array);
+done:
+    release(&arrays[0]);
+    release(&arrays[1]);
+    return pair;
+}
+
+static PyObject *ngram_labels(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"token_ids", "lengths", "max_n", NULL};
+    PyObject *objects[2];
+    Py_ssize_t max_n;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn:ngram_labels", keywords, &objects[0],
+                                     &objects[1], &max_n))
+        return NULL;
+    if (max_n < 1) {
+        PyErr_Format(PyExc_ValueError, "max_n must be at least 1, got %zd", max_n);
+        return NULL;
+    }
+    Array arrays[2] = {{0}};
+    PyObject *result = NULL;
+    i64 *work = NULL;
+    Ranked *ranked = NULL;
+    for (int k = 0; k < 2; k++)
+        if (take(objects[k], "int64", 1, keywords[k], &arrays[k]) < 0)
+            goto done;
+    const i64 *ids = ints(&arrays[0]), *lengths = ints(&arrays[1]);
+    i64 tokens = length(&arrays[0]), streams = length(&arrays[1]), total = 0;
+    for (i64 s = 0; s < streams; s++) {
+        if (lengths[s] < 0) {
+            PyErr_SetString(PyExc_ValueError, "lengths must not be negative");
+            goto done;
+        }
+        total += lengths[s];
+    }
+    if (total != tokens) {
+        PyErr_Format(PyExc_ValueError, "lengths add up to %lld, but there are %lld token ids",
+                     (long long)total, (long long)tokens);
+        goto done;
+    }
+    size_t room = (size_t)(tokens > 0 ? tokens : 1) + 1;
+    /* stream, end, unigram label, starts, labels, next starts, first, second, order, scratch,
+     * tally, next labels */
+    work = malloc(12 * room * sizeof(i64));
+    ranked = malloc(room * sizeof(Ranked));
+    result = PyList_New(0);
+    if (work == NULL || ranked == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (result == NULL)
+        goto done;
+    i64 *stream = work, *end = work + room, *unigram = work + 2 * room, *starts = work + 3 * room;
+    i64 *labels = work + 4 * room, *next_starts = work + 5 * room, *first = work + 6 * room;
+    i64 *second = work + 7 * room, *order = work + 8 * room, *scratch = work + 9 * room;
+    i64 *tally = work + 10 * room, *next_labels = work + 11 * room;
+    for (i64 s = 0, p = 0; s < streams; s++)
+        for (i64 k = 0; k < lengths[s]; k++, p++) {
+            stream[p] = s;
+            end[p] = p - k + lengths[s];
+        }
+    for (i64 p = 0; p < tokens; p++)
+        ranked[p] = (Ranked){ids[p], p};
+    qsort(ranked, (size_t)tokens, sizeof(Ranked), by_value);
+    i64 unigrams = 0;
+    for (i64 k = 0; k < tokens; k++) {
+        if (k > 0 && ranked[k].value != ranked[k - 1].value)
+            unigrams++;
+        unigram[ranked[k].index] = unigrams;
+    }
+    if (tokens > 0)
+        unigrams++;
+    i64 alive = 0, label_range = unigrams;
+    for (i64 p = 0; p < tokens; p++)
+        if (ids[p] >= 0) {
+            starts[alive] = p;
+            labels[alive++] = unigram[p];
+        }
+    for (Py_ssize_t n = 1; n <= max_n; n++) {
+        PyObject *pair = order_arrays(stream, starts, labels, alive);
+        if (pair == NULL || PyList_Append(result, pair) < 0) {
+            Py_XDECREF(pair);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(pair);
+        if (n == max_n)
+            break;
+        i64 kept = 0; /* the (n + 1)-gram at p: the n-gram at p and the token at p + n */
+        for (i64 i = 0; i < alive; i++) {
+            i64 p = starts[i];
+            if (p + n + 1 <= end[p] && ids[p + n] >= 0) {
+                next_starts[kept] = p;
+                first[kept] = labels[i];
+                second[kept++] = unigram[p + n];
+            }
+        }
+        rank_pairs(first, label_range, second, unigrams, kept, order, scratch, tally,
+                   next_labels);
+        i64 *swap = starts;
+        starts = next_starts;
+        next_starts = swap;
+        swap = labels;
+        labels = next_labels;
+        next_labels = swap;
+        alive = kept;
+        label_range = 0;
+        for (i64 i = 0; i < alive; i++)
+            if (labels[i] + 1 > label_range)
+                label_range = labels[i] + 1;
+    }
+done:
+    free(work);
+    free(ranked);
+    release(&arrays[0]);
+    release(&arrays[1]);
+    return result;
 }

@@ -266,3 +266,73 @@ def _mean(precisions: Sequence[float], defined: Sequence[bool], weights: Sequenc
     except OverflowError:  # in the sum or in exp
         return math.nan
     return mean if math.isfinite(mean) else math.nan
+
+
+def segment_counts(
+    texts: Sequence[object],
+    tokenizer: str | None,
+    tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]] | None,
+    max_n: int,
+) -> tuple[tuple[int, ...], list[int], list[tuple[int, int, int]]]:
+    """One segment's token counts and shared n-grams, as Python objects (see
+    :func:`bleuprint._kernels.segment_counts`)."""
+    if max_n < 1:
+        raise ValueError(f"max_n must be at least 1, got {max_n}")
+    vocabulary = Vocabulary()
+    if tokenizer is None and tokenize is None:
+        ids, sizes = vocabulary.intern_tokens(cast("Sequence[Sequence[Hashable]]", texts))
+    elif tokenize is None:
+        raise ValueError("texts need tokenize (token lists: tokenizer and tokenize None)")
+    else:
+        ids, sizes = vocabulary.intern_texts(cast("Sequence[str]", texts), tokenizer, tokenize)
+    starts = np.concatenate(([0], np.cumsum(sizes)))
+    references = np.arange(1, len(sizes))
+    singles, repeated = shared_ngram_counts(
+        ids, starts, [0], references, [0, len(references)], len(vocabulary), max_n
+    )
+    rows = [(int(cell), int(times), int(most)) for cell, times, most in repeated.tolist()]
+    return tuple(sizes.tolist()), singles[0].tolist(), rows
+
+
+def ngram_labels(
+    token_ids: npt.ArrayLike, lengths: npt.ArrayLike, max_n: int
+) -> list[tuple[IntArray, IntArray]]:
+    """For each order, every occurrence of an n-gram of the streams laid end to end: its
+    stream, and its label (see :func:`bleuprint._kernels.ngram_labels`)."""
+    if max_n < 1:
+        raise ValueError(f"max_n must be at least 1, got {max_n}")
+    ids = np.ascontiguousarray(token_ids, np.int64)
+    sizes = np.ascontiguousarray(lengths, np.int64)
+    for name, array in (("token_ids", ids), ("lengths", sizes)):
+        if array.ndim != 1:
+            raise ValueError(f"{name} must be a 1-dimensional array, got {array.ndim} dimensions")
+    if (sizes < 0).any():
+        raise ValueError("lengths must not be negative")
+    if int(sizes.sum()) != len(ids):
+        raise ValueError(
+            f"lengths add up to {int(sizes.sum())}, but there are {len(ids)} token ids"
+        )
+    token_end = np.repeat(np.cumsum(sizes), sizes)
+    token_stream = np.repeat(np.arange(len(sizes)), sizes)
+    unigram_labels = _ranks(ids)
+    unigram_count = int(unigram_labels.max(initial=-1)) + 1
+    matchable = ids >= 0
+    starts = np.flatnonzero(matchable)
+    labels = unigram_labels[starts]
+    orders = []
+    for order in range(1, max_n + 1):
+        orders.append((token_stream[starts], labels))
+        if order == max_n:
+            break
+        # The (n+1)-gram at p is the n-gram at p and the token at p + n.
+        longer = starts + order + 1 <= token_end[starts]
+        longer[longer] = matchable[starts[longer] + order]
+        starts = starts[longer]
+        labels = _ranks(labels[longer] * unigram_count + unigram_labels[starts + order])
+    return orders
+
+
+def _ranks(values: IntArray) -> IntArray:
+    """Each value's rank among the distinct values (equal values, equal ranks)."""
+    ranks: IntArray = np.unique(values, return_inverse=True)[1]
+    return ranks.reshape(-1)

@@ -1,0 +1,120 @@
+"""The kernel's one-segment count (``segment_counts``, a sentence's statistics without arrays)
+and its n-gram labels of many streams (``ngram_labels``, for pairwise scores and MBR) against
+their definitions, on both kernels."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from bleuprint import tokenizers
+from bleuprint.typing import Tokenizer
+from tests.test_kernels import both_kernels, shared_by_counter
+
+WORDS = st.lists(st.sampled_from(["a", "b", "c", "dé", "a."]), max_size=12)
+
+
+@both_kernels
+@given(st.lists(WORDS, min_size=2, max_size=5), st.integers(1, 7))
+@example([["a", "a", "a", "a"], ["a", "a"], ["a", "a", "a"]], 3)  # repeated on both sides
+@example([[], ["a"]], 2)  # an empty hypothesis
+def test_one_segment_is_counted_as_the_definition(
+    kernel: ModuleType, texts: list[list[str]], max_n: int
+) -> None:
+    counts, singles, repeated = kernel.segment_counts(texts, None, None, max_n)
+    expected_singles, expected_repeated = shared_by_counter(
+        texts, [0], [list(range(1, len(texts)))], max_n
+    )
+    assert counts == tuple(map(len, texts))
+    assert singles == expected_singles[0]
+    assert repeated == expected_repeated
+
+
+@both_kernels
+@pytest.mark.parametrize(
+    ("name", "tokenizer"),
+    [
+        ("whitespace", tokenizers.Whitespace()),
+        ("13a", tokenizers.Mteval13a()),
+        ("char", tokenizers.Chars()),
+    ],
+)
+@given(st.lists(st.text(st.sampled_from("ab .,-\u00a0é"), max_size=20), min_size=1, max_size=4))
+def test_texts_are_tokenized_as_the_tokenizer_does(
+    kernel: ModuleType, name: str, tokenizer: Tokenizer, texts: list[str]
+) -> None:
+    tokenize = lambda given: list(map(tokenizer, given))  # noqa: E731
+    as_text = kernel.segment_counts(texts, name, tokenize, 4)
+    assert as_text == kernel.segment_counts(tokenize(texts), None, None, 4)
+
+
+@both_kernels
+def test_a_user_tokenizer_gives_the_tokens(kernel: ModuleType) -> None:
+    tokenize = lambda given: [text.split(",") for text in given]  # noqa: E731
+    # "a" twice in the hypothesis, once in the reference; "b" and "a b" once each
+    expected = ((3, 2), [1, 1], [(0, 2, 1)])
+    assert kernel.segment_counts(["a,b,a", "a,b"], None, tokenize, 2) == expected
+
+
+@both_kernels
+def test_orders_start_at_one(kernel: ModuleType) -> None:
+    with pytest.raises(ValueError, match="max_n must be at least 1, got 0"):
+        kernel.segment_counts([["a"], ["a"]], None, None, 0)
+
+
+def labels_by_definition(
+    ids: list[int], lengths: list[int], max_n: int
+) -> list[tuple[list[int], list[int]]]:
+    """For each order, each n-gram occurrence without a negative id, in order of position:
+    its stream, and for a unigram the rank of its id among all the ids, for a longer n-gram
+    its rank among those present, compared as tuples of the ranks of their ids."""
+    id_rank = {value: rank for rank, value in enumerate(sorted(set(ids)))}
+    occurrences = []
+    start = 0
+    for stream, size in enumerate(lengths):
+        occurrences.extend((stream, start + k) for k in range(size))
+        start += size
+    ends = [start + size for start, size in zip(np.cumsum([0, *lengths]).tolist(), lengths)]
+    stream_end = [ends[stream] for stream, _ in occurrences]
+    orders = []
+    for n in range(1, max_n + 1):
+        found = [
+            (stream, tuple(id_rank[ids[p + k]] for k in range(n)))
+            for (stream, p), end in zip(occurrences, stream_end)
+            if p + n <= end and all(ids[p + k] >= 0 for k in range(n))
+        ]
+        rank = {gram: number for number, gram in enumerate(sorted({gram for _, gram in found}))}
+        if n == 1:
+            rank = {(number,): number for number in id_rank.values()}
+        orders.append(([stream for stream, _ in found], [rank[gram] for _, gram in found]))
+    return orders
+
+
+@both_kernels
+@given(
+    st.lists(st.lists(st.sampled_from([-2, -1, 0, 1, 2, 9]), max_size=8), max_size=6),
+    st.integers(1, 5),
+)
+@example([[0, 0, 0], [], [-1, 0, 0]], 3)  # an empty stream; an id that never matches
+def test_ngram_labels_are_ranks_of_the_ngrams_present(
+    kernel: ModuleType, streams: list[list[int]], max_n: int
+) -> None:
+    ids = [token for stream in streams for token in stream]
+    lengths = [len(stream) for stream in streams]
+    got = kernel.ngram_labels(np.array(ids, np.int64), np.array(lengths, np.int64), max_n)
+    assert [(s.tolist(), labels.tolist()) for s, labels in got] == labels_by_definition(
+        ids, lengths, max_n
+    )
+    assert all(s.dtype == labels.dtype == np.int64 for s, labels in got)
+
+
+@both_kernels
+def test_ngram_labels_refuse_inconsistent_lengths(kernel: ModuleType) -> None:
+    with pytest.raises(ValueError, match="lengths add up to 3, but there are 2 token ids"):
+        kernel.ngram_labels(np.array([1, 2]), np.array([1, 2]), 2)
+    with pytest.raises(ValueError, match="max_n must be at least 1, got 0"):
+        kernel.ngram_labels(np.array([1]), np.array([1]), 0)
