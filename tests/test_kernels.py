@@ -3,14 +3,17 @@ must reproduce (Counters, the scalar arithmetic, math.fsum) and against each oth
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
+import random
 import subprocess
 import sys
 import threading
 import time
 from collections import Counter
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -176,6 +179,51 @@ def test_inconsistent_tables_are_refused_by_name(
         kernel.shared_ngram_counts(*arguments)
 
 
+# -- token ids given as Python ints ---------------------------------------------------------
+
+
+@both_kernels
+@given(
+    st.lists(
+        st.lists(st.integers(-(2**63), 2**63 - 1), max_size=6).map(
+            lambda ids: ids if len(ids) % 2 else tuple(ids)  # lists and tuples
+        ),
+        max_size=6,
+    )
+)
+def test_flat_ids_lay_python_ints_end_to_end(
+    kernel: ModuleType, sequences: list[list[int] | tuple[int, ...]]
+) -> None:
+    read = kernel.flat_ids(sequences)
+    assert read is not None
+    ids, lengths = read
+    assert ids.dtype == lengths.dtype == np.int64
+    assert ids.tolist() == [token for sequence in sequences for token in sequence]
+    assert lengths.tolist() == [len(sequence) for sequence in sequences]
+
+
+@both_kernels
+@pytest.mark.parametrize(
+    "sequences",
+    [
+        [[1, 2], [3, True]],  # a bool is no id (numpy would read it as 1)
+        [[1, 2], [2**63]],  # beyond 64 bits
+        [[-(2**63) - 1]],
+        [[1, np.int64(2)]],  # a numpy integer: read one by one, as numpy reads it
+        [[1, 2.0]],
+        [[1, "2"]],
+        [[1, [2]]],
+        [[1], np.array([2])],
+        [[1], "12"],
+        [range(3)],
+    ],
+)
+def test_flat_ids_leave_anything_but_ints_of_64_bits_to_the_caller(
+    kernel: ModuleType, sequences: list[Any]
+) -> None:
+    assert kernel.flat_ids(sequences) is None
+
+
 @NOT_BUILT
 def test_the_compiled_kernel_counts_without_the_gil() -> None:
     # One long segment: the GIL-free loop takes nearly all of the call, so a thread that
@@ -272,6 +320,33 @@ def test_built_in_tokenizers_intern_the_python_tokens(
 
 
 @both_kernels
+@pytest.mark.parametrize("name", sorted(BUILT_IN))
+@pytest.mark.parametrize("threads", [2, 3, 8])
+def test_texts_interned_on_threads_get_the_ids_of_one_thread(
+    kernel: ModuleType, name: str, threads: int
+) -> None:
+    # Enough characters for several threads (one per 65,536): words drawn so that some are
+    # first seen in each part, some shared by all; on a vocabulary that holds tokens already.
+    rng = random.Random(threads)
+    words = ["".join(rng.choices("ab.,1-é中 ", k=rng.randint(1, 6))) for _ in range(4000)]
+    texts = [" ".join(rng.choices(words, k=rng.randint(0, 30))) for _ in range(4000)]
+    python_tokenizer = PYTHON_TOKENIZERS[name]
+    vocabulary = kernel.Vocabulary()
+    earlier, _ = vocabulary.intern_tokens([["b", "a", ",", "x"]])
+    ids, lengths = vocabulary.intern_texts(
+        texts, name, lambda given: list(map(python_tokenizer, given)), threads=threads
+    )
+    expected = interned_by_dict([["b", "a", ",", "x"], *map(python_tokenizer, texts)])
+    assert (
+        [*earlier.tolist(), *ids.tolist()],
+        [4, *lengths.tolist()],
+        len(vocabulary),
+    ) == expected
+    with pytest.raises(ValueError, match="threads must be at least 1, got 0"):
+        vocabulary.intern_texts(texts, name, str.split, threads=0)
+
+
+@both_kernels
 def test_a_user_tokenizer_gives_the_tokens(kernel: ModuleType) -> None:
     seen = []
 
@@ -296,6 +371,58 @@ def test_the_compiled_tokenizers_are_sacrebleus_on_every_code_point() -> None:
     for name, sacrebleu_name in BUILT_IN.items():
         preprocess = BLEU(tokenize=sacrebleu_name)._preprocess_segment
         assert compiled().tokenize_texts(texts, name) == [preprocess(t).split() for t in texts]
+
+
+@functools.cache
+def wmt22_tokens(folder: Path) -> tuple[list[str], dict[str, list[list[str]]]]:
+    """Every distinct line of every WMT22 file in the folder (references and systems), and
+    its tokens by sacreBLEU's tokenizer of each built-in name."""
+    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+
+    lines: dict[str, None] = {}
+    for path in sorted(folder.glob("*/*.txt")):
+        lines.update(dict.fromkeys(path.read_text(encoding="utf-8").split("\n")))
+    tokens = {
+        name: [BLEU(tokenize=sacrebleu_name)._preprocess_segment(line).split() for line in lines]
+        for name, sacrebleu_name in BUILT_IN.items()
+    }
+    return list(lines), tokens
+
+
+@both_kernels
+def test_the_kernels_tokenize_every_wmt22_line_as_sacrebleu(
+    kernel: ModuleType, shared: Any
+) -> None:
+    # sacreBLEU's own tokenizers on real text of six language pairs, through the kernels'
+    # interning (the compiled one on two threads) and the compiled one's token lists.
+    lines, tokens = wmt22_tokens(shared("data", "wmt22"))
+    assert len(lines) > 70_000  # (76,195)
+    for name, expected in tokens.items():
+        python_tokenizer = functools.partial(map, PYTHON_TOKENIZERS[name])
+        ids, lengths = kernel.Vocabulary().intern_texts(lines, name, python_tokenizer, threads=2)
+        assert (ids.tolist(), lengths.tolist()) == interned_by_dict(expected)[:2]
+        if kernel is COMPILED:
+            assert kernel.tokenize_texts(lines, name) == expected
+
+
+# Pieces of what 13a's rules look at, among runs of letters and spaces of any length (the
+# compiled kernel takes runs of characters no rule looks at in one step).
+RULE_PIECES = ["a.,5", "1,000.5", "&quot;", "&amp;", "-\n", "\n", "<skipped>", ".", ",", "-"]
+RULE_PIECES += ["1", "9", "$", "%", "'", "(", "é", "中", " ", "  ", "\t", "\u3000"]
+RUN = st.text(alphabet="ab ", min_size=1, max_size=7)
+RULE_TEXT = st.lists(st.sampled_from(RULE_PIECES) | RUN, max_size=14).map("".join)
+
+
+@NOT_BUILT
+@given(st.lists(RULE_TEXT, min_size=1, max_size=4))
+@example(["ab.,5 abc-1 1-abc 1,000.50 x.y abc.,"])
+@example(["abcd.", ".abcd", "abc-", "1abcd", "abcd1.", "a,b,cd ,abc"])
+def test_the_compiled_13a_is_sacrebleus_on_text_of_its_rules(texts: list[str]) -> None:
+    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+
+    preprocess = BLEU(tokenize="13a")._preprocess_segment  # (Tokenizer13a, after rstrip)
+    expected = [preprocess(text).split() for text in texts]
+    assert compiled().tokenize_texts(texts, "13a") == expected
 
 
 EDGES = ["a.,5", "1.-G", "&amp;lt;b&amp;gt;", "a-\n", "x-\ny", "<skip<skipped>ped>", ""]

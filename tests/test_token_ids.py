@@ -527,6 +527,18 @@ def test_no_tensor_library_is_imported() -> None:
             "segment 0: .* item 1 is a NoneType",
         ),
         (
+            lambda bleu: bleu.corpus_score([[4, 5], [4, 5]], [[[4]], ([4], [4, 2.5])]),
+            r"segment 1: reference 1 must hold integer token ids only, but item 1 is a float",
+        ),
+        (
+            lambda bleu: bleu.corpus_score(((4, 5), (4, 5)), ([(4,)], [(4, "w5")])),
+            r"segment 1: reference 0 must hold .* item 1 is a string \('w5'\): give every",
+        ),
+        (
+            lambda bleu: bleu.corpus_score([[4, 5], [4], [True]], [[[4]], [[4]], [[4]]]),
+            r"segment 2: .* item 0 is a bool",
+        ),
+        (
             lambda bleu: bleu.corpus_score([np.array([4.0, 5.0])], [[[4]]]),
             "segment 0: .* numbers of dtype float64, not integer token ids",
         ),

@@ -24,6 +24,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from bleuprint._kernels import flat_ids
 from bleuprint.exceptions import InputError
 from bleuprint.typing import BoolArray, IntArray
 
@@ -556,18 +557,22 @@ class IdCorpus:
     ) -> IdCorpus:
         """The corpus of ``hypotheses[i]`` against ``references[i]`` (errors name segment
         ``first_segment + i``)."""
-        hypothesis_ids = _hypotheses(hypotheses, first_segment)
-        reference_ids, counts = _references(references, first_segment)
+        read = _corpus_at_once(hypotheses, references)
+        if read is None:
+            hypothesis_ids = _hypotheses(hypotheses, first_segment)  # (errors in this order)
+            reference_ids, counts = _references(references, first_segment)
+            ragged = _Ragged.joined([hypothesis_ids, reference_ids])
+        else:
+            ragged, counts = read
         for segment in np.flatnonzero(counts == 0)[:1]:
             raise InputError("no references", segment=first_segment + int(segment))
-        ragged = _Ragged.joined([hypothesis_ids, reference_ids])
         labels, vocabulary_size = _labels(ragged)
-        never = np.flatnonzero(labels < 0)
+        never = np.flatnonzero(labels < 0) if ragged.never is not None else ()
         if len(never):  # the kernel takes labels in range(vocabulary_size): one label each
             labels[never] = vocabulary_size + np.arange(len(never))
             vocabulary_size += len(never)
         starts = np.concatenate(([0], np.cumsum(ragged.lengths)))
-        hypotheses_count = len(hypothesis_ids.lengths)
+        hypotheses_count = len(ragged.lengths) - int(counts.sum())
         return cls(
             labels, starts, vocabulary_size, hypotheses_count, counts, ragged.ids, ragged.never
         )
@@ -606,6 +611,24 @@ def sequences(candidates: Sequence[Any], what: str) -> IdCorpus:
     )
 
 
+def _corpus_at_once(
+    hypotheses: Sequence[Any], references: Sequence[Any]
+) -> tuple[_Ragged, IntArray] | None:
+    """A corpus whose sequences are all lists (or tuples) of Python ints, or all 1-D integer
+    arrays, read in one pass into one array (see ``_at_once``): the hypotheses, then every
+    reference of segment 0, of segment 1, ...; with the number of references of each segment.
+    ``None`` for anything else."""
+    if not isinstance(hypotheses, (list, tuple)) or not set(map(type, references)) <= {
+        list,
+        tuple,
+    }:
+        return None
+    ragged = _at_once([*hypotheses, *chain.from_iterable(references)])
+    if ragged is None:
+        return None
+    return ragged, np.fromiter(map(len, references), np.int64, len(references))
+
+
 def _hypotheses(hypotheses: Sequence[Any], first: int | None, what: str = "hypothesis") -> _Ragged:
     """One sequence per hypothesis; errors name ``the {what}`` of segment ``first + i``, or
     where ``first`` is ``None``, ``{what} i``."""
@@ -628,19 +651,18 @@ def _hypotheses(hypotheses: Sequence[Any], first: int | None, what: str = "hypot
 
 
 def _at_once(sequences: Sequence[Any]) -> _Ragged | None:
-    """Sequences all given as lists of Python ints, or all as 1-D integer numpy arrays, read
-    in one pass; ``None`` for anything else, to be read one by one (which names a problem)."""
+    """Sequences all given as lists or tuples of Python ints (read by the kernel), or all as
+    1-D integer numpy arrays, read in one pass; ``None`` for anything else, to be read one by
+    one (which names a problem)."""
     types = set(map(type, sequences))
-    if types == {list}:
-        ids = _integers(list(chain.from_iterable(sequences)))
-    elif types == {np.ndarray}:
-        if not {(array.ndim, array.dtype.kind) for array in sequences} <= {(1, "i"), (1, "u")}:
-            return None
-        ids = _joined_ids(sequences)
-    else:
+    if types <= {list, tuple}:
+        read = flat_ids(sequences)
+        return None if read is None else _Ragged(*read)
+    if types != {np.ndarray}:
         return None
-    if ids is None:
+    if not {(array.ndim, array.dtype.kind) for array in sequences} <= {(1, "i"), (1, "u")}:
         return None
+    ids = _joined_ids(sequences)
     return _Ragged(ids, np.fromiter(map(len, sequences), np.int64, len(sequences)))
 
 
@@ -674,7 +696,7 @@ def _references(references: Sequence[Any], first: int) -> tuple[_Ragged, IntArra
             )
         assert references._groups is not None
         return references._ragged, references._groups
-    if set(map(type, references)) == {list}:  # lists of sequences: all in one pass
+    if set(map(type, references)) <= {list, tuple}:  # lists of sequences: all in one pass
         fast = _at_once(list(chain.from_iterable(references)))
         if fast is not None:
             return fast, np.fromiter(map(len, references), np.int64, len(references))

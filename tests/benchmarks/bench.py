@@ -94,6 +94,7 @@ INPUTS: dict[str, Callable[..., Any]] = {
     "corpus": bench_corpora.read_corpus,
     "groups": bench_corpora.candidate_groups,
     "token_ids": bench_corpora.token_id_pairs,
+    "token_id_arrays": bench_corpora.token_id_arrays,
     "paths": lambda *paths: paths,
 }
 
@@ -391,6 +392,16 @@ def token_id_tasks(options: Any) -> None:
             peer("nltk loop", "nltk_ids", imports=("nltk.translate.bleu_score",)),
         ],
         "token_ids",
+        [],
+        options,
+    )
+    run_task(
+        "token ids as numpy arrays, NLTK's sentence_bleu, 1,024 x 64-256",
+        [
+            bleuprint("bleuprint_ids", "nltk"),
+            peer("nltk loop", "nltk_ids", imports=("nltk.translate.bleu_score",)),
+        ],
+        "token_id_arrays",
         [],
         options,
     )
@@ -700,6 +711,7 @@ def targets(options: Any) -> None:
     million = f"{1_000_000:,}{' repeated' if options.corpus == 'repeated' else ''}"
     pairwise = "pairwise, 100 x 100x100 distinct"
     ids = "token ids, NLTK's sentence_bleu, 1,024 x 64-256"
+    id_arrays = "token ids as numpy arrays, NLTK's sentence_bleu, 1,024 x 64-256"
     checks = [
         (
             "corpus 13a, 1M: >= 50x sacreBLEU",
@@ -734,6 +746,7 @@ def targets(options: Any) -> None:
         ("pairwise 100 x 100: >= 50x sacreBLEU", pairwise, "sacrebleu", "bleuprint", 50),
         ("pairwise 100 x 100: >= 5x fast-bleu", pairwise, "fast-bleu", "bleuprint", 5),
         ("token ids: >= 50x the NLTK loop", ids, "nltk loop", "bleuprint", 50),
+        ("token ids as arrays: >= 50x the NLTK loop", id_arrays, "nltk loop", "bleuprint", 50),
         (
             "exact MBR 100 x 64: >= 20x mbrs",
             "MBR, 100 x 64 candidates",

@@ -202,3 +202,11 @@ def token_id_pairs(
         hypotheses.append(hypothesis)
         references.append(reference)
     return hypotheses, references
+
+
+def token_id_arrays() -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """:func:`token_id_pairs` as 1-D numpy arrays of int64, as a model gives them."""
+    hypotheses, references = token_id_pairs()
+    return [np.array(ids, np.int64) for ids in hypotheses], [
+        np.array(ids, np.int64) for ids in references
+    ]

@@ -1,11 +1,12 @@
 """The kernel: tokens to ids, and the two loops of the fast path.
 
 ``Vocabulary()`` numbers tokens: each distinct token gets the next id, in order of first
-sight. ``vocabulary.intern_texts(texts, tokenizer, tokenize)`` gives the ids of the texts'
-tokens, one text after the other, and the number of tokens of each; ``tokenize(texts)`` gives
-the tokens (a user's tokenizer), unless ``tokenizer`` names one of the built-in tokenizers of
-``TOKENIZERS`` (``"whitespace"``, sacreBLEU's ``"13a"`` and ``"char"``), which the compiled
-kernel runs itself on the str objects, without the GIL, while the plain-Python one calls
+sight. ``vocabulary.intern_texts(texts, tokenizer, tokenize, threads=1)`` gives the ids of the
+texts' tokens, one text after the other, and the number of tokens of each; ``tokenize(texts)``
+gives the tokens (a user's tokenizer), unless ``tokenizer`` names one of the built-in
+tokenizers of ``TOKENIZERS`` (``"whitespace"``, sacreBLEU's ``"13a"`` and ``"char"``), which
+the compiled kernel runs itself on the str objects, without the GIL, on up to ``threads``
+threads for a large batch (the ids are the same), while the plain-Python one calls
 ``tokenize`` (which must then be that tokenizer). ``vocabulary.intern_tokens(streams)`` does
 the same for token lists. ``len(vocabulary)`` is the number of ids given. A vocabulary is
 used by one thread at a time. (sacreBLEU's ``intl`` stays in Python: its Unicode classes are
@@ -22,6 +23,12 @@ once in each reference (nearly all of them), and one row for every other shared 
 order of segment, order and first occurrence in the hypothesis: its segment and order as ``s *
 max_n + n - 1``, its number of occurrences in the hypothesis, and its largest number in any
 one reference. Inconsistent tables raise :class:`ValueError` naming the argument.
+
+``flat_ids(sequences)`` reads token ids given as Python ints: sequences that are all lists or
+tuples of ints (not bools) of 64 bits become one int64 array of every id, one sequence after
+the other, and one of their lengths. For anything else it gives ``None``, and the caller
+reads the sequences one by one (which names what is wrong). The compiled one reads the
+objects in one pass, several times faster than numpy's conversion.
 
 ``segment_counts(texts, tokenizer, tokenize, max_n)`` counts one segment whole, without
 arrays around the call (a sentence's score): ``texts[0]`` is the hypothesis, the others its
@@ -99,6 +106,7 @@ tokenize_texts: Callable[[Sequence[str], str], list[list[str]]] | None = None
 if _pure_python():
     from bleuprint._kernels._python import (
         Vocabulary,
+        flat_ids,
         ngram_labels,
         segment_counts,
         shared_ngram_counts,
@@ -110,6 +118,7 @@ else:
     try:
         from bleuprint._kernels._compiled import (  # type: ignore[assignment]
             Vocabulary,
+            flat_ids,
             ngram_labels,
             segment_counts,
             shared_ngram_counts,
@@ -119,6 +128,7 @@ else:
     except ImportError as error:
         from bleuprint._kernels._python import (
             Vocabulary,
+            flat_ids,
             ngram_labels,
             segment_counts,
             shared_ngram_counts,
@@ -141,6 +151,7 @@ __all__ = [
     "THREADS",
     "TOKENIZERS",
     "Vocabulary",
+    "flat_ids",
     "geometric_mean",
     "ngram_labels",
     "segment_counts",

@@ -20,6 +20,12 @@
 
 typedef int64_t i64;
 
+#if defined(_MSC_VER)
+#define ALWAYS_INLINE __forceinline
+#else
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#endif
+
 static PyObject *as_contiguous; /* numpy.ascontiguousarray */
 static PyObject *zeros;         /* numpy.zeros */
 
@@ -102,17 +108,29 @@ typedef struct {
     i64 *repeated; /* rows of 3: segment * max_n + n - 1, count in hypothesis, most in a reference */
     Py_ssize_t found, capacity;
     i64 *labels[2]; /* by position: n-gram label, unigram label; the references' after */
+    i64 *keys, *at;  /* the positions that may be shared, and their keys (see candidates) */
     ByToken *by_token;
     BySlot *by_slot;
     ByLabel *by_label; /* its last row: where the n-grams the hypothesis lacks are counted */
     Py_ssize_t sink;
 } Counter;
 
-static i64 longer_key(const Counter *c, i64 i, i64 n, i64 unigrams)
+/* The positions from `first` to `last` (exclusive) whose n-gram of order n + 1 may be
+ * shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n]) being
+ * shared: their keys (the two labels in one number) in `keys`, their positions in `at`; every
+ * position is unlabelled meanwhile. Which positions are kept is as good as random, so it is
+ * written without a branch: a mispredicted one cost more than the writes. Returns how many. */
+static i64 candidates(Counter *c, i64 first, i64 last, i64 n, i64 unigrams)
 {
-    if (c->labels[0][i] < 0 || c->labels[1][i + n] < 0)
-        return -1;
-    return c->labels[0][i] * unigrams + c->labels[1][i + n];
+    i64 kept = 0;
+    for (i64 i = first; i < last; i++) {
+        i64 prefix = c->labels[0][i], tail = c->labels[1][i + n];
+        c->keys[kept] = prefix * unigrams + tail;
+        c->at[kept] = i;
+        kept += (prefix >= 0) & (tail >= 0);
+        c->labels[0][i] = -1;
+    }
+    return kept;
 }
 
 static i64 find_slot(const BySlot *by_slot, i64 key, i64 mask)
@@ -138,34 +156,43 @@ static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 segment, i64 n,
                             i64 mask)
 {
     i64 distinct = 0;
-    for (i64 i = 0; i < size - n; i++) {
-        i64 label;
-        if (n == 0) {
+    if (n == 0) {
+        for (i64 i = 0; i < size; i++) {
             ByToken *token = &c->by_token[c->token_ids[start + i]];
             if (token->segment != segment) {
                 token->segment = segment;
                 token->label = distinct;
                 distinct = new_label(c->by_label, distinct, -1);
             }
-            label = token->label;
-        } else {
-            i64 key = longer_key(c, i, n, unigrams);
-            if (key < 0) {
-                c->labels[0][i] = -1;
-                continue;
-            }
-            i64 slot = find_slot(c->by_slot, key, mask);
-            if (c->by_slot[slot].key == -1) {
-                c->by_slot[slot].key = key;
-                c->by_slot[slot].label = distinct;
-                distinct = new_label(c->by_label, distinct, slot);
-            }
-            label = c->by_slot[slot].label;
+            c->by_label[token->label].in_hypothesis++;
+            c->labels[0][i] = token->label;
         }
+        return distinct;
+    }
+    i64 kept = candidates(c, 0, size - n, n, unigrams);
+    for (i64 k = 0; k < kept; k++) {
+        i64 slot = find_slot(c->by_slot, c->keys[k], mask);
+        if (c->by_slot[slot].key == -1) {
+            c->by_slot[slot].key = c->keys[k];
+            c->by_slot[slot].label = distinct;
+            distinct = new_label(c->by_label, distinct, slot);
+        }
+        i64 label = c->by_slot[slot].label;
         c->by_label[label].in_hypothesis++;
-        c->labels[0][i] = label;
+        c->labels[0][c->at[k]] = label;
     }
     return distinct;
+}
+
+/* One more of this n-gram (a label, or the sink: none the hypothesis has) in reference
+ * `number`, and the most of it in any one reference so far. */
+static void count_one(ByLabel *counted, i64 number)
+{
+    i64 again = counted->this_reference == number;
+    counted->this_reference = number;
+    counted->in_this_reference = again * counted->in_this_reference + 1;
+    if (counted->in_this_reference > counted->most_in_a_reference)
+        counted->most_in_a_reference = counted->in_this_reference;
 }
 
 /* Count the n-grams of order n + 1 of the segment's reference `number` (labelled from
@@ -173,40 +200,32 @@ static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 segment, i64 n,
 static void count_in_reference(Counter *c, i64 start, i64 size, i64 position, i64 segment, i64 n,
                                i64 unigrams, i64 number, i64 mask)
 {
-    for (i64 i = position; i < position + size - n; i++) {
-        i64 label;
-        if (n == 0) {
+    if (n == 0) {
+        for (i64 i = position; i < position + size; i++) {
             const ByToken *token = &c->by_token[c->token_ids[start + i - position]];
-            label = token->segment == segment ? token->label : -1;
-            c->labels[1][i] = label;
-        } else {
-            i64 key = longer_key(c, i, n, unigrams);
-            if (key < 0) {
-                c->labels[0][i] = -1;
-                continue;
-            }
-            i64 slot = find_slot(c->by_slot, key, mask);
-            label = c->by_slot[slot].key == key ? c->by_slot[slot].label : -1;
+            i64 label = token->segment == segment ? token->label : -1;
+            c->labels[0][i] = c->labels[1][i] = label;
+            count_one(&c->by_label[label >= 0 ? label : c->sink], number);
         }
-        c->labels[0][i] = label;
-        ByLabel *counted = &c->by_label[label >= 0 ? label : c->sink];
-        if (counted->this_reference != number) {
-            counted->this_reference = number;
-            counted->in_this_reference = 0;
-        }
-        counted->in_this_reference++;
-        if (counted->in_this_reference > counted->most_in_a_reference)
-            counted->most_in_a_reference = counted->in_this_reference;
+        return;
+    }
+    i64 kept = candidates(c, position, position + size - n, n, unigrams);
+    for (i64 k = 0; k < kept; k++) {
+        i64 slot = find_slot(c->by_slot, c->keys[k], mask);
+        i64 label = c->by_slot[slot].key == c->keys[k] ? c->by_slot[slot].label : -1;
+        c->labels[0][c->at[k]] = label;
+        count_one(&c->by_label[label >= 0 ? label : c->sink], number);
     }
 }
 
-/* Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels). */
+/* Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels). An
+ * unlabelled position reads the sink's row, and stays -1 whatever it holds: no branch. */
 static void forget_unshared(Counter *c, i64 positions, i64 n)
 {
     for (i64 i = 0; i < positions; i++) {
         i64 label = c->labels[0][i];
-        if (label >= 0 && c->by_label[label].most_in_a_reference == 0)
-            c->labels[0][i] = -1;
+        const ByLabel *counts = &c->by_label[label >= 0 ? label : c->sink];
+        c->labels[0][i] = counts->most_in_a_reference > 0 ? label : -1;
         if (n == 0)
             c->labels[1][i] = c->labels[0][i];
     }
@@ -238,7 +257,7 @@ static int count_segments(Counter *c)
         i64 text = c->hypothesis_texts[segment];
         i64 start = starts[text], size = starts[text + 1] - start;
         i64 mask = 15;
-        while (mask + 1 < 2 * size)
+        while (mask + 1 < 4 * size)
             mask = 2 * mask + 1;
         i64 unigrams = 0, orders = c->max_n < size ? c->max_n : size;
         i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
@@ -254,20 +273,20 @@ static int count_segments(Counter *c)
                                    unigrams, number, mask);
                 position += reference_size;
             }
-            i64 shared = 0;
+            i64 shared = 0, singles = 0;
             for (i64 label = 0; label < distinct; label++) {
                 const ByLabel *counts = &c->by_label[label];
                 if (n > 0)
                     c->by_slot[counts->slot].key = -1;
-                if (counts->most_in_a_reference == 0)
-                    continue;
-                shared++;
-                if (counts->in_hypothesis == 1 && counts->most_in_a_reference == 1)
-                    c->singles[segment * c->max_n + n]++;
-                else if (!add_repeated(c, segment * c->max_n + n, counts->in_hypothesis,
-                                       counts->most_in_a_reference))
+                i64 most = counts->most_in_a_reference;
+                int single = counts->in_hypothesis == 1 && most == 1;
+                shared += most > 0; /* (summed, not branched on: shared or not is random) */
+                singles += single;
+                if (most > 0 && !single &&
+                    !add_repeated(c, segment * c->max_n + n, counts->in_hypothesis, most))
                     return 0;
             }
+            c->singles[segment * c->max_n + n] = singles;
             if (shared == 0 || n == c->max_n - 1)
                 break;
             forget_unshared(c, size - n, n);
@@ -302,12 +321,12 @@ static int count(Counter *c, i64 vocabulary_size)
     i64 longest_hypothesis, longest_references;
     longest(c, &longest_hypothesis, &longest_references);
     i64 slots = 16;
-    while (slots < 2 * longest_hypothesis)
+    while (slots < 4 * longest_hypothesis)
         slots *= 2;
     i64 positions = longest_hypothesis + longest_references;
     c->capacity = 1 << 12;
     c->repeated = malloc((size_t)c->capacity * 3 * sizeof(i64));
-    c->labels[0] = malloc((size_t)positions * 2 * sizeof(i64));
+    c->labels[0] = malloc((size_t)positions * 4 * sizeof(i64));
     c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(ByToken));
     c->by_slot = malloc((size_t)slots * sizeof(BySlot));
     c->by_label = calloc((size_t)longest_hypothesis + 1, sizeof(ByLabel));
@@ -315,6 +334,8 @@ static int count(Counter *c, i64 vocabulary_size)
     int counted = 0;
     if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label) {
         c->labels[1] = c->labels[0] + positions;
+        c->keys = c->labels[0] + 2 * positions;
+        c->at = c->labels[0] + 3 * positions;
         for (i64 token = 0; token < vocabulary_size; token++)
             c->by_token[token].segment = c->by_token[token].label = -1;
         for (i64 slot = 0; slot < slots; slot++)
@@ -326,6 +347,25 @@ static int count(Counter *c, i64 vocabulary_size)
     free(c->by_slot);
     free(c->by_label);
     return counted;
+}
+
+/* Whether `offsets` holds `spans` + 1 offsets into an array of `limit` items, from 0 or more
+ * to `limit` or less, never decreasing; else a ValueError naming it and saying what it must
+ * hold (`holds`). */
+static int check_offsets(const Array *offsets, Py_ssize_t spans, Py_ssize_t limit,
+                         const char *name, const char *holds)
+{
+    const i64 *at = ints(offsets);
+    if (length(offsets) != spans + 1 || at[0] < 0 || at[spans] > limit) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %s", name, holds);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < spans; k++)
+        if (at[k + 1] < at[k]) {
+            PyErr_Format(PyExc_ValueError, "%s must not decrease (at %zd)", name, k + 1);
+            return -1;
+        }
+    return 0;
 }
 
 /* Where the arrays describe texts, segments and tokens inconsistently: a ValueError naming
@@ -344,19 +384,10 @@ static int check_tables(const Array *token_ids, const Array *text_starts,
                      vocabulary_size);
         return -1;
     }
-    const i64 *starts = ints(text_starts);
-    Py_ssize_t texts = length(text_starts) - 1;
-    if (texts < 0 || starts[0] < 0 || starts[texts] > length(token_ids)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "text_starts must hold the start of every text and the end of the last, "
-                        "within token_ids");
+    Py_ssize_t texts = length(text_starts) - 1; /* (none at all: refused, as too short) */
+    if (check_offsets(text_starts, texts < 0 ? 0 : texts, length(token_ids), "text_starts",
+                      "the start of every text and the end of the last, within token_ids") < 0)
         return -1;
-    }
-    for (Py_ssize_t t = 0; t < texts; t++)
-        if (starts[t + 1] < starts[t]) {
-            PyErr_Format(PyExc_ValueError, "text_starts must not decrease (at %zd)", t + 1);
-            return -1;
-        }
     for (Py_ssize_t i = 0; i < length(token_ids); i++)
         if (ints(token_ids)[i] < 0 || ints(token_ids)[i] >= vocabulary_size) {
             PyErr_Format(PyExc_ValueError, "token_ids[%zd] is %lld, not in range(%zd)", i,
@@ -372,21 +403,9 @@ static int check_tables(const Array *token_ids, const Array *text_starts,
                              names[k], i, (long long)ints(numbered[k])[i], texts);
                 return -1;
             }
-    const i64 *offsets = ints(reference_offsets);
-    Py_ssize_t segments = length(hypothesis_texts);
-    if (length(reference_offsets) != segments + 1 || offsets[0] < 0 ||
-        offsets[segments] > length(reference_texts)) {
-        PyErr_SetString(PyExc_ValueError,
-                        "reference_offsets must hold one offset per segment and one more, "
-                        "within reference_texts");
-        return -1;
-    }
-    for (Py_ssize_t s = 0; s < segments; s++)
-        if (offsets[s + 1] < offsets[s]) {
-            PyErr_Format(PyExc_ValueError, "reference_offsets must not decrease (at %zd)", s + 1);
-            return -1;
-        }
-    return 0;
+    return check_offsets(reference_offsets, length(hypothesis_texts), length(reference_texts),
+                         "reference_offsets",
+                         "one offset per segment and one more, within reference_texts");
 }
 
 static PyObject *shared_ngram_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
@@ -454,32 +473,46 @@ done:
 typedef struct { Py_UCS4 *chars; Py_ssize_t size, capacity; } Chars;
 typedef struct { i64 *items; Py_ssize_t size, capacity; } Ints;
 
-/* Room for `size` items in total; 0 where memory ran out. */
-static int reserve_chars(Chars *buffer, Py_ssize_t size)
+/* Room for `needed` items of `item` bytes at `*items`, which hold `*capacity` (doubled as
+ * often as needed, from `first`); 0 where memory ran out. */
+static int reserve(void **items, Py_ssize_t *capacity, Py_ssize_t needed, size_t item,
+                   Py_ssize_t first)
 {
-    if (size <= buffer->capacity)
+    if (needed <= *capacity)
         return 1;
-    Py_ssize_t capacity = buffer->capacity > 0 ? buffer->capacity : 256;
-    while (capacity < size)
-        capacity *= 2;
-    Py_UCS4 *grown = realloc(buffer->chars, (size_t)capacity * sizeof(Py_UCS4));
+    Py_ssize_t more = *capacity > 0 ? *capacity : first;
+    while (more < needed)
+        more *= 2;
+    void *grown = realloc(*items, (size_t)more * item);
     if (grown == NULL)
         return 0;
-    buffer->chars = grown;
-    buffer->capacity = capacity;
+    *items = grown;
+    *capacity = more;
     return 1;
+}
+
+/* Room for `size` characters in total; 0 where memory ran out. */
+static int reserve_chars(Chars *buffer, Py_ssize_t size)
+{
+    void *chars = buffer->chars;
+    int done = reserve(&chars, &buffer->capacity, size, sizeof(Py_UCS4), 256);
+    buffer->chars = chars;
+    return done;
+}
+
+/* Room for `more` ints after those there are; 0 where memory ran out. */
+static int reserve_ints(Ints *ints, Py_ssize_t more)
+{
+    void *items = ints->items;
+    int done = reserve(&items, &ints->capacity, ints->size + more, sizeof(i64), 1024);
+    ints->items = items;
+    return done;
 }
 
 static int push_int(Ints *ints, i64 value)
 {
-    if (ints->size == ints->capacity) {
-        Py_ssize_t capacity = ints->capacity > 0 ? 2 * ints->capacity : 1024;
-        i64 *grown = realloc(ints->items, (size_t)capacity * sizeof(i64));
-        if (grown == NULL)
-            return 0;
-        ints->items = grown;
-        ints->capacity = capacity;
-    }
+    if (!reserve_ints(ints, 1))
+        return 0;
     ints->items[ints->size++] = value;
     return 1;
 }
@@ -489,13 +522,18 @@ static int push_int(Ints *ints, i64 value)
  * and the characters). */
 typedef struct { uint64_t hash; i64 id, start, size; } Slot;
 
+/* str tokens: an open-addressing table of their hashes, over an arena of their characters. */
+typedef struct {
+    Slot *slots;
+    i64 mask;    /* the number of slots minus 1 */
+    i64 count;   /* tokens held */
+    Chars chars; /* the arena */
+} Table;
+
 typedef struct {
     PyObject_HEAD
-    Slot *slots;
-    i64 mask;         /* the number of slots minus 1 */
-    i64 size;         /* ids given */
-    i64 in_table;     /* of them, str tokens (in `slots`) */
-    Chars chars;      /* the arena */
+    Table table;      /* the str tokens */
+    i64 size;         /* ids given: to str tokens and to others */
     PyObject *others; /* dict of the tokens that are not str -> id */
     int busy;         /* a call is using the tables (with the GIL released) */
 } Vocabulary;
@@ -510,36 +548,51 @@ static uint64_t hash_chars(const Py_UCS4 *chars, Py_ssize_t size)
     return (hash ^ (hash >> 33)) | 1;
 }
 
-/* Twice the slots, every token placed again; 0 where memory ran out. */
-static int grow_slots(Vocabulary *v)
+/* An empty table; 0 where memory ran out. */
+static int new_table(Table *t)
 {
-    i64 mask = 2 * v->mask + 1;
+    t->mask = 1023;
+    t->slots = calloc((size_t)t->mask + 1, sizeof(Slot));
+    return t->slots != NULL;
+}
+
+static void free_table(Table *t)
+{
+    free(t->slots);
+    free(t->chars.chars);
+}
+
+/* Twice the slots, every token placed again; 0 where memory ran out. */
+static int grow_slots(Table *t)
+{
+    i64 mask = 2 * t->mask + 1;
     Slot *slots = calloc((size_t)mask + 1, sizeof(Slot));
     if (slots == NULL)
         return 0;
-    for (i64 old = 0; old <= v->mask; old++) {
-        if (v->slots[old].hash == 0)
+    for (i64 old = 0; old <= t->mask; old++) {
+        if (t->slots[old].hash == 0)
             continue;
-        i64 slot = (i64)(v->slots[old].hash & (uint64_t)mask);
+        i64 slot = (i64)(t->slots[old].hash & (uint64_t)mask);
         while (slots[slot].hash != 0)
             slot = (slot + 1) & mask;
-        slots[slot] = v->slots[old];
+        slots[slot] = t->slots[old];
     }
-    free(v->slots);
-    v->slots = slots;
-    v->mask = mask;
+    free(t->slots);
+    t->slots = slots;
+    t->mask = mask;
     return 1;
 }
 
-/* The id of the token of these characters, a new one if it is new; -1 where memory ran out. */
-static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
+/* The id of the token of these characters (of this hash) in the table; if it is new, it is
+ * added with id `next_id`. -1 where memory ran out. */
+static i64 hashed_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t size,
+                     uint64_t hash)
 {
-    uint64_t hash = hash_chars(chars, size);
-    i64 slot = (i64)(hash & (uint64_t)v->mask);
-    for (; v->slots[slot].hash != 0; slot = (slot + 1) & v->mask) {
-        const Slot *known = &v->slots[slot];
+    i64 slot = (i64)(hash & (uint64_t)t->mask);
+    for (; t->slots[slot].hash != 0; slot = (slot + 1) & t->mask) {
+        const Slot *known = &t->slots[slot];
         if (known->hash == hash && known->size == size) {
-            const Py_UCS4 *kept = v->chars.chars + known->start;
+            const Py_UCS4 *kept = t->chars.chars + known->start;
             Py_ssize_t k = 0;
             while (k < size && kept[k] == chars[k]) /* (tokens are short: no call to memcmp) */
                 k++;
@@ -547,15 +600,30 @@ static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
                 return known->id;
         }
     }
-    if (!reserve_chars(&v->chars, v->chars.size + size))
+    if (!reserve_chars(&t->chars, t->chars.size + size))
         return -1;
-    memcpy(v->chars.chars + v->chars.size, chars, (size_t)size * sizeof(Py_UCS4));
-    v->slots[slot] = (Slot){hash, v->size, v->chars.size, size};
-    v->chars.size += size;
-    v->in_table++;
-    if (2 * v->in_table > v->mask && !grow_slots(v))
+    memcpy(t->chars.chars + t->chars.size, chars, (size_t)size * sizeof(Py_UCS4));
+    t->slots[slot] = (Slot){hash, next_id, t->chars.size, size};
+    t->chars.size += size;
+    t->count++;
+    if (2 * t->count > t->mask && !grow_slots(t))
         return -1;
-    return v->size++;
+    return next_id;
+}
+
+static i64 table_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    return hashed_id(t, next_id, chars, size, hash_chars(chars, size));
+}
+
+/* The id of the str token of these characters, a new one if it is new; -1 where memory ran
+ * out. */
+static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    i64 id = table_id(&v->table, v->size, chars, size);
+    if (id == v->size)
+        v->size++;
+    return id;
 }
 
 /* The id of a token that is not a str (numbered by `others`); -1 with an exception. */
@@ -642,95 +710,10 @@ static int replaced(Texts *t, const char *old, Py_UCS4 new)
     return 1;
 }
 
-static unsigned char SYMBOLS[128]; /* 13a's ASCII punctuation and symbols but ' , - . */
-
-/* re.sub(r"([symbols])", r" \1 ") */
-static int spaced_symbols(Texts *t)
-{
-    if (!reserve_chars(&t->other, 3 * t->text.size))
-        return 0;
-    Py_ssize_t written = 0;
-    Py_UCS4 *out = t->other.chars;
-    for (Py_ssize_t k = 0; k < t->text.size; k++) {
-        Py_UCS4 c = t->text.chars[k];
-        if (c < 128 && SYMBOLS[c]) {
-            out[written++] = ' ';
-            out[written++] = c;
-            out[written++] = ' ';
-        } else {
-            out[written++] = c;
-        }
-    }
-    t->other.size = written;
-    swap(t);
-    return 1;
-}
-
-/* The three rules on pairs of characters: re.sub(r"([^0-9])([.,])", r"\1 \2 "),
- * re.sub(r"([.,])([^0-9])", r" \1 \2") and re.sub(r"([0-9])(-)", r"\1 \2 "). */
-enum { MARK_AFTER_NON_DIGIT, MARK_BEFORE_NON_DIGIT, DASH_AFTER_DIGIT };
-
-/* Whether the rule may match at `k`: the one character it needs most rarely is there. */
-static int may_match(const Py_UCS4 *in, Py_ssize_t k, int rule)
-{
-    if (rule == MARK_AFTER_NON_DIGIT)
-        return is_mark(in[k + 1]);
-    if (rule == MARK_BEFORE_NON_DIGIT)
-        return is_mark(in[k]);
-    return in[k + 1] == '-';
-}
-
-static int spaced_pairs(Texts *t, int rule)
-{
-    if (!reserve_chars(&t->other, 2 * t->text.size))
-        return 0;
-    const Py_UCS4 *in = t->text.chars;
-    Py_UCS4 *out = t->other.chars;
-    Py_ssize_t size = t->text.size, written = 0, k = 0;
-    while (k < size) {
-        Py_ssize_t next = k; /* no match can start before it: copied as it is */
-        while (next + 1 < size && !may_match(in, next, rule))
-            next++;
-        memcpy(out + written, in + k, (size_t)(next - k) * sizeof(Py_UCS4));
-        written += next - k;
-        k = next;
-        if (k + 1 < size) {
-            Py_UCS4 first = in[k], second = in[k + 1];
-            if (rule == MARK_AFTER_NON_DIGIT && !is_digit(first) && is_mark(second)) {
-                out[written++] = first;
-                out[written++] = ' ';
-                out[written++] = second;
-                out[written++] = ' ';
-                k += 2;
-                continue;
-            }
-            if (rule == MARK_BEFORE_NON_DIGIT && is_mark(first) && !is_digit(second)) {
-                out[written++] = ' ';
-                out[written++] = first;
-                out[written++] = ' ';
-                out[written++] = second;
-                k += 2;
-                continue;
-            }
-            if (rule == DASH_AFTER_DIGIT && is_digit(first) && second == '-') {
-                out[written++] = first;
-                out[written++] = ' ';
-                out[written++] = '-';
-                out[written++] = ' ';
-                k += 2;
-                continue;
-            }
-        }
-        out[written++] = in[k++];
-    }
-    t->other.size = written;
-    swap(t);
-    return 1;
-}
-
-/* mteval-v13a as sacreBLEU runs it (bleuprint.tokenizers.Mteval13a): rstrip, <skipped>,
- * hyphenated line breaks, line breaks, the escapes (in mteval's order), padding, the rules. */
-static int mteval_13a(Texts *t)
+/* mteval-v13a's escapes as sacreBLEU applies them (bleuprint.tokenizers.Mteval13a): rstrip,
+ * <skipped>, hyphenated line breaks, line breaks, the escapes in mteval's order. Each step
+ * whose character the text lacks would change nothing: it is skipped. */
+static int unescaped_13a(Texts *t)
 {
     right_stripped(&t->text);
     int angle = 0, line_break = 0, ampersand = 0;
@@ -743,28 +726,165 @@ static int mteval_13a(Texts *t)
         return 0;
     if (line_break && (!replaced(t, "-\n", 0) || !replaced(t, "\n", ' ')))
         return 0;
-    if (ampersand &&
-        (!replaced(t, "&quot;", '"') || !replaced(t, "&amp;", '&') || !replaced(t, "&lt;", '<') ||
-         !replaced(t, "&gt;", '>')))
-        return 0;
-    if (!reserve_chars(&t->text, t->text.size + 2))
-        return 0;
-    memmove(t->text.chars + 1, t->text.chars, (size_t)t->text.size * sizeof(Py_UCS4));
-    t->text.chars[0] = t->text.chars[t->text.size + 1] = ' ';
-    t->text.size += 2;
-    /* A rule that finds nothing changes nothing, and the rules only add spaces: those whose
-     * characters the text lacks are skipped. */
-    int symbols = 0, marks = 0, dashes = 0;
-    for (Py_ssize_t k = 0; k < t->text.size; k++) {
-        Py_UCS4 c = t->text.chars[k];
-        symbols |= c < 128 && SYMBOLS[c];
-        marks |= is_mark(c);
-        dashes |= c == '-';
+    return !ampersand || (replaced(t, "&quot;", '"') && replaced(t, "&amp;", '&') &&
+                          replaced(t, "&lt;", '<') && replaced(t, "&gt;", '>'));
+}
+
+/* - 13a's rules, streamed -
+ *
+ * sacreBLEU then pads the text with a space at each end and applies four regular
+ * expressions, one after the other, each by re.sub, and splits the result on whitespace:
+ *
+ *   1. ([{-~[-` -&(-+:-@/]) -> " \1 "  (the symbols: ASCII punctuation but ' , - .)
+ *   2. ([^0-9])([.,])      -> "\1 \2 "
+ *   3. ([.,])([^0-9])      -> " \1 \2"
+ *   4. ([0-9])(-)          -> "\1 \2 "
+ *
+ * re.sub scans left to right: where a pair matches, it writes the replacement and goes on
+ * after the pair; where none does, it writes the first character and goes on at the second.
+ * Each rule below is that scan, holding back one character (the first of the next pair), and
+ * each passes what it writes to the next rule, character by character: the rules are applied
+ * in order, exactly as four passes would, but the text is read once, and nothing is written
+ * but the tokens. (A pair consumed by a rule is not looked at again by it: "a.,5" gives "a",
+ * ".", ",5", as sacreBLEU does.) */
+
+/* Where a tokenizer gives each token; 0 where it failed (memory ran out). */
+typedef int (*Take)(void *context, const Py_UCS4 *chars, Py_ssize_t size);
+
+typedef struct {
+    Py_UCS4 held[3]; /* the character rules 2, 3 and 4 hold back ... */
+    int holding[3];  /* ... where they hold one */
+    Py_UCS4 *token;  /* the token being read (room for the whole text: rules add only spaces) */
+    Py_ssize_t size;
+    Take take;
+    void *context;
+    int failed; /* `take` failed */
+} Rules;
+
+/* The splitting on whitespace, at the end of the rules. */
+static void split_13a(Rules *r, Py_UCS4 c)
+{
+    if (!Py_UNICODE_ISSPACE(c)) {
+        r->token[r->size++] = c;
+        return;
     }
-    return (!symbols || spaced_symbols(t)) &&
-           (!marks || (spaced_pairs(t, MARK_AFTER_NON_DIGIT) &&
-                       spaced_pairs(t, MARK_BEFORE_NON_DIGIT))) &&
-           (!dashes || spaced_pairs(t, DASH_AFTER_DIGIT));
+    if (r->size > 0 && !r->failed)
+        r->failed = !r->take(r->context, r->token, r->size);
+    r->size = 0;
+}
+
+/* Whether rule 2, 3 or 4 (`rule`) matches the pair of characters. */
+static int matches(int rule, Py_UCS4 first, Py_UCS4 second)
+{
+    if (rule == 2)
+        return !is_digit(first) && is_mark(second);
+    if (rule == 3)
+        return is_mark(first) && !is_digit(second);
+    return is_digit(first) && second == '-';
+}
+
+/* Where a rule writes: the next rule, or after rule 4 the splitting (`end`: the text ends). */
+typedef void (*Next)(Rules *r, Py_UCS4 c, int end);
+
+static void split_or_end(Rules *r, Py_UCS4 c, int end)
+{
+    split_13a(r, end ? ' ' : c); /* (a space ends the last token) */
+}
+
+/* Rule 2, 3 or 4 (`rule`) takes `c`, the next character the rule before it writes, or the
+ * end of the text (`end`), and writes to `next`. Written once, and inlined into each rule
+ * with its own `next` (one function for the three took 11% more instructions). */
+static ALWAYS_INLINE void pair_rule(Rules *r, int rule, Py_UCS4 c, int end, Next next)
+{
+    int at = rule - 2;
+    if (r->holding[at]) {
+        Py_UCS4 first = r->held[at];
+        r->holding[at] = 0;
+        if (!end && matches(rule, first, c)) {
+            if (rule == 3) { /* " \1 \2" */
+                next(r, ' ', 0), next(r, first, 0), next(r, ' ', 0), next(r, c, 0);
+            } else { /* "\1 \2 " */
+                next(r, first, 0), next(r, ' ', 0), next(r, c, 0), next(r, ' ', 0);
+            }
+            return;
+        }
+        next(r, first, 0);
+    }
+    if (end)
+        next(r, 0, 1);
+    else
+        r->held[at] = c, r->holding[at] = 1;
+}
+
+static void rule_4(Rules *r, Py_UCS4 c, int end) { pair_rule(r, 4, c, end, split_or_end); }
+static void rule_3(Rules *r, Py_UCS4 c, int end) { pair_rule(r, 3, c, end, rule_4); }
+static void rule_2(Rules *r, Py_UCS4 c, int end) { pair_rule(r, 2, c, end, rule_3); }
+
+static unsigned char SYMBOLS[128]; /* 13a's ASCII punctuation and symbols but ' , - . */
+
+static void rule_1(Rules *r, Py_UCS4 c)
+{
+    if (c < 128 && SYMBOLS[c]) {
+        rule_2(r, ' ', 0);
+        rule_2(r, c, 0);
+        rule_2(r, ' ', 0);
+    } else {
+        rule_2(r, c, 0);
+    }
+}
+
+/* Whether no rule looks at the character: not a symbol, a mark, a digit or a dash. */
+static int inert(Py_UCS4 c)
+{
+    return c >= 128 || !(SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-');
+}
+
+/* A run of inert characters from `k` on, with at least 3 of them, taken at once: in it no
+ * rule can match (rule 2's pairs end, rule 3's begin and rule 4's end with an inert
+ * character), nor with what rules 2 and 3 hold where that is inert too (what rule 4 holds
+ * may be anything: its pair ends inert). So each rule passes it on as it is, and the rules
+ * are left holding its last 3 characters, as one character after the other would leave
+ * them. Returns the end of the run, or `k` where none was taken. */
+static Py_ssize_t inert_run(Rules *r, const Py_UCS4 *chars, Py_ssize_t k, Py_ssize_t size)
+{
+    if ((r->holding[0] && !inert(r->held[0])) || (r->holding[1] && !inert(r->held[1])))
+        return k;
+    Py_ssize_t end = k;
+    while (end < size && inert(chars[end]))
+        end++;
+    if (end - k < 3)
+        return k;
+    for (int rule = 2; rule >= 0; rule--) /* what the rules hold, the earliest first */
+        if (r->holding[rule])
+            split_13a(r, r->held[rule]);
+    for (Py_ssize_t j = k; j < end - 3; j++)
+        split_13a(r, chars[j]);
+    for (int rule = 0; rule < 3; rule++) {
+        r->held[rule] = chars[end - 1 - rule];
+        r->holding[rule] = 1;
+    }
+    return end;
+}
+
+/* The tokens of 13a, each given to `take`: the escapes, then the padded text through the
+ * rules; 0 where memory ran out (or `take` failed). */
+static int tokens_13a(Texts *t, Take take, void *context)
+{
+    if (!unescaped_13a(t) || !reserve_chars(&t->other, t->text.size + 1))
+        return 0;
+    Rules r = {{0}, {0}, t->other.chars, 0, take, context, 0};
+    const Py_UCS4 *chars = t->text.chars;
+    rule_1(&r, ' ');
+    for (Py_ssize_t k = 0; k < t->text.size;) {
+        Py_ssize_t end = inert_run(&r, chars, k, t->text.size);
+        if (end > k)
+            k = end;
+        else
+            rule_1(&r, chars[k++]);
+    }
+    rule_1(&r, ' ');
+    rule_2(&r, 0, 1);
+    return !r.failed;
 }
 
 enum { WHITESPACE, MTEVAL_13A, CHARACTERS, TOKENIZERS };
@@ -772,12 +892,11 @@ static const char *TOKENIZER_NAMES[TOKENIZERS] = {"whitespace", "13a", "char"};
 
 /* The tokens of the text in `t->text`, each given to `take` with `context`; 0 where memory
  * ran out (or `take` failed). Every tokenizer splits on what str.split() splits on. */
-typedef int (*Take)(void *context, const Py_UCS4 *chars, Py_ssize_t size);
 
 static int split(Texts *t, int tokenizer, Take take, void *context)
 {
-    if (tokenizer == MTEVAL_13A && !mteval_13a(t))
-        return 0;
+    if (tokenizer == MTEVAL_13A)
+        return tokens_13a(t, take, context);
     const Py_UCS4 *chars = t->text.chars;
     Py_ssize_t size = t->text.size, k = 0;
     while (k < size) {
@@ -963,13 +1082,177 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
     return result;
 }
 
+/* - texts interned on several threads -
+ *
+ * A large batch of texts is cut into parts of about as many characters, one per thread. The
+ * calling thread interns the first part into the vocabulary itself; each other part is
+ * tokenized and interned on a thread of its own, into a table of its own (ids in order of
+ * first sight within the part). Then, part after part, each part's tokens are interned into
+ * the vocabulary in that order and its ids renumbered: a token new to the vocabulary is first
+ * seen in the earliest part that has it, at its first place there, so every id is the one a
+ * single thread gives. */
+
+enum { CHARACTERS_PER_THREAD = 1 << 16 }; /* fewer: one thread (starting one costs more) */
+
+typedef struct {
+    const Given *given;
+    Py_ssize_t first, last; /* the texts of the part */
+    int tokenizer;
+    Table table;
+    Ints ids, lengths;
+    int done;         /* 1 where every text was interned, 0 where memory ran out */
+    PyThread_type_lock finished; /* held until the part's thread is done */
+} Part;
+
+/* The tokens of texts `first` to `last`, each given to `take`; 0 where memory ran out. */
+static int tokenize_texts_to(const Given *given, Py_ssize_t first, Py_ssize_t last,
+                             int tokenizer, Ints *ids, Ints *lengths, Take take, void *context)
+{
+    Texts t = {{0}, {0}};
+    int done = 1;
+    for (Py_ssize_t k = first; k < last && done; k++) {
+        Py_ssize_t before = ids->size;
+        done = load(&t.text, given->kinds[k], given->data[k], given->sizes[k]) &&
+               split(&t, tokenizer, take, context) && push_int(lengths, ids->size - before);
+    }
+    free(t.text.chars);
+    free(t.other.chars);
+    return done;
+}
+
+static int take_into_part(void *context, const Py_UCS4 *chars, Py_ssize_t size)
+{
+    Part *part = context;
+    i64 id = table_id(&part->table, part->table.count, chars, size);
+    return id >= 0 && push_int(&part->ids, id);
+}
+
+static void intern_part(void *context)
+{
+    Part *part = context;
+    part->done = new_table(&part->table) &&
+                 tokenize_texts_to(part->given, part->first, part->last, part->tokenizer,
+                                   &part->ids, &part->lengths, take_into_part, part);
+    PyThread_release_lock(part->finished);
+}
+
+/* A part's ids and lengths after the vocabulary's, its tokens interned (in the order of
+ * their ids there: of first sight) and its ids renumbered; 0 where memory ran out. */
+static int merge_part(Vocabulary *v, Part *part, Ints *ids, Ints *lengths)
+{
+    const Table *table = &part->table;
+    const Slot **by_id = malloc((size_t)(table->count + 1) * sizeof(Slot *));
+    i64 *renumbered = malloc((size_t)(table->count + 1) * sizeof(i64));
+    int done = by_id != NULL && renumbered != NULL &&
+               reserve_ints(ids, part->ids.size) && reserve_ints(lengths, part->lengths.size);
+    for (i64 slot = 0; done && slot <= table->mask; slot++)
+        if (table->slots[slot].hash != 0)
+            by_id[table->slots[slot].id] = &table->slots[slot];
+    for (i64 id = 0; done && id < table->count; id++) {
+        const Slot *known = by_id[id]; /* its hash as computed once, in the part's thread */
+        renumbered[id] = hashed_id(&v->table, v->size, table->chars.chars + known->start,
+                                   known->size, known->hash);
+        done = renumbered[id] >= 0;
+        if (renumbered[id] == v->size)
+            v->size++;
+    }
+    if (done) {
+        for (Py_ssize_t k = 0; k < part->ids.size; k++)
+            ids->items[ids->size + k] = renumbered[part->ids.items[k]];
+        ids->size += part->ids.size;
+        memcpy(lengths->items + lengths->size, part->lengths.items,
+               (size_t)part->lengths.size * sizeof(i64));
+        lengths->size += part->lengths.size;
+    }
+    free((void *)by_id);
+    free(renumbered);
+    return done;
+}
+
+/* Texts cut into `count` parts of about as many characters: part p is texts bounds[p] to
+ * bounds[p + 1]. */
+static void cut(const Given *given, Py_ssize_t count, Py_ssize_t *bounds)
+{
+    Py_ssize_t total = 0, seen = 0, k = 0;
+    for (Py_ssize_t t = 0; t < given->count; t++)
+        total += given->sizes[t];
+    bounds[0] = 0;
+    for (Py_ssize_t p = 1; p < count; p++) {
+        while (k < given->count && seen < total / count * p)
+            seen += given->sizes[k++];
+        bounds[p] = k;
+    }
+    bounds[count] = given->count;
+}
+
+/* Intern the given texts into `ids` and `lengths` on up to `threads` threads (the calling
+ * one among them); 0 where memory ran out. Called with the GIL held: it releases it. */
+static int intern_given(Vocabulary *v, const Given *given, int tokenizer, Py_ssize_t threads,
+                        Ints *ids, Ints *lengths)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t t = 0; t < given->count; t++)
+        total += given->sizes[t];
+    if (threads > total / CHARACTERS_PER_THREAD)
+        threads = total / CHARACTERS_PER_THREAD;
+    if (threads < 1)
+        threads = 1;
+    Part *parts = calloc((size_t)threads, sizeof(Part));
+    Py_ssize_t *bounds = malloc((size_t)(threads + 1) * sizeof(Py_ssize_t));
+    if (parts == NULL || bounds == NULL) {
+        free(parts);
+        free(bounds);
+        return 0;
+    }
+    cut(given, threads, bounds);
+    Py_ssize_t started = 1; /* parts 1 .. started - 1 run on threads of their own */
+    for (; started < threads; started++) {
+        Part *part = &parts[started];
+        *part = (Part){given, bounds[started], bounds[started + 1], tokenizer};
+        part->finished = PyThread_allocate_lock();
+        if (part->finished == NULL)
+            break;
+        PyThread_acquire_lock(part->finished, WAIT_LOCK);
+        if (PyThread_start_new_thread(intern_part, part) == PYTHREAD_INVALID_THREAD_ID) {
+            PyThread_release_lock(part->finished);
+            PyThread_free_lock(part->finished);
+            break;
+        }
+    }
+    Interning interning = {v, ids};
+    int done;
+    Py_BEGIN_ALLOW_THREADS
+    done = tokenize_texts_to(given, 0, bounds[1], tokenizer, ids, lengths, take_interned,
+                             &interning);
+    for (Py_ssize_t p = 1; p < started; p++) { /* in order: see above */
+        PyThread_acquire_lock(parts[p].finished, WAIT_LOCK);
+        PyThread_free_lock(parts[p].finished);
+        done = done && parts[p].done && merge_part(v, &parts[p], ids, lengths);
+    }
+    /* The parts no thread could be started for, here. */
+    done = done && tokenize_texts_to(given, bounds[started], given->count, tokenizer, ids,
+                                     lengths, take_interned, &interning);
+    Py_END_ALLOW_THREADS
+    for (Py_ssize_t p = 1; p < started; p++) {
+        free_table(&parts[p].table);
+        free(parts[p].ids.items);
+        free(parts[p].lengths.items);
+    }
+    free(parts);
+    free(bounds);
+    return done;
+}
+
 static PyObject *vocabulary_intern_texts(Vocabulary *v, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"texts", "tokenizer", "tokenize", NULL};
+    static char *keywords[] = {"texts", "tokenizer", "tokenize", "threads", NULL};
     PyObject *texts, *name, *tokenize;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:intern_texts", keywords, &texts, &name,
-                                     &tokenize))
+    Py_ssize_t threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|$n:intern_texts", keywords, &texts,
+                                     &name, &tokenize, &threads))
         return NULL;
+    if (threads < 1)
+        return PyErr_Format(PyExc_ValueError, "threads must be at least 1, got %zd", threads);
     if (name == Py_None) {
         PyObject *streams = PyObject_CallOneArg(tokenize, texts);
         if (streams == NULL)
@@ -985,23 +1268,11 @@ static PyObject *vocabulary_intern_texts(Vocabulary *v, PyObject *args, PyObject
         return NULL;
     }
     Ints ids = {0}, lengths = {0};
-    Texts t = {{0}, {0}};
-    Interning interning = {v, &ids};
-    int done = 1;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t k = 0; k < given.count && done; k++) {
-        Py_ssize_t before = ids.size;
-        done = load(&t.text, given.kinds[k], given.data[k], given.sizes[k]) &&
-               split(&t, tokenizer, take_interned, &interning) &&
-               push_int(&lengths, ids.size - before);
-    }
-    Py_END_ALLOW_THREADS
+    int done = intern_given(v, &given, tokenizer, threads, &ids, &lengths);
     v->busy = 0;
     PyObject *result = done ? id_arrays(&ids, &lengths) : PyErr_NoMemory();
     free(ids.items);
     free(lengths.items);
-    free(t.text.chars);
-    free(t.other.chars);
     let_go(&given);
     return result;
 }
@@ -1018,10 +1289,9 @@ static PyObject *vocabulary_new(PyTypeObject *type, PyObject *args, PyObject *kw
     Vocabulary *v = (Vocabulary *)type->tp_alloc(type, 0);
     if (v == NULL)
         return NULL;
-    v->mask = 1023;
-    v->slots = calloc((size_t)v->mask + 1, sizeof(Slot));
+    int made = new_table(&v->table);
     v->others = PyDict_New();
-    if (v->slots == NULL || v->others == NULL) {
+    if (!made || v->others == NULL) {
         Py_DECREF(v);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
@@ -1030,8 +1300,7 @@ static PyObject *vocabulary_new(PyTypeObject *type, PyObject *args, PyObject *kw
 
 static void vocabulary_dealloc(Vocabulary *v)
 {
-    free(v->slots);
-    free(v->chars.chars);
+    free_table(&v->table);
     Py_XDECREF(v->others);
     Py_TYPE(v)->tp_free((PyObject *)v);
 }
@@ -1110,6 +1379,80 @@ done:
     free(t.text.chars);
     free(t.other.chars);
     let_go(&given);
+    return result;
+}
+
+/* -- token ids given as Python ints ------------------------------------------------------
+ *
+ * flat_ids reads sequences of ids (lists or tuples of Python ints) into one int64 array of
+ * all the ids, one sequence after the other, and one of their lengths, in one pass over the
+ * objects, where numpy would first guess every item's type and shape. Anything else (a
+ * bool, a numpy integer, an int beyond 64 bits, a nested list, a str) gives None: the
+ * caller then reads the sequences one by one, which accepts what numpy accepts and names
+ * what is wrong and where.
+ */
+
+/* The items of a list or tuple (exactly those types), or NULL. */
+static PyObject **sequence_items(PyObject *object, Py_ssize_t *size)
+{
+    if (PyList_CheckExact(object)) {
+        *size = PyList_GET_SIZE(object);
+        return ((PyListObject *)object)->ob_item;
+    }
+    if (PyTuple_CheckExact(object)) {
+        *size = PyTuple_GET_SIZE(object);
+        return ((PyTupleObject *)object)->ob_item;
+    }
+    return NULL;
+}
+
+/* Copy the ints of `items` into `ids`; 0 at the first item that is not an int of 64 bits. */
+static int copy_ints(PyObject *const *items, Py_ssize_t size, i64 *ids)
+{
+    for (Py_ssize_t k = 0; k < size; k++) {
+        int overflow;
+        if (!PyLong_CheckExact(items[k])) /* (bool is a subclass: refused here) */
+            return 0;
+        long long id = PyLong_AsLongLongAndOverflow(items[k], &overflow);
+        if (overflow)
+            return 0;
+        ids[k] = (i64)id;
+    }
+    return 1;
+}
+
+static PyObject *py_flat_ids(PyObject *Py_UNUSED(self), PyObject *object)
+{
+    PyObject *sequences = PySequence_Fast(object, "flat_ids takes a sequence of sequences");
+    if (sequences == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(sequences), total = 0, size;
+    PyObject **each = PySequence_Fast_ITEMS(sequences);
+    PyObject *result = Py_None;
+    Array ids = {0}, lengths = {0};
+    for (Py_ssize_t s = 0; s < count; s++) { /* first the lengths: one allocation */
+        if (sequence_items(each[s], &size) == NULL)
+            goto done;
+        total += size;
+    }
+    if (new_zeros(total, -1, "int64", &ids) < 0 || new_zeros(count, -1, "int64", &lengths) < 0) {
+        result = NULL;
+        goto done;
+    }
+    for (Py_ssize_t s = 0, at = 0; s < count; s++) {
+        PyObject **items = sequence_items(each[s], &size);
+        if (!copy_ints(items, size, ints(&ids) + at))
+            goto done;
+        ints(&lengths)[s] = size;
+        at += size;
+    }
+    result = PyTuple_Pack(2, ids.array, lengths.array);
+done:
+    if (result == Py_None)
+        Py_INCREF(result);
+    release(&ids);
+    release(&lengths);
+    Py_DECREF(sequences);
     return result;
 }
 
@@ -1275,6 +1618,9 @@ static PyMethodDef methods[] = {
     {"tokenize_texts", (PyCFunction)(void (*)(void))py_tokenize_texts,
      METH_VARARGS | METH_KEYWORDS,
      "The tokens of each text by the named built-in tokenizer ('whitespace', '13a', 'char')."},
+    {"flat_ids", py_flat_ids, METH_O,
+     "Sequences of Python ints as one int64 array of their ids end to end and one of their "
+     "lengths; None where an item is not an int of 64 bits (see bleuprint._kernels)."},
     {"rounded_sum", py_rounded_sum, METH_O,
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
     {"segment_counts", (PyCFunction)(void (*)(void))segment_counts, METH_VARARGS | METH_KEYWORDS,

@@ -17,6 +17,7 @@ def shared_ngram_counts(
 def weighted_geometric_means(
     precisions: npt.ArrayLike, defined: npt.ArrayLike, order_weights: npt.ArrayLike
 ) -> FloatArray: ...
+def flat_ids(sequences: Sequence[object], /) -> tuple[IntArray, IntArray] | None: ...
 def rounded_sum(terms: list[float], /) -> float: ...
 
 class Vocabulary:
@@ -26,6 +27,8 @@ class Vocabulary:
         texts: Sequence[str],
         tokenizer: str | None,
         tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]],
+        *,
+        threads: int = 1,
     ) -> tuple[IntArray, IntArray]: ...
     def intern_tokens(
         self, streams: Iterable[Sequence[Hashable]], /

@@ -44,10 +44,15 @@ class Vocabulary:
         texts: Sequence[str],
         tokenizer: str | None,
         tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]],
+        *,
+        threads: int = 1,
     ) -> tuple[IntArray, IntArray]:
         """The ids of the tokens of the texts, one text after the other, and the number of
         tokens of each: ``tokenize(texts)`` gives the tokens (the compiled kernel splits
-        them itself where ``tokenizer`` names a built-in tokenizer)."""
+        them itself where ``tokenizer`` names a built-in tokenizer, on up to ``threads``
+        threads; this one on one)."""
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, got {threads}")
         if tokenizer is not None and tokenizer not in TOKENIZERS:
             raise ValueError(
                 f"tokenizer must be one of 'whitespace', '13a', 'char' or None, got {tokenizer!r}"
@@ -67,6 +72,23 @@ class Vocabulary:
         tokens = chain.from_iterable(map(measured, streams))
         ids = np.fromiter(map(self._ids.__getitem__, tokens), np.int64)  # lookups in C
         return ids, np.array(lengths, np.int64)
+
+
+def flat_ids(sequences: Sequence[object]) -> tuple[IntArray, IntArray] | None:
+    """Sequences of ids as one array of all the ids, one sequence after the other, and one of
+    their lengths; ``None`` unless every sequence is a list or tuple of ints (not bools) of
+    64 bits (see :func:`bleuprint._kernels.flat_ids`)."""
+    if not set(map(type, sequences)) <= {list, tuple}:
+        return None
+    lists = cast("Sequence[Sequence[object]]", sequences)
+    ids = list(chain.from_iterable(lists))
+    if not set(map(type, ids)) <= {int}:  # (exactly int: a bool is refused)
+        return None
+    try:
+        flat = np.array(ids, np.int64)
+    except OverflowError:  # beyond 64 bits
+        return None
+    return flat, np.fromiter(map(len, lists), np.int64, len(lists))
 
 
 ARRAYS = ("token_ids", "text_starts", "hypothesis_texts", "reference_texts", "reference_offsets")
