@@ -7,7 +7,6 @@ import functools
 import itertools
 import math
 import os
-import random
 import subprocess
 import sys
 import threading
@@ -320,33 +319,6 @@ def test_built_in_tokenizers_intern_the_python_tokens(
 
 
 @both_kernels
-@pytest.mark.parametrize("name", sorted(BUILT_IN))
-@pytest.mark.parametrize("threads", [2, 3, 8])
-def test_texts_interned_on_threads_get_the_ids_of_one_thread(
-    kernel: ModuleType, name: str, threads: int
-) -> None:
-    # Enough characters for several threads (one per 65,536): words drawn so that some are
-    # first seen in each part, some shared by all; on a vocabulary that holds tokens already.
-    rng = random.Random(threads)
-    words = ["".join(rng.choices("ab.,1-é中 ", k=rng.randint(1, 6))) for _ in range(4000)]
-    texts = [" ".join(rng.choices(words, k=rng.randint(0, 30))) for _ in range(4000)]
-    python_tokenizer = PYTHON_TOKENIZERS[name]
-    vocabulary = kernel.Vocabulary()
-    earlier, _ = vocabulary.intern_tokens([["b", "a", ",", "x"]])
-    ids, lengths = vocabulary.intern_texts(
-        texts, name, lambda given: list(map(python_tokenizer, given)), threads=threads
-    )
-    expected = interned_by_dict([["b", "a", ",", "x"], *map(python_tokenizer, texts)])
-    assert (
-        [*earlier.tolist(), *ids.tolist()],
-        [4, *lengths.tolist()],
-        len(vocabulary),
-    ) == expected
-    with pytest.raises(ValueError, match="threads must be at least 1, got 0"):
-        vocabulary.intern_texts(texts, name, str.split, threads=0)
-
-
-@both_kernels
 def test_a_user_tokenizer_gives_the_tokens(kernel: ModuleType) -> None:
     seen = []
 
@@ -394,12 +366,12 @@ def test_the_kernels_tokenize_every_wmt22_line_as_sacrebleu(
     kernel: ModuleType, shared: Any
 ) -> None:
     # sacreBLEU's own tokenizers on real text of six language pairs, through the kernels'
-    # interning (the compiled one on two threads) and the compiled one's token lists.
+    # interning and the compiled one's token lists.
     lines, tokens = wmt22_tokens(shared("data", "wmt22"))
     assert len(lines) > 70_000  # (76,195)
     for name, expected in tokens.items():
         python_tokenizer = functools.partial(map, PYTHON_TOKENIZERS[name])
-        ids, lengths = kernel.Vocabulary().intern_texts(lines, name, python_tokenizer, threads=2)
+        ids, lengths = kernel.Vocabulary().intern_texts(lines, name, python_tokenizer)
         assert (ids.tolist(), lengths.tolist()) == interned_by_dict(expected)[:2]
         if kernel is COMPILED:
             assert kernel.tokenize_texts(lines, name) == expected

@@ -1,14 +1,13 @@
 """The kernel: tokens to ids, and the two loops of the fast path.
 
 ``Vocabulary()`` numbers tokens: each distinct token gets the next id, in order of first
-sight. ``vocabulary.intern_texts(texts, tokenizer, tokenize, threads=1)`` gives the ids of the
-texts' tokens, one text after the other, and the number of tokens of each; ``tokenize(texts)``
+sight. ``vocabulary.intern_texts(texts, tokenizer, tokenize)`` gives the ids of the texts'
+tokens, one text after the other, and the number of tokens of each; ``tokenize(texts)``
 gives the tokens (a user's tokenizer), unless ``tokenizer`` names one of the built-in
 tokenizers of ``TOKENIZERS`` (``"whitespace"``, sacreBLEU's ``"13a"`` and ``"char"``), which
-the compiled kernel runs itself on the str objects, without the GIL, on up to ``threads``
-threads for a large batch (the ids are the same), while the plain-Python one calls
-``tokenize`` (which must then be that tokenizer). ``vocabulary.intern_tokens(streams)`` does
-the same for token lists. ``len(vocabulary)`` is the number of ids given. A vocabulary is
+the compiled kernel runs itself on the str objects, without the GIL, while the plain-Python
+one calls ``tokenize`` (which must then be that tokenizer). ``vocabulary.intern_tokens(streams)``
+does the same for token lists. ``len(vocabulary)`` is the number of ids given. A vocabulary is
 used by one thread at a time. (sacreBLEU's ``intl`` stays in Python: its Unicode classes are
 those of the ``regex`` module's tables, which are not the interpreter's ``unicodedata``.)
 

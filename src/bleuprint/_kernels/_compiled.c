@@ -583,11 +583,11 @@ static int grow_slots(Table *t)
     return 1;
 }
 
-/* The id of the token of these characters (of this hash) in the table; if it is new, it is
- * added with id `next_id`. -1 where memory ran out. */
-static i64 hashed_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t size,
-                     uint64_t hash)
+/* The id of the token of these characters in the table; if it is new, it is added with id
+ * `next_id`. -1 where memory ran out. */
+static i64 table_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t size)
 {
+    uint64_t hash = hash_chars(chars, size);
     i64 slot = (i64)(hash & (uint64_t)t->mask);
     for (; t->slots[slot].hash != 0; slot = (slot + 1) & t->mask) {
         const Slot *known = &t->slots[slot];
@@ -609,11 +609,6 @@ static i64 hashed_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t siz
     if (2 * t->count > t->mask && !grow_slots(t))
         return -1;
     return next_id;
-}
-
-static i64 table_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t size)
-{
-    return hashed_id(t, next_id, chars, size, hash_chars(chars, size));
 }
 
 /* The id of the str token of these characters, a new one if it is new; -1 where memory ran
@@ -1082,177 +1077,34 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
     return result;
 }
 
-/* - texts interned on several threads -
- *
- * A large batch of texts is cut into parts of about as many characters, one per thread. The
- * calling thread interns the first part into the vocabulary itself; each other part is
- * tokenized and interned on a thread of its own, into a table of its own (ids in order of
- * first sight within the part). Then, part after part, each part's tokens are interned into
- * the vocabulary in that order and its ids renumbered: a token new to the vocabulary is first
- * seen in the earliest part that has it, at its first place there, so every id is the one a
- * single thread gives. */
-
-enum { CHARACTERS_PER_THREAD = 1 << 16 }; /* fewer: one thread (starting one costs more) */
-
-typedef struct {
-    const Given *given;
-    Py_ssize_t first, last; /* the texts of the part */
-    int tokenizer;
-    Table table;
-    Ints ids, lengths;
-    int done;         /* 1 where every text was interned, 0 where memory ran out */
-    PyThread_type_lock finished; /* held until the part's thread is done */
-} Part;
-
-/* The tokens of texts `first` to `last`, each given to `take`; 0 where memory ran out. */
-static int tokenize_texts_to(const Given *given, Py_ssize_t first, Py_ssize_t last,
-                             int tokenizer, Ints *ids, Ints *lengths, Take take, void *context)
+/* Intern the given texts into `ids` and `lengths` (each text's number of tokens); 0 where
+ * memory ran out. Called with the GIL held: it releases it. */
+static int intern_given(Vocabulary *v, const Given *given, int tokenizer, Ints *ids,
+                        Ints *lengths)
 {
+    Interning interning = {v, ids};
     Texts t = {{0}, {0}};
     int done = 1;
-    for (Py_ssize_t k = first; k < last && done; k++) {
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < given->count && done; k++) {
         Py_ssize_t before = ids->size;
         done = load(&t.text, given->kinds[k], given->data[k], given->sizes[k]) &&
-               split(&t, tokenizer, take, context) && push_int(lengths, ids->size - before);
+               split(&t, tokenizer, take_interned, &interning) &&
+               push_int(lengths, ids->size - before);
     }
+    Py_END_ALLOW_THREADS
     free(t.text.chars);
     free(t.other.chars);
     return done;
 }
 
-static int take_into_part(void *context, const Py_UCS4 *chars, Py_ssize_t size)
-{
-    Part *part = context;
-    i64 id = table_id(&part->table, part->table.count, chars, size);
-    return id >= 0 && push_int(&part->ids, id);
-}
-
-static void intern_part(void *context)
-{
-    Part *part = context;
-    part->done = new_table(&part->table) &&
-                 tokenize_texts_to(part->given, part->first, part->last, part->tokenizer,
-                                   &part->ids, &part->lengths, take_into_part, part);
-    PyThread_release_lock(part->finished);
-}
-
-/* A part's ids and lengths after the vocabulary's, its tokens interned (in the order of
- * their ids there: of first sight) and its ids renumbered; 0 where memory ran out. */
-static int merge_part(Vocabulary *v, Part *part, Ints *ids, Ints *lengths)
-{
-    const Table *table = &part->table;
-    const Slot **by_id = malloc((size_t)(table->count + 1) * sizeof(Slot *));
-    i64 *renumbered = malloc((size_t)(table->count + 1) * sizeof(i64));
-    int done = by_id != NULL && renumbered != NULL &&
-               reserve_ints(ids, part->ids.size) && reserve_ints(lengths, part->lengths.size);
-    for (i64 slot = 0; done && slot <= table->mask; slot++)
-        if (table->slots[slot].hash != 0)
-            by_id[table->slots[slot].id] = &table->slots[slot];
-    for (i64 id = 0; done && id < table->count; id++) {
-        const Slot *known = by_id[id]; /* its hash as computed once, in the part's thread */
-        renumbered[id] = hashed_id(&v->table, v->size, table->chars.chars + known->start,
-                                   known->size, known->hash);
-        done = renumbered[id] >= 0;
-        if (renumbered[id] == v->size)
-            v->size++;
-    }
-    if (done) {
-        for (Py_ssize_t k = 0; k < part->ids.size; k++)
-            ids->items[ids->size + k] = renumbered[part->ids.items[k]];
-        ids->size += part->ids.size;
-        memcpy(lengths->items + lengths->size, part->lengths.items,
-               (size_t)part->lengths.size * sizeof(i64));
-        lengths->size += part->lengths.size;
-    }
-    free((void *)by_id);
-    free(renumbered);
-    return done;
-}
-
-/* Texts cut into `count` parts of about as many characters: part p is texts bounds[p] to
- * bounds[p + 1]. */
-static void cut(const Given *given, Py_ssize_t count, Py_ssize_t *bounds)
-{
-    Py_ssize_t total = 0, seen = 0, k = 0;
-    for (Py_ssize_t t = 0; t < given->count; t++)
-        total += given->sizes[t];
-    bounds[0] = 0;
-    for (Py_ssize_t p = 1; p < count; p++) {
-        while (k < given->count && seen < total / count * p)
-            seen += given->sizes[k++];
-        bounds[p] = k;
-    }
-    bounds[count] = given->count;
-}
-
-/* Intern the given texts into `ids` and `lengths` on up to `threads` threads (the calling
- * one among them); 0 where memory ran out. Called with the GIL held: it releases it. */
-static int intern_given(Vocabulary *v, const Given *given, int tokenizer, Py_ssize_t threads,
-                        Ints *ids, Ints *lengths)
-{
-    Py_ssize_t total = 0;
-    for (Py_ssize_t t = 0; t < given->count; t++)
-        total += given->sizes[t];
-    if (threads > total / CHARACTERS_PER_THREAD)
-        threads = total / CHARACTERS_PER_THREAD;
-    if (threads < 1)
-        threads = 1;
-    Part *parts = calloc((size_t)threads, sizeof(Part));
-    Py_ssize_t *bounds = malloc((size_t)(threads + 1) * sizeof(Py_ssize_t));
-    if (parts == NULL || bounds == NULL) {
-        free(parts);
-        free(bounds);
-        return 0;
-    }
-    cut(given, threads, bounds);
-    Py_ssize_t started = 1; /* parts 1 .. started - 1 run on threads of their own */
-    for (; started < threads; started++) {
-        Part *part = &parts[started];
-        *part = (Part){given, bounds[started], bounds[started + 1], tokenizer};
-        part->finished = PyThread_allocate_lock();
-        if (part->finished == NULL)
-            break;
-        PyThread_acquire_lock(part->finished, WAIT_LOCK);
-        if (PyThread_start_new_thread(intern_part, part) == PYTHREAD_INVALID_THREAD_ID) {
-            PyThread_release_lock(part->finished);
-            PyThread_free_lock(part->finished);
-            break;
-        }
-    }
-    Interning interning = {v, ids};
-    int done;
-    Py_BEGIN_ALLOW_THREADS
-    done = tokenize_texts_to(given, 0, bounds[1], tokenizer, ids, lengths, take_interned,
-                             &interning);
-    for (Py_ssize_t p = 1; p < started; p++) { /* in order: see above */
-        PyThread_acquire_lock(parts[p].finished, WAIT_LOCK);
-        PyThread_free_lock(parts[p].finished);
-        done = done && parts[p].done && merge_part(v, &parts[p], ids, lengths);
-    }
-    /* The parts no thread could be started for, here. */
-    done = done && tokenize_texts_to(given, bounds[started], given->count, tokenizer, ids,
-                                     lengths, take_interned, &interning);
-    Py_END_ALLOW_THREADS
-    for (Py_ssize_t p = 1; p < started; p++) {
-        free_table(&parts[p].table);
-        free(parts[p].ids.items);
-        free(parts[p].lengths.items);
-    }
-    free(parts);
-    free(bounds);
-    return done;
-}
-
 static PyObject *vocabulary_intern_texts(Vocabulary *v, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"texts", "tokenizer", "tokenize", "threads", NULL};
+    static char *keywords[] = {"texts", "tokenizer", "tokenize", NULL};
     PyObject *texts, *name, *tokenize;
-    Py_ssize_t threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|$n:intern_texts", keywords, &texts,
-                                     &name, &tokenize, &threads))
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO:intern_texts", keywords, &texts, &name,
+                                     &tokenize))
         return NULL;
-    if (threads < 1)
-        return PyErr_Format(PyExc_ValueError, "threads must be at least 1, got %zd", threads);
     if (name == Py_None) {
         PyObject *streams = PyObject_CallOneArg(tokenize, texts);
         if (streams == NULL)
@@ -1268,7 +1120,7 @@ static PyObject *vocabulary_intern_texts(Vocabulary *v, PyObject *args, PyObject
         return NULL;
     }
     Ints ids = {0}, lengths = {0};
-    int done = intern_given(v, &given, tokenizer, threads, &ids, &lengths);
+    int done = intern_given(v, &given, tokenizer, &ids, &lengths);
     v->busy = 0;
     PyObject *result = done ? id_arrays(&ids, &lengths) : PyErr_NoMemory();
     free(ids.items);

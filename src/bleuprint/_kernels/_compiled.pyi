@@ -27,8 +27,6 @@ class Vocabulary:
         texts: Sequence[str],
         tokenizer: str | None,
         tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]],
-        *,
-        threads: int = 1,
     ) -> tuple[IntArray, IntArray]: ...
     def intern_tokens(
         self, streams: Iterable[Sequence[Hashable]], /

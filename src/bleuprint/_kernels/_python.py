@@ -44,15 +44,10 @@ class Vocabulary:
         texts: Sequence[str],
         tokenizer: str | None,
         tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]],
-        *,
-        threads: int = 1,
     ) -> tuple[IntArray, IntArray]:
         """The ids of the tokens of the texts, one text after the other, and the number of
         tokens of each: ``tokenize(texts)`` gives the tokens (the compiled kernel splits
-        them itself where ``tokenizer`` names a built-in tokenizer, on up to ``threads``
-        threads; this one on one)."""
-        if threads < 1:
-            raise ValueError(f"threads must be at least 1, got {threads}")
+        them itself where ``tokenizer`` names a built-in tokenizer)."""
         if tokenizer is not None and tokenizer not in TOKENIZERS:
             raise ValueError(
                 f"tokenizer must be one of 'whitespace', '13a', 'char' or None, got {tokenizer!r}"
