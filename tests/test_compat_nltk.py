@@ -188,7 +188,7 @@ def _warned(call: Callable[[], object]) -> list[str]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         call()
-    return [str(warning.message) for warning in caught if warning.category is UserWarning]
+    return [str(warning.message) for warning in caught if issubclass(warning.category, UserWarning)]
 
 
 @given(SENTENCE, st.lists(SENTENCE, min_size=1, max_size=3), st.integers(1, 5))

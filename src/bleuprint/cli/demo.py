@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import warnings
 from importlib import resources
 
 from bleuprint import presets
 from bleuprint._io import split_segments
 from bleuprint.cli.options import SubCommands
 from bleuprint.cli.table import format_table
+from bleuprint.compat.nltk import ZeroOverlapWarning
 
 
 def add_command(commands: SubCommands) -> None:
@@ -30,7 +32,9 @@ def run(arguments: argparse.Namespace) -> str:
             continue
         engine = preset.build()
         segments = engine.count_segments(hypotheses, references)
-        sentence_scores = engine.score_segments(segments).scores.tolist()
+        with warnings.catch_warnings():  # NLTK's, of its zero precisions: not for a table
+            warnings.simplefilter("ignore", ZeroOverlapWarning)
+            sentence_scores = engine.score_segments(segments).scores.tolist()
         table.append(
             (
                 preset.name,

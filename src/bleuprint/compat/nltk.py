@@ -64,6 +64,7 @@ __all__ = [
     "NLTKMethod7",
     "NLTKStats",
     "NLTKWeights",
+    "ZeroOverlapWarning",
     "nltk_fractions",
     "nltk_method",
     "parts",
@@ -362,17 +363,22 @@ def _ratios(fractions: _Fractions) -> FloatArray:
     return ratios
 
 
+class ZeroOverlapWarning(UserWarning):
+    """NLTK's warning of an order without a match, with NLTK's message: a
+    :class:`UserWarning`, as NLTK's, of its own class so that it can be filtered alone."""
+
+
 @attrs.frozen
 class NLTKMethod0(_NLTKMethod, Part, family="smooth", name="nltk-method0"):
     """NLTK's ``method0``, no smoothing. Quirk: a zero precision becomes the smallest positive
     float (``sys.float_info.min``), so BLEU is a tiny positive number, not 0. As NLTK, it warns
-    (:class:`UserWarning`) of each order without a match.
+    (:class:`ZeroOverlapWarning`, a :class:`UserWarning`) of each order without a match.
 
     >>> import warnings
     >>> from bleuprint import smoothing
     >>> from bleuprint._stats import BLEUStats
     >>> with warnings.catch_warnings():
-    ...     warnings.simplefilter("ignore")
+    ...     warnings.simplefilter("ignore", ZeroOverlapWarning)
     ...     smoothing.precisions(NLTKMethod0(), BLEUStats((3, 0), (4, 3), 4, 4))
     [0.75, 2.2250738585072014e-308]
     """
@@ -380,7 +386,7 @@ class NLTKMethod0(_NLTKMethod, Part, family="smooth", name="nltk-method0"):
     def _smooth(self, fractions: _Fractions) -> FloatArray:
         unmatched = fractions.numerators == 0
         for order in np.flatnonzero(unmatched[fractions.smoothed].any(axis=0)).tolist():
-            warnings.warn(_zero_overlaps(order + 1), UserWarning, stacklevel=5)
+            warnings.warn(_zero_overlaps(order + 1), ZeroOverlapWarning, stacklevel=5)
         return np.where(unmatched, sys.float_info.min, _ratios(fractions))
 
 
