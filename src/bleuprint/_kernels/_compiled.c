@@ -1077,19 +1077,27 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
     return result;
 }
 
+/* The ids of one text's tokens (a str's `kind`, `data` and `size`), pushed to `ids`, with
+ * `t` as scratch room; 0 where memory ran out. Needs no GIL. */
+static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_ssize_t size,
+                       int tokenizer, Ints *ids)
+{
+    Interning interning = {v, ids};
+    return load(&t->text, kind, data, size) && split(t, tokenizer, take_interned, &interning);
+}
+
 /* Intern the given texts into `ids` and `lengths` (each text's number of tokens); 0 where
  * memory ran out. Called with the GIL held: it releases it. */
 static int intern_given(Vocabulary *v, const Given *given, int tokenizer, Ints *ids,
                         Ints *lengths)
 {
-    Interning interning = {v, ids};
     Texts t = {{0}, {0}};
     int done = 1;
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t k = 0; k < given->count && done; k++) {
         Py_ssize_t before = ids->size;
-        done = load(&t.text, given->kinds[k], given->data[k], given->sizes[k]) &&
-               split(&t, tokenizer, take_interned, &interning) &&
+        done = intern_text(v, &t, given->kinds[k], given->data[k], given->sizes[k], tokenizer,
+                           ids) &&
                push_int(lengths, ids->size - before);
     }
     Py_END_ALLOW_THREADS
