@@ -27,6 +27,7 @@ from bleuprint import (
     ngrams,
     presets,
     smoothing,
+    tokenizers,
     weights,
 )
 from bleuprint._kernels import shared_ngram_counts
@@ -36,6 +37,7 @@ from bleuprint.typing import (
     ArrayNgramExtractor,
     CorpusSmoother,
     ReferenceChoosing,
+    Tokenizer,
 )
 from tests import oracle
 from tests.conftest import as_the_preset_reads
@@ -192,6 +194,26 @@ def test_fast_path_equals_simple_path_on_text(engine: BLEUScore, corpus: Corpus)
 @given(ENGINES, corpora(as_text=False))
 def test_fast_path_equals_simple_path_on_tokens(engine: BLEUScore, corpus: Corpus) -> None:
     assert_same_everywhere(engine, *corpus)
+
+
+TOKENIZERS = [
+    tokenizers.Mteval13a(),
+    tokenizers.Chars(),
+    tokenizers.Lowercase(tokenizers.Mteval13a()),
+    tokenizers.Lowercase(tokenizers.Whitespace()),
+    tokenizers.Letters(),  # one the kernel does not run: its tokens are interned
+]
+
+
+@pytest.mark.parametrize("tokenizer", TOKENIZERS, ids=lambda tokenizer: tokenizer.signature)
+@given(corpora(as_text=True))
+def test_fast_path_equals_simple_path_with_each_tokenizer(
+    tokenizer: Tokenizer, corpus: Corpus
+) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_counting, "CHUNK_SEGMENTS", 4)
+        patch.setattr(_counting, "COUNTING_THREADS", 2)
+        assert_same_everywhere(BLEUScore(tokenizer=tokenizer), *corpus)
 
 
 @given(corpora(as_text=True))

@@ -4,7 +4,9 @@ their definitions, on both kernels."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -118,3 +120,121 @@ def test_ngram_labels_refuse_inconsistent_lengths(kernel: ModuleType) -> None:
         kernel.ngram_labels(np.array([1, 2]), np.array([1, 2]), 2)
     with pytest.raises(ValueError, match="max_n must be at least 1, got 0"):
         kernel.ngram_labels(np.array([1]), np.array([1]), 0)
+
+
+# -- a chunk counted whole (count_texts) -------------------------------------------------------
+
+
+@st.composite
+def chunks(draw: st.DrawFn) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """1 to 6 segments of token lists, with 1 to 3 references each."""
+    size = draw(st.integers(1, 6))
+    hypotheses = [draw(WORDS) for _ in range(size)]
+    references = [[draw(WORDS) for _ in range(draw(st.integers(1, 3)))] for _ in range(size)]
+    return hypotheses, references
+
+
+def as_lists(counted: tuple[np.ndarray, ...] | None) -> list[list[int]] | None:
+    return None if counted is None else [array.reshape(-1).tolist() for array in counted]
+
+
+@both_kernels
+@given(chunks(), st.integers(1, 5))
+@example(([["a", "a", "a"], []], [[["a", "a"], ["a"]], [["a"]]]), 2)  # an empty hypothesis
+def test_a_chunk_is_counted_as_the_definition(
+    kernel: ModuleType, chunk: tuple[list[list[str]], list[list[list[str]]]], max_n: int
+) -> None:
+    hypotheses, references = chunk
+    texts = [*hypotheses, *(reference for refs in references for reference in refs)]
+    numbers, first = [], len(hypotheses)
+    for refs in references:
+        numbers.append(list(range(first, first + len(refs))))
+        first += len(refs)
+    singles, repeated = shared_by_counter(texts, list(range(len(hypotheses))), numbers, max_n)
+    counted = kernel.count_texts(hypotheses, references, None, None, False, max_n)
+    token_counts, reference_counts, counted_singles, counted_repeated = counted
+    assert token_counts.tolist() == list(map(len, texts))
+    assert reference_counts.tolist() == list(map(len, references))
+    assert counted_singles.tolist() == singles
+    assert list(map(tuple, counted_repeated.tolist())) == repeated
+    # Tuples are lists here; the chunk after a larger one is counted in the same way.
+    as_tuples = tuple(map(tuple, hypotheses)), tuple(tuple(map(tuple, r)) for r in references)
+    again = kernel.count_texts(*as_tuples, None, None, False, max_n)
+    assert as_lists(again) == as_lists(counted)
+
+
+BUILT_IN = [
+    ("whitespace", tokenizers.Whitespace()),
+    ("13a", tokenizers.Mteval13a()),
+    ("char", tokenizers.Chars()),
+]
+TEXTS = st.lists(st.text(st.sampled_from("aB .,-\u00a0éİ"), max_size=20), min_size=1, max_size=4)
+
+
+@both_kernels
+@pytest.mark.parametrize(("name", "tokenizer"), BUILT_IN)
+@given(TEXTS, st.booleans())
+def test_a_chunk_of_texts_is_tokenized_as_the_tokenizer_does(
+    kernel: ModuleType, name: str, tokenizer: Tokenizer, texts: list[str], lowercase: bool
+) -> None:
+    tokenize = lambda given: list(map(tokenizer, given))  # noqa: E731
+    references = [texts[::-1]] * len(texts)  # each hypothesis against every text
+    counted = kernel.count_texts(texts, references, name, tokenize, lowercase, 4)
+    if lowercase:
+        texts, references = (
+            [t.lower() for t in texts],
+            [[t.lower() for t in texts[::-1]]] * len(texts),
+        )
+    as_tokens = tokenize(texts), [tokenize(refs) for refs in references]
+    assert as_lists(counted) == as_lists(kernel.count_texts(*as_tokens, None, None, False, 4))
+
+
+class Text(str):
+    """A str subclass: not plain text (its methods may differ)."""
+
+
+NOT_PLAIN = [
+    pytest.param(["a"], [[]], "whitespace", id="a segment without references"),
+    pytest.param(["a"], ["a"], "whitespace", id="references not in a list"),
+    pytest.param(["a", Text("b")], [["a"], ["b"]], "whitespace", id="a str subclass"),
+    pytest.param(["a"], [[["a"]]], "whitespace", id="tokens where texts are due"),
+    pytest.param([["a"]], [["a"]], None, id="texts where tokens are due"),
+    pytest.param([["a", 1]], [[["a"]]], None, id="a token that is not a str"),
+    pytest.param((t for t in ["a"]), [["a"]], "whitespace", id="hypotheses not a list"),
+]
+
+
+@both_kernels
+@pytest.mark.parametrize(("hypotheses", "references", "name"), NOT_PLAIN)
+def test_a_chunk_not_plain_is_left_to_the_caller(
+    kernel: ModuleType, hypotheses: Any, references: Any, name: str | None
+) -> None:
+    assert kernel.count_texts(hypotheses, references, name, str.split, False, 4) is None
+
+
+@both_kernels
+def test_count_texts_refuses_what_it_cannot_mean(kernel: ModuleType) -> None:
+    with pytest.raises(ValueError, match="max_n must be at least 1, got 0"):
+        kernel.count_texts(["a"], [["a"]], "13a", str.split, False, 0)
+    with pytest.raises(ValueError, match=r"tokenizer must be one of .* got 'intl'"):
+        kernel.count_texts(["a"], [["a"]], "intl", str.split, False, 4)
+    with pytest.raises(ValueError, match="lowercase is for texts: it needs a tokenizer"):
+        kernel.count_texts([["a"]], [[["a"]]], None, None, True, 4)
+    with pytest.raises(ValueError, match="2 hypotheses but 1 reference lists"):
+        kernel.count_texts(["a", "b"], [["a"]], "13a", str.split, False, 4)
+
+
+@both_kernels
+def test_chunks_counted_on_threads_at_once_are_counted_alone(kernel: ModuleType) -> None:
+    # Each call interns into a vocabulary of its own (the compiled one reuses kept room).
+    tokenize = tokenizers.Mteval13a().tokenize_batch
+
+    def counted(k: int) -> list[list[int]] | None:
+        hypotheses = [f"w{i} x{k} w{i + 1} . y{i % k}" for i in range(40 * k)]
+        references = [[f"w{i + 1} x{k} w{i}", "y0 ."] for i in range(40 * k)]
+        return as_lists(kernel.count_texts(hypotheses, references, "13a", tokenize, False, 4))
+
+    alone = [counted(k) for k in range(1, 9)]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        at_once = list(pool.map(counted, [*range(1, 9)] * 3))
+    assert at_once == alone * 3

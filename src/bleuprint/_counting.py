@@ -39,7 +39,14 @@ import attrs
 import numpy as np
 
 from bleuprint import _token_ids, brevity, ngrams, tokenizers
-from bleuprint._kernels import THREADS, Vocabulary, segment_counts, shared_ngram_counts
+from bleuprint._kernels import (
+    THREADS,
+    Vocabulary,
+    count_texts,
+    plain_segments,
+    segment_counts,
+    shared_ngram_counts,
+)
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import InputError, ReferenceLayoutWarning
@@ -545,6 +552,75 @@ class KernelParts:
             int(matching.credit_array(np.ones(1, np.int64), np.ones(1, np.int64))[0]),
         )
 
+    def count_plain(
+        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+    ) -> SegmentStats | None:
+        """The statistics of a chunk of segments (at least one) given as text (with a built-in
+        tokenizer) or as string tokens throughout, tokenized, interned and counted by the kernel
+        in one call (:func:`bleuprint._kernels.count_texts`, without the GIL); ``None`` where
+        they are not given so, or where the texts need a user's tokenizer."""
+        tokenizer, max_n = self.tokenizer, self.ngrams.max_n
+        text = type(hypotheses[0]) is str
+        if text and tokenizer.name is None:
+            return None
+        counted = count_texts(
+            hypotheses,
+            references,
+            tokenizer.name if text else None,
+            tokenizer.tokenize,
+            text and tokenizer.lowercase,
+            max_n,
+        )
+        if counted is None:
+            return None
+        token_counts, reference_counts, singles, repeated = counted
+        segments = len(hypotheses)
+        flat_references = list(chain.from_iterable(references)) if text else None
+        hypothesis_lengths = self.length.lengths_array(
+            cast("Sequence[str]", hypotheses) if text else None, token_counts[:segments]
+        )
+        reference_lengths = self.length.lengths_array(
+            cast("list[str] | None", flat_references), token_counts[segments:]
+        )
+        return self.statistics(
+            singles,
+            repeated,
+            token_counts[:segments],
+            (hypothesis_lengths, reference_lengths),
+            reference_counts,
+        )
+
+    def statistics(
+        self,
+        singles: IntArray,
+        repeated: IntArray,
+        hypothesis_tokens: IntArray,
+        lengths: tuple[IntArray, IntArray],
+        reference_counts: IntArray,
+    ) -> SegmentStats:
+        """Every segment's statistics from the kernel's shared n-grams (``singles`` and
+        ``repeated``, as :func:`bleuprint._kernels.shared_ngram_counts` gives them), the
+        hypotheses' token counts, the lengths of the hypotheses and of the references (as the
+        length measure measures them) and the number of references of each segment."""
+        segments, max_n = len(hypothesis_tokens), self.ngrams.max_n
+        hypothesis_lengths, reference_lengths = lengths
+        matches = singles * self.single_credit if self.single_credit != 1 else singles
+        if len(repeated):  # the credit of an n-gram depends only on its two counts
+            cells, in_hypothesis, in_reference = repeated.T
+            credits = self.matching.credit_array(in_hypothesis, in_reference)
+            others = np.bincount(cells, weights=credits, minlength=segments * max_n)
+            matches = matches + others.astype(np.int64).reshape(segments, max_n)
+        return SegmentStats(
+            matches,
+            self.ngrams.order_totals_array(hypothesis_tokens),
+            hypothesis_lengths,
+            self.reference_length.reference_length_array(
+                hypothesis_lengths, reference_lengths, reference_counts
+            ),
+            reference_counts,
+            self.signature,
+        )
+
     def count_one(self, segments: list[str | list[str]], text: bool) -> BLEUStats:
         """One segment (its hypothesis, then its references; all text or all tokens) counted
         by the kernel at once."""
@@ -621,50 +697,75 @@ def _count_in_chunks(
 
     A batch of one chunk, or any batch where ``COUNTING_THREADS`` is 1, is counted in this
     thread: handing a chunk to a pool costs more than a small batch takes to count. Otherwise
-    worker threads count the n-grams of chunks (the compiled kernel releases the GIL) while
-    this thread tokenizes and interns the next chunks.
+    worker threads count whole chunks (``_prepared``: the compiled kernel tokenizes, interns
+    and counts a chunk of plain text without the GIL), a bounded number at a time, and this
+    thread collects them in order.
     """
+    # (the kernel takes lists and tuples: another sequence's slices may be of its own type)
+    hypotheses = hypotheses if type(hypotheses) in {list, tuple} else list(hypotheses)
+    references = references if type(references) in {list, tuple} else list(references)
     starts = range(0, len(hypotheses), CHUNK_SEGMENTS)
+    chunks = (
+        (
+            start,
+            hypotheses[start : start + CHUNK_SEGMENTS],
+            references[start : start + CHUNK_SEGMENTS],
+        )
+        for start in starts  # sliced as they are counted: few are held at once
+    )
     if len(starts) == 1 or COUNTING_THREADS == 1:
-        counted = [_prepared(parts, start, hypotheses, references)() for start in starts]
+        counted = [_collected(parts, chunk, _prepared(parts, *chunk[1:])()) for chunk in chunks]
     else:
         from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
 
         counted = []
-        pending: deque[Future[SegmentStats]] = deque()
+        pending: deque[tuple[_Chunk, Future[SegmentStats | None]]] = deque()
         with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
-            for start in starts:
-                pending.append(counting.submit(_prepared(parts, start, hypotheses, references)))
+            for chunk in chunks:
+                pending.append((chunk, counting.submit(_prepared(parts, *chunk[1:]))))
                 if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
-                    counted.append(pending.popleft().result())
-            counted.extend(future.result() for future in pending)
+                    done, future = pending.popleft()
+                    counted.append(_collected(parts, done, future.result()))
+            counted.extend(_collected(parts, done, future.result()) for done, future in pending)
     return counted[0] if len(counted) == 1 else SegmentStats.concatenate(counted)
 
 
+_Chunk = tuple[int, Sequence[Segment], Sequence[Sequence[Segment]]]
+"""A chunk: the number of its first segment, its hypotheses and their references."""
+
+
 def _prepared(
-    parts: ArrayCounting,
-    start: int,
-    hypotheses: Sequence[Segment],
-    references: Sequence[Sequence[Segment]],
-) -> Callable[[], SegmentStats]:
-    """The counting of the chunk that starts at segment ``start``, tokenized and interned
-    here, to be called on any thread. A chunk holding anything but plain text (or plain token
-    lists) throughout is counted here segment by segment (``Counting.count_one``), which also
-    raises the right error for bad input."""
-    chunk_hypotheses = hypotheses[start : start + CHUNK_SEGMENTS]
-    chunk_references = references[start : start + CHUNK_SEGMENTS]
-    kind = plain_kind(chunk_hypotheses, chunk_references)
-    if kind is not None:
-        return InternedChunk.of(parts, chunk_hypotheses, chunk_references, kind).statistics
+    parts: ArrayCounting, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+) -> Callable[[], SegmentStats | None]:
+    """The counting of a chunk, to be called on any thread; it gives ``None`` for a chunk
+    holding anything but plain text or plain token lists throughout (see ``_collected``).
+    Text, where the kernel runs the tokenizer itself, and token lists are counted by the
+    kernel in one call (``KernelParts.count_plain``); a user's tokenizer runs here, in this
+    thread, as texts are interned (``InternedChunk``), and only the counting is left."""
+    if type(hypotheses[0]) is not str or parts.parts.tokenizer.name is not None:
+        return functools.partial(parts.parts.count_plain, hypotheses, references)
+    if plain_kind(hypotheses, references) != "text":
+        return _not_plain
+    return InternedChunk.of(parts, hypotheses, references, "text").statistics
+
+
+def _not_plain() -> None:
+    return None
+
+
+def _collected(parts: ArrayCounting, chunk: _Chunk, counted: SegmentStats | None) -> SegmentStats:
+    """A chunk's statistics: as counted, or, where it was not plain (``None``), counted in
+    this thread segment by segment (``Counting.count_one``), which also raises the right
+    error for bad input."""
+    if counted is not None:
+        return counted
+    start, hypotheses, references = chunk
     counting = parts.parts.counting
     stats = [
         counting.count_one(start + offset, hypothesis, refs)
-        for offset, (hypothesis, refs) in enumerate(
-            zip(chunk_hypotheses, chunk_references, strict=True)
-        )
+        for offset, (hypothesis, refs) in enumerate(zip(hypotheses, references, strict=True))
     ]
-    counted = SegmentStats.from_stats(stats, counting.ngrams.max_n, counting.signature)
-    return lambda: counted
+    return SegmentStats.from_stats(stats, counting.ngrams.max_n, counting.signature)
 
 
 def candidate_tokens(
@@ -688,18 +789,10 @@ def plain_kind(
     hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
 ) -> str | None:
     """``"text"`` or ``"tokens"`` if every segment is given that way, with at least one
-    reference in a list; ``None`` for anything else. (Types are collected in C: this runs on
-    every segment.)"""
-    if not set(map(type, references)) <= {list, tuple} or not all(references):
-        return None
-    segments = [*hypotheses, *chain.from_iterable(references)]
-    kinds = set(map(type, segments))
-    if kinds == {str}:
+    reference in a list; ``None`` for anything else."""
+    if plain_segments(hypotheses, references, tokens=False):
         return "text"
-    tokens = chain.from_iterable(cast("list[Sequence[object]]", segments))
-    if kinds <= {list, tuple} and set(map(type, tokens)) <= {str}:
-        return "tokens"
-    return None
+    return "tokens" if plain_segments(hypotheses, references, tokens=True) else None
 
 
 def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> Iterable[list[str]]:
@@ -750,7 +843,6 @@ class InternedChunk:
 
     def statistics(self) -> SegmentStats:
         """Every segment's statistics."""
-        parts, segments, max_n = self.parts, len(self.hypothesis_texts), self.parts.ngrams.max_n
         singles, repeated = shared_ngram_counts(
             self.table.token_ids,
             self.table.starts,
@@ -758,21 +850,12 @@ class InternedChunk:
             self.reference_texts,
             np.concatenate(([0], np.cumsum(self.reference_counts))),
             self.table.vocabulary_size,
-            max_n,
+            self.parts.ngrams.max_n,
         )
-        # The credit of an n-gram depends only on its two counts; nearly all are (1, 1).
-        credit = parts.matching.credit_array
-        cells, in_hypothesis, in_reference = repeated.T
-        others = np.bincount(
-            cells, weights=credit(in_hypothesis, in_reference), minlength=segments * max_n
-        )
-        return SegmentStats(
-            singles * parts.single_credit + others.astype(np.int64).reshape(segments, max_n),
-            parts.ngrams.order_totals_array(self.table.lengths(self.hypothesis_texts)),
-            self.hypothesis_lengths,
-            parts.reference_length.reference_length_array(
-                self.hypothesis_lengths, self.reference_lengths, self.reference_counts
-            ),
+        return self.parts.statistics(
+            singles,
+            repeated,
+            self.table.lengths(self.hypothesis_texts),
+            (self.hypothesis_lengths, self.reference_lengths),
             self.reference_counts,
-            parts.signature,
         )

@@ -66,9 +66,11 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from bleuprint._kernels import _python
-from bleuprint._kernels._python import geometric_mean
+from bleuprint._kernels._python import geometric_mean, plain_segments
 
 PURE_PYTHON_VARIABLE = "BLEUPRINT_PURE_PYTHON"
 THREADS_VARIABLE = "BLEUPRINT_THREADS"
@@ -96,63 +98,54 @@ THREADS: int = _threads()
 """How many threads may count at once: the environment variable ``BLEUPRINT_THREADS``, by
 default one per CPU this process may use."""
 
-KERNEL: str
-"""Which kernel runs: ``"compiled"`` or ``"python"``."""
-
 TOKENIZERS = _python.TOKENIZERS
-tokenize_texts: Callable[[Sequence[str], str], list[list[str]]] | None = None
 
-if _pure_python():
-    from bleuprint._kernels._python import (
-        Vocabulary,
-        flat_ids,
-        ngram_labels,
-        segment_counts,
-        shared_ngram_counts,
-        weighted_geometric_means,
-    )
 
-    KERNEL = "python"
-else:
+def _chosen() -> tuple[ModuleType, str]:
+    """The kernel to run on, and its name (see ``KERNEL``)."""
+    if _pure_python():
+        return _python, "python"
     try:
-        from bleuprint._kernels._compiled import (  # type: ignore[assignment]
-            Vocabulary,
-            flat_ids,
-            ngram_labels,
-            segment_counts,
-            shared_ngram_counts,
-            tokenize_texts,
-            weighted_geometric_means,
-        )
+        from bleuprint._kernels import _compiled  # noqa: PLC0415 - only where it is chosen
     except ImportError as error:
-        from bleuprint._kernels._python import (
-            Vocabulary,
-            flat_ids,
-            ngram_labels,
-            segment_counts,
-            shared_ngram_counts,
-            weighted_geometric_means,
-        )
-
         warnings.warn(
             f"bleuprint's compiled kernel is not available ({error}): running on the "
             f"plain-Python kernel, slower, same numbers; {PURE_PYTHON_VARIABLE}=1 chooses it "
             "without this warning",
             RuntimeWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
-        KERNEL = "python"
-    else:
-        KERNEL = "compiled"
+        return _python, "python"
+    return _compiled, "compiled"
+
+
+if TYPE_CHECKING:  # (the two share one interface: _compiled.pyi is _python's)
+    _kernel, KERNEL = _python, "python"
+else:
+    _kernel, KERNEL = _chosen()
+"""``KERNEL`` says which kernel runs: ``"compiled"`` or ``"python"``."""
+
+Vocabulary = _kernel.Vocabulary
+count_texts = _kernel.count_texts
+flat_ids = _kernel.flat_ids
+ngram_labels = _kernel.ngram_labels
+segment_counts = _kernel.segment_counts
+shared_ngram_counts = _kernel.shared_ngram_counts
+weighted_geometric_means = _kernel.weighted_geometric_means
+tokenize_texts: Callable[[Sequence[str], str], list[list[str]]] | None = getattr(
+    _kernel, "tokenize_texts", None
+)
 
 __all__ = [
     "KERNEL",
     "THREADS",
     "TOKENIZERS",
     "Vocabulary",
+    "count_texts",
     "flat_ids",
     "geometric_mean",
     "ngram_labels",
+    "plain_segments",
     "segment_counts",
     "shared_ngram_counts",
     "tokenize_texts",

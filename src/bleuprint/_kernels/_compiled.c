@@ -408,6 +408,19 @@ static int check_tables(const Array *token_ids, const Array *text_starts,
                          "one offset per segment and one more, within reference_texts");
 }
 
+/* The rows of `repeated` a count found, as a new array of shape (rows, 3). */
+static PyObject *repeated_array(const Counter *c)
+{
+    Array repeated = {0};
+    if (new_zeros(c->found, 3, "int64", &repeated) < 0)
+        return NULL;
+    if (c->found > 0)
+        memcpy(repeated.view.buf, c->repeated, (size_t)c->found * 3 * sizeof(i64));
+    PyObject *array = Py_NewRef(repeated.array);
+    release(&repeated);
+    return array;
+}
+
 static PyObject *shared_ngram_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"token_ids", "text_starts", "hypothesis_texts", "reference_texts",
@@ -444,12 +457,10 @@ static PyObject *shared_ngram_counts(PyObject *Py_UNUSED(self), PyObject *args, 
     if (!counted) {
         PyErr_NoMemory();
     } else {
-        Array repeated = {0};
-        if (new_zeros(c.found, 3, "int64", &repeated) == 0) {
-            memcpy(repeated.view.buf, c.repeated, (size_t)c.found * 3 * sizeof(i64));
-            result = PyTuple_Pack(2, singles.array, repeated.array);
-            release(&repeated);
-        }
+        PyObject *repeated = repeated_array(&c);
+        if (repeated != NULL)
+            result = PyTuple_Pack(2, singles.array, repeated);
+        Py_XDECREF(repeated);
     }
     free(c.repeated);
 done:
@@ -1468,6 +1479,7 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
 /* (defined at the end of the file) */
 static PyObject *segment_counts(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyObject *ngram_labels(PyObject *self, PyObject *args, PyObject *kwargs);
+static PyObject *count_texts(PyObject *self, PyObject *args, PyObject *kwargs);
 
 static PyMethodDef methods[] = {
     {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
@@ -1487,6 +1499,9 @@ static PyMethodDef methods[] = {
      "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels)."},
     {"ngram_labels", (PyCFunction)(void (*)(void))ngram_labels, METH_VARARGS | METH_KEYWORDS,
      "For each order, every n-gram occurrence's stream and label (see bleuprint._kernels)."},
+    {"count_texts", (PyCFunction)(void (*)(void))count_texts, METH_VARARGS | METH_KEYWORDS,
+     "A chunk's texts (or token lists) tokenized, interned and counted at once; None where "
+     "they are not plain (see bleuprint._kernels)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1944,5 +1959,359 @@ done:
     free(ranked);
     release(&arrays[0]);
     release(&arrays[1]);
+    return result;
+}
+
+/* -- a chunk counted whole: texts in, per-segment statistics out -------------------------
+ *
+ * count_texts(hypotheses, references, tokenizer, tokenize, lowercase, max_n): hypotheses is a
+ * list or tuple of segments, references one list or tuple of segments per hypothesis, at
+ * least one each. With a built-in tokenizer's name, every segment is a str (lowercased first
+ * where `lowercase` is true), tokenized here; with None, every segment is a list or tuple of
+ * str tokens. Where anything else is given (another type, a subclass, a segment without
+ * references), it returns None, and the caller counts those segments its careful way, which
+ * names what is wrong. The tokens are interned into a vocabulary of the call's own and
+ * counted as shared_ngram_counts counts them, segment s being hypothesis s and its
+ * references; all of it without the GIL, once every str read is held. It returns (the token
+ * count of each text, the hypotheses' then the references' in order; the number of
+ * references of each segment; singles; repeated), the last two as shared_ngram_counts gives
+ * them. (`tokenize`, the tokenizer in Python, is for the plain-Python twin.) */
+
+/* What count_texts holds of its arguments, so that it may let the GIL go. */
+typedef struct {
+    PyObject **strs;          /* every str read, a text or a token, each with a reference */
+    Py_ssize_t count;         /* held */
+    Py_ssize_t segments, texts;
+    i64 *reference_counts;    /* per segment */
+    i64 *sizes;               /* token lists: the number of tokens of each text */
+} Held;
+
+static void let_go_held(Held *h)
+{
+    for (Py_ssize_t k = 0; k < h->count; k++)
+        Py_DECREF(h->strs[k]);
+    PyMem_Free(h->strs);
+    PyMem_Free(h->reference_counts);
+    PyMem_Free(h->sizes);
+}
+
+/* Hold `object` if it is a str exactly; 1 if held, 0 if not a str, -1 with an exception. */
+static int hold_str(Held *h, PyObject *object)
+{
+    if (!PyUnicode_CheckExact(object))
+        return 0;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(object) < 0)
+        return -1;
+#endif
+    h->strs[h->count++] = Py_NewRef(object);
+    return 1;
+}
+
+/* Every held str lowercased (str.lower); -1 with an exception. */
+static int lowercased(Held *h)
+{
+    static PyObject *lower = NULL;
+    if (lower == NULL && (lower = PyUnicode_InternFromString("lower")) == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < h->count; k++) {
+        PyObject *low = PyObject_CallMethodNoArgs(h->strs[k], lower);
+        if (low == NULL)
+            return -1;
+#if PY_VERSION_HEX < 0x030C0000
+        if (PyUnicode_READY(low) < 0) {
+            Py_DECREF(low);
+            return -1;
+        }
+#endif
+        Py_SETREF(h->strs[k], low);
+    }
+    return 0;
+}
+
+/* Whether `object` is a list or a tuple (exactly), with its items and their number. (An
+ * empty list has no items array: NULL items do not mean another type.) */
+static int items_of(PyObject *object, PyObject ***items, Py_ssize_t *size)
+{
+    if (PyList_CheckExact(object)) {
+        *items = ((PyListObject *)object)->ob_item;
+        *size = PyList_GET_SIZE(object);
+        return 1;
+    }
+    if (PyTuple_CheckExact(object)) {
+        *items = ((PyTupleObject *)object)->ob_item;
+        *size = PyTuple_GET_SIZE(object);
+        return 1;
+    }
+    return 0;
+}
+
+/* The segments' texts (every hypothesis, then each segment's references) in `texts`, borrowed
+ * from the sequences, with the references of each segment counted; 1 if they are laid out
+ * plainly, 0 if not (the caller gives None), -1 with an exception. */
+static int plain_texts(PyObject *hypotheses, PyObject *references, Held *h, PyObject ***texts)
+{
+    Py_ssize_t segments, lists;
+    PyObject **hypothesis, **reference, **items;
+    if (!items_of(hypotheses, &hypothesis, &segments) || !items_of(references, &reference, &lists))
+        return 0;
+    if (lists != segments) {
+        PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", segments, lists);
+        return -1;
+    }
+    h->segments = segments;
+    h->texts = segments;
+    h->reference_counts = PyMem_Malloc((size_t)(segments > 0 ? segments : 1) * sizeof(i64));
+    if (h->reference_counts == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t s = 0; s < segments; s++) {
+        Py_ssize_t size;
+        if (!items_of(reference[s], &items, &size) || size == 0)
+            return 0;
+        h->reference_counts[s] = size;
+        h->texts += size;
+    }
+    *texts = PyMem_Malloc((size_t)(h->texts > 0 ? h->texts : 1) * sizeof(PyObject *));
+    if (*texts == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (segments > 0)
+        memcpy(*texts, hypothesis, (size_t)segments * sizeof(PyObject *));
+    for (Py_ssize_t s = 0, at = segments; s < segments; s++) {
+        Py_ssize_t size;
+        items_of(reference[s], &items, &size);
+        memcpy(*texts + at, items, (size_t)size * sizeof(PyObject *));
+        at += size;
+    }
+    return 1;
+}
+
+/* Hold every str of the segments: the texts themselves, or (`tokens`) the tokens of each
+ * token list; 1 if all are plain, 0 if not, -1 with an exception. Nothing here runs Python
+ * code before every str is held (lowercasing comes after), so the borrowed items stay. */
+static int hold(PyObject *hypotheses, PyObject *references, int tokens, Held *h)
+{
+    PyObject **texts = NULL;
+    int plain = plain_texts(hypotheses, references, h, &texts);
+    Py_ssize_t strs = h->texts;
+    if (plain > 0 && tokens) {
+        h->sizes = PyMem_Malloc((size_t)(h->texts > 0 ? h->texts : 1) * sizeof(i64));
+        if (h->sizes == NULL) {
+            PyErr_NoMemory();
+            plain = -1;
+        }
+        strs = 0;
+        for (Py_ssize_t t = 0; plain > 0 && t < h->texts; t++) {
+            PyObject **items;
+            Py_ssize_t size = 0;
+            plain = items_of(texts[t], &items, &size);
+            h->sizes[t] = size;
+            strs += size;
+        }
+    }
+    if (plain > 0) {
+        h->strs = PyMem_Malloc((size_t)(strs > 0 ? strs : 1) * sizeof(PyObject *));
+        if (h->strs == NULL) {
+            PyErr_NoMemory();
+            plain = -1;
+        }
+    }
+    for (Py_ssize_t t = 0; plain > 0 && t < h->texts; t++) {
+        if (!tokens) {
+            plain = hold_str(h, texts[t]);
+            continue;
+        }
+        PyObject **items;
+        Py_ssize_t size;
+        items_of(texts[t], &items, &size);
+        for (Py_ssize_t k = 0; plain > 0 && k < size; k++)
+            plain = hold_str(h, items[k]);
+    }
+    PyMem_Free(texts);
+    return plain;
+}
+
+/* The ids of the held strs' tokens in `ids`, text t's from starts[t] to starts[t + 1]; 0
+ * where memory ran out. Needs no GIL. */
+static int intern_held(const Held *h, int tokenizer, Vocabulary *v, Texts *t, Ints *ids,
+                       i64 *starts)
+{
+    int done = 1;
+    starts[0] = 0;
+    for (Py_ssize_t text = 0, at = 0; text < h->texts && done; text++) {
+        if (tokenizer >= 0) {
+            PyObject *str = h->strs[text];
+            done = intern_text(v, t, PyUnicode_KIND(str), PyUnicode_DATA(str),
+                               PyUnicode_GET_LENGTH(str), tokenizer, ids);
+        }
+        for (i64 k = 0; tokenizer < 0 && k < h->sizes[text] && done; k++, at++) {
+            PyObject *token = h->strs[at];
+            i64 id = -1;
+            if (load(&t->text, PyUnicode_KIND(token), PyUnicode_DATA(token),
+                     PyUnicode_GET_LENGTH(token)))
+                id = intern_chars(v, t->text.chars, t->text.size);
+            done = id >= 0 && push_int(ids, id);
+        }
+        starts[text + 1] = ids->size;
+    }
+    return done;
+}
+
+/* What count_texts works in: a vocabulary, the ids and the room for the texts' numbers.
+ * A few are kept between calls, taken and given back under the GIL, so that chunk after chunk
+ * works in memory the process has touched already: with new memory for each chunk, the page
+ * faults (glibc maps large blocks and unmaps them when freed) took a third of the time of a
+ * process's first call. */
+typedef struct {
+    Vocabulary vocabulary;
+    Ints ids, numbers;
+    Texts texts;
+} Scratch;
+
+enum { KEPT_SCRATCH = 4, KEPT_SLOTS = 1 << 19 }; /* (a larger table is let go) */
+static Scratch *kept[KEPT_SCRATCH];
+static int kept_count;
+
+static void free_scratch(Scratch *s)
+{
+    free_table(&s->vocabulary.table);
+    free(s->ids.items);
+    free(s->numbers.items);
+    free(s->texts.text.chars);
+    free(s->texts.other.chars);
+    free(s);
+}
+
+/* A kept scratch, or a new one; NULL where memory ran out. Needs the GIL. */
+static Scratch *taken_scratch(void)
+{
+    if (kept_count > 0)
+        return kept[--kept_count];
+    Scratch *s = calloc(1, sizeof(Scratch));
+    if (s != NULL && !new_table(&s->vocabulary.table)) {
+        free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+/* The scratch kept for the next call (or freed). Needs the GIL. */
+static void given_back(Scratch *s)
+{
+    if (kept_count < KEPT_SCRATCH && s->vocabulary.table.mask < KEPT_SLOTS)
+        kept[kept_count++] = s;
+    else
+        free_scratch(s);
+}
+
+/* The vocabulary emptied, its room kept. */
+static void emptied(Vocabulary *v)
+{
+    memset(v->table.slots, 0, ((size_t)v->table.mask + 1) * sizeof(Slot));
+    v->table.count = 0;
+    v->table.chars.size = 0;
+    v->size = 0;
+}
+
+/* Intern the held strs into the scratch's vocabulary, emptied, and count the segments into
+ * `c` (whose `repeated` the caller frees), with each text's token count; 0 where memory ran
+ * out. Needs no GIL. */
+static int intern_and_count(const Held *h, int tokenizer, Py_ssize_t max_n, Scratch *s,
+                            i64 *token_counts, i64 *singles, Counter *c)
+{
+    emptied(&s->vocabulary);
+    s->ids.size = s->numbers.size = 0;
+    if (!reserve_ints(&s->numbers, 2 * (h->texts + 1) + h->segments + 1))
+        return 0;
+    i64 *starts = s->numbers.items, *numbers = starts + h->texts + 1;
+    i64 *offsets = numbers + h->texts + 1;
+    if (!intern_held(h, tokenizer, &s->vocabulary, &s->texts, &s->ids, starts))
+        return 0;
+    for (Py_ssize_t t = 0; t < h->texts; t++) {
+        numbers[t] = t;
+        token_counts[t] = starts[t + 1] - starts[t];
+    }
+    offsets[0] = 0;
+    for (Py_ssize_t k = 0; k < h->segments; k++)
+        offsets[k + 1] = offsets[k] + h->reference_counts[k];
+    c->token_ids = s->ids.items;
+    c->text_starts = starts;
+    c->hypothesis_texts = numbers;
+    c->reference_texts = numbers + h->segments;
+    c->reference_offsets = offsets;
+    c->segments = h->segments;
+    c->max_n = max_n;
+    c->singles = singles;
+    return count(c, s->vocabulary.size);
+}
+
+static PyObject *count_texts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"hypotheses", "references", "tokenizer", "tokenize",
+                               "lowercase", "max_n", NULL};
+    PyObject *hypotheses, *references, *name, *tokenize;
+    int lowercase;
+    Py_ssize_t max_n;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOpn:count_texts", keywords, &hypotheses,
+                                     &references, &name, &tokenize, &lowercase, &max_n))
+        return NULL;
+    if (max_n < 1) {
+        PyErr_Format(PyExc_ValueError, "max_n must be at least 1, got %zd", max_n);
+        return NULL;
+    }
+    int tokenizer = name == Py_None ? -1 : tokenizer_number(name);
+    if (name != Py_None && tokenizer < 0)
+        return NULL;
+    if (lowercase && tokenizer < 0) {
+        PyErr_SetString(PyExc_ValueError, "lowercase is for texts: it needs a tokenizer");
+        return NULL;
+    }
+    Held h = {0};
+    int plain = hold(hypotheses, references, tokenizer < 0, &h);
+    if (plain > 0 && lowercase && lowercased(&h) < 0)
+        plain = -1;
+    if (plain <= 0) {
+        let_go_held(&h);
+        return plain < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    Array token_counts = {0}, reference_counts = {0}, singles = {0};
+    PyObject *result = NULL;
+    Counter c = {0};
+    int counted;
+    Scratch *scratch = taken_scratch();
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (new_zeros(h.texts, -1, "int64", &token_counts) < 0 ||
+        new_zeros(h.segments, -1, "int64", &reference_counts) < 0 ||
+        new_zeros(h.segments, max_n, "int64", &singles) < 0)
+        goto done;
+    if (h.segments > 0)
+        memcpy(ints(&reference_counts), h.reference_counts, (size_t)h.segments * sizeof(i64));
+    Py_BEGIN_ALLOW_THREADS
+    counted = intern_and_count(&h, tokenizer, max_n, scratch, ints(&token_counts),
+                               ints(&singles), &c);
+    Py_END_ALLOW_THREADS
+    if (!counted) {
+        PyErr_NoMemory();
+    } else {
+        PyObject *repeated = repeated_array(&c);
+        if (repeated != NULL)
+            result = PyTuple_Pack(4, token_counts.array, reference_counts.array, singles.array,
+                                  repeated);
+        Py_XDECREF(repeated);
+    }
+    free(c.repeated);
+done:
+    if (scratch != NULL)
+        given_back(scratch);
+    release(&token_counts);
+    release(&reference_counts);
+    release(&singles);
+    let_go_held(&h);
     return result;
 }

@@ -42,3 +42,11 @@ def segment_counts(
 def ngram_labels(
     token_ids: npt.ArrayLike, lengths: npt.ArrayLike, max_n: int
 ) -> list[tuple[IntArray, IntArray]]: ...
+def count_texts(
+    hypotheses: Sequence[object],
+    references: Sequence[object],
+    tokenizer: str | None,
+    tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]] | None,
+    lowercase: bool,
+    max_n: int,
+) -> tuple[IntArray, IntArray, IntArray, IntArray] | None: ...

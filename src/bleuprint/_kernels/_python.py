@@ -48,10 +48,7 @@ class Vocabulary:
         """The ids of the tokens of the texts, one text after the other, and the number of
         tokens of each: ``tokenize(texts)`` gives the tokens (the compiled kernel splits
         them itself where ``tokenizer`` names a built-in tokenizer)."""
-        if tokenizer is not None and tokenizer not in TOKENIZERS:
-            raise ValueError(
-                f"tokenizer must be one of 'whitespace', '13a', 'char' or None, got {tokenizer!r}"
-            )
+        _check_tokenizer(tokenizer)
         return self.intern_tokens(tokenize(texts))
 
     def intern_tokens(self, streams: Iterable[Sequence[Hashable]]) -> tuple[IntArray, IntArray]:
@@ -67,6 +64,76 @@ class Vocabulary:
         tokens = chain.from_iterable(map(measured, streams))
         ids = np.fromiter(map(self._ids.__getitem__, tokens), np.int64)  # lookups in C
         return ids, np.array(lengths, np.int64)
+
+
+def _check_tokenizer(tokenizer: str | None) -> None:
+    if tokenizer is not None and tokenizer not in TOKENIZERS:
+        raise ValueError(
+            f"tokenizer must be one of 'whitespace', '13a', 'char' or None, got {tokenizer!r}"
+        )
+
+
+def plain_segments(
+    hypotheses: Sequence[object], references: Sequence[object], tokens: bool
+) -> bool:
+    """Whether every segment is a str (``tokens`` false) or a list or tuple of str (``tokens``
+    true), each segment's references being a non-empty list or tuple of them: exactly these
+    types, no subclass. (Types are collected in C: this runs on every segment.)"""
+    if not set(map(type, references)) <= {list, tuple} or not all(references):
+        return False
+    lists = cast("list[Sequence[object]]", references)
+    segments = [*hypotheses, *chain.from_iterable(lists)]
+    kinds = set(map(type, segments))
+    if not tokens:
+        return kinds <= {str}
+    tokens_of = chain.from_iterable(cast("list[Sequence[object]]", segments))
+    return kinds <= {list, tuple} and set(map(type, tokens_of)) <= {str}
+
+
+def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
+    hypotheses: Sequence[object],
+    references: Sequence[object],
+    tokenizer: str | None,
+    tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]] | None,
+    lowercase: bool,
+    max_n: int,
+) -> tuple[IntArray, IntArray, IntArray, IntArray] | None:
+    """A chunk's texts (or token lists) interned and counted at once, or ``None`` where they
+    are not plain (see :func:`bleuprint._kernels.count_texts`)."""
+    if max_n < 1:
+        raise ValueError(f"max_n must be at least 1, got {max_n}")
+    _check_tokenizer(tokenizer)
+    if lowercase and tokenizer is None:
+        raise ValueError("lowercase is for texts: it needs a tokenizer")
+    if not {type(hypotheses), type(references)} <= {list, tuple}:
+        return None
+    if len(hypotheses) != len(references):
+        raise ValueError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+    if not plain_segments(hypotheses, references, tokens=tokenizer is None):
+        return None
+    lists = cast("list[Sequence[object]]", references)
+    texts = [*hypotheses, *chain.from_iterable(lists)]
+    vocabulary = Vocabulary()
+    if tokenizer is None:
+        ids, token_counts = vocabulary.intern_tokens(cast("list[Sequence[str]]", texts))
+    elif tokenize is None:
+        raise ValueError("texts need tokenize (token lists: tokenizer None)")
+    else:
+        strs = cast("list[str]", texts)
+        strs = [text.lower() for text in strs] if lowercase else strs
+        ids, token_counts = vocabulary.intern_texts(strs, tokenizer, tokenize)
+    segments = len(hypotheses)
+    reference_counts = np.fromiter(map(len, lists), np.int64, segments)
+    singles, repeated = shared_ngram_counts(
+        ids,
+        np.concatenate(([0], np.cumsum(token_counts))),
+        np.arange(segments),
+        np.arange(segments, len(texts)),
+        np.concatenate(([0], np.cumsum(reference_counts))),
+        len(vocabulary),
+        max_n,
+    )
+    return token_counts, reference_counts, singles, repeated
 
 
 def flat_ids(sequences: Sequence[object]) -> tuple[IntArray, IntArray] | None:
