@@ -2,26 +2,34 @@
 
 :class:`Counting` holds an engine's counting parts. Where the n-gram, matching and length parts
 fit the array protocols of :mod:`bleuprint.typing` (every one bleuprint ships does), the kernel
-counts, a whole batch or one segment:
+counts, a whole batch or one segment. A batch is counted in chunks of ``CHUNK_SEGMENTS``
+segments:
 
-1. Each distinct text of a batch is tokenized once and its tokens interned to integer ids
-   by the kernel's :class:`~bleuprint._kernels.Vocabulary`, kept in a :class:`TokenTable`
-   (repeated lines and references shared by several systems cost one dictionary lookup).
-   The compiled kernel runs the built-in tokenizers that users run at scale (whitespace,
-   sacreBLEU's 13a and char, lowercased or not) itself, on the str objects; a user's tokenizer
-   gives token lists, which the kernel interns.
-2. The kernel (:func:`bleuprint._kernels.shared_ngram_counts`, compiled C) finds, segment by segment
-   and order by order, the hypothesis n-grams that a reference has too, with their counts.
-   Nearly all are found once on each side; those are only counted, the others listed.
+1. A chunk of plain text with a built-in tokenizer (whitespace, sacreBLEU's 13a and char,
+   lowercased or not), or of string tokens, goes to the kernel in one call,
+   :func:`bleuprint._kernels.count_texts`: texts in, per-segment statistics out. The compiled
+   kernel checks the types itself, tokenizes the str objects, interns the tokens into a
+   vocabulary of the chunk's own and finds, segment by segment and order by order, the
+   hypothesis n-grams that a reference has too, with their counts, all without the GIL: with
+   ``COUNTING_THREADS`` above 1, whole chunks run on worker threads. Nearly all shared n-grams
+   are found once on each side; those are only counted, the others listed.
+2. The texts of a user's tokenizer are tokenized in the calling thread, each distinct text
+   once while it is kept (:class:`InternedTexts`: repeated lines cost one dictionary lookup),
+   interned into a :class:`TokenTable`, and counted by
+   :func:`bleuprint._kernels.shared_ngram_counts` (on a worker thread); token ids from
+   elsewhere are counted the same way.
 3. The matcher's credit of those (hypothesis count, reference count) pairs is summed per
-   segment and order.
+   segment and order (``KernelParts.statistics``).
 
-One segment (a sentence's score) is a batch of one: :func:`bleuprint._kernels.segment_counts`
-does steps 1 and 2 in one call that gives Python ints, since arrays would cost more than the
-counting. A configuration with a part written for one segment at a time (an n-gram extractor
-or matcher of dictionaries of n-grams, or a matcher that chooses one reference) is counted by
-calling its parts once per segment (``Counting.count_by_parts``); ``tests/test_arrays.py``
-checks on random corpora that the two give the same statistics.
+A chunk holding anything else (a str subclass, text and tokens mixed, a segment without
+references) is counted in the calling thread segment by segment, which also raises the right
+error for bad input. One segment (a sentence's score) is a batch of one:
+:func:`bleuprint._kernels.segment_counts` interns and counts it in one call that gives Python
+ints, since arrays would cost more than the counting. A configuration with a part written for
+one segment at a time (an n-gram extractor or matcher of dictionaries of n-grams, or a matcher
+that chooses one reference) is counted by calling its parts once per segment
+(``Counting.count_by_parts``); ``tests/test_arrays.py`` checks on random corpora that the two
+give the same statistics.
 """
 
 from __future__ import annotations
@@ -457,7 +465,10 @@ class InternedTexts:
     """The token ids of the distinct texts seen lately: each is tokenized and interned once
     while it is kept (sacreBLEU caches tokenized lines too), so repeated lines cost one
     dictionary lookup. At most ``CACHED_TEXTS`` texts are kept (more only within one batch);
-    the ids of one batch always come from one vocabulary."""
+    the ids of one batch always come from one vocabulary. Used for a user's tokenizer (which
+    may be slow) and for candidates of pairwise scores and MBR; the built-in tokenizers' chunks
+    are counted whole by the kernel (on distinct lines, numbering them cost more than it
+    saved)."""
 
     def __init__(self, tokenizer: KernelTokenizer) -> None:
         self.tokenizer = tokenizer
@@ -562,9 +573,11 @@ class KernelParts:
             return None
         token_counts, reference_counts, singles, repeated = counted
         segments = len(hypotheses)
-        flat_references = list(chain.from_iterable(references)) if text else None
+        # (a length in tokens reads no text: the list of every reference is not made for it)
+        reads_text = text and type(self.length) is not brevity.Tokens
+        flat_references = list(chain.from_iterable(references)) if reads_text else None
         hypothesis_lengths = self.length.lengths_array(
-            cast("Sequence[str]", hypotheses) if text else None, token_counts[:segments]
+            cast("Sequence[str]", hypotheses) if reads_text else None, token_counts[:segments]
         )
         reference_lengths = self.length.lengths_array(
             cast("list[str] | None", flat_references), token_counts[segments:]

@@ -1,4 +1,4 @@
-"""The kernel: tokens to ids, and the two loops of the fast path.
+"""The kernel: tokens to ids, and the loops of the fast path.
 
 ``Vocabulary()`` numbers tokens: each distinct token gets the next id, in order of first
 sight. ``vocabulary.intern_texts(texts, tokenizer, tokenize)`` gives the ids of the texts'
@@ -29,6 +29,22 @@ the other, and one of their lengths. For anything else it gives ``None``, and th
 reads the sequences one by one (which names what is wrong). The compiled one reads the
 objects in one pass, several times faster than numpy's conversion.
 
+``count_texts(hypotheses, references, tokenizer, tokenize, lowercase, max_n)`` counts a chunk
+whole, texts in, per-segment statistics out: ``hypotheses`` is a list or tuple of segments and
+``references`` one list or tuple of segments per hypothesis, at least one each. With a built-in
+tokenizer's name every segment is a str (lowercased first where ``lowercase`` is true), with
+``None`` a list or tuple of str tokens: exactly these types. For anything else it gives
+``None``, and the caller counts the segments one by one (which names what is wrong). The
+tokens are interned into a vocabulary of the call's own (the compiled kernel keeps a few
+between calls, emptied, for their memory) and counted as ``shared_ngram_counts`` counts them,
+segment ``s`` being hypothesis ``s`` and its references. It returns the token count of each
+text (the hypotheses', then every segment's references' in order), the number of references
+of each segment, ``singles`` and the other shared n-grams, as ``shared_ngram_counts`` gives
+them. The compiled one checks the types, tokenizes, interns and counts without the GIL once
+it holds every str, so that chunks counted on threads run at once; ``tokenize`` (the
+tokenizer in Python) is for the plain-Python one. ``plain_segments(hypotheses, references,
+tokens)`` is its check of the segments, in Python.
+
 ``segment_counts(texts, tokenizer, tokenize, max_n)`` counts one segment whole, without
 arrays around the call (a sentence's score): ``texts[0]`` is the hypothesis, the others its
 references, interned by a new vocabulary as ``intern_texts(texts, tokenizer, tokenize)``
@@ -54,7 +70,8 @@ of one row, which raises as :mod:`math` does) for those.
 
 Two implementations share this interface and give the same numbers: ``_compiled``, a C
 extension built with the package (``_compiled.c``; it releases the GIL while it tokenizes
-built-in tokenizers' texts and while it loops), and ``_python``, its plain-Python twin.
+built-in tokenizers' texts and while it loops), and ``_python``, its plain-Python twin. This
+module imports the chosen one once and gives its functions.
 bleuprint runs on the compiled one where it was built, on the plain one where it was not
 (with a warning) or where the environment variable ``BLEUPRINT_PURE_PYTHON=1`` asks for it.
 ``tokenize_texts(texts, tokenizer)``, the compiled kernel's built-in tokenizers giving lists
