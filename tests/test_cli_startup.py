@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import bleuprint
-from bleuprint.cli import parser
+from bleuprint.cli import BLAS_THREAD_VARIABLES, parser
 from tests.cli_helpers import CANONICAL, run, write_examples
 
 HEAVY = ("numpy", "matplotlib", "dask", "distributed", "tqdm", "scipy", "multiprocessing")
@@ -78,6 +78,43 @@ def test_a_pair_imports_only_its_presets_definition_and_no_significance() -> Non
     definitions = {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
     assert definitions == {"bleuprint.definitions", "bleuprint.definitions.canonical"}
     assert not imported & {"bleuprint.significance", "bleuprint.cli.significance", "regex"}
+
+
+def _blas_variables_after(code: str, **chosen: str) -> dict[str, str | None]:
+    """The BLAS thread variables after ``code`` ran in a fresh interpreter whose environment
+    holds none of them but ``chosen``."""
+    environment = {
+        name: value for name, value in os.environ.items() if name not in BLAS_THREAD_VARIABLES
+    }
+    shown = f"{{name: os.environ.get(name) for name in {BLAS_THREAD_VARIABLES!r}}}"
+    report = f"import json, os\nprint(json.dumps({shown}))"
+    completed = subprocess.run(
+        [sys.executable, "-c", f"{code}\n{report}"], capture_output=True, text=True, check=True,
+        env={**environment, **chosen},
+    )  # fmt: skip
+    return dict(json.loads(completed.stdout.splitlines()[-1]))
+
+
+COMMAND = (
+    "import sys\nfrom bleuprint.cli import command\n"
+    "assert 'numpy' not in sys.modules  # BLAS reads the variables once, as numpy loads it\n"
+    "sys.argv = ['bleuprint', '--version']\nassert command() == 0"
+)
+
+
+def test_the_command_runs_blas_on_one_thread_where_the_user_chose_nothing() -> None:
+    assert _blas_variables_after(COMMAND) == dict.fromkeys(BLAS_THREAD_VARIABLES, "1")
+
+
+@pytest.mark.parametrize("name", BLAS_THREAD_VARIABLES)
+def test_the_command_sets_no_blas_variable_where_the_user_set_one(name: str) -> None:
+    expected: dict[str, str | None] = dict.fromkeys(BLAS_THREAD_VARIABLES)
+    assert _blas_variables_after(COMMAND, **{name: "3"}) == {**expected, name: "3"}
+
+
+def test_main_and_import_leave_the_users_process_as_it_was() -> None:
+    code = "from bleuprint.cli import main\nassert main(['--version']) == 0"
+    assert _blas_variables_after(code) == dict.fromkeys(BLAS_THREAD_VARIABLES)
 
 
 def test_the_presets_table_lists_names_without_importing_definitions() -> None:
