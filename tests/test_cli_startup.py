@@ -57,7 +57,7 @@ def test_a_score_piped_loads_no_plotting_dask_progress_or_processes(tmp_path: Pa
     imported = _imported_by(f"from bleuprint.cli import main\nmain({argv!r})", cwd=tmp_path)
     assert "numpy" in imported and "bleuprint.cli.score" in imported  # it did score
     assert not imported & {"matplotlib", "dask", "distributed", "tqdm", "scipy"}
-    assert not imported & {"multiprocessing", "tempfile", "bleuprint.cli.compare"}
+    assert not imported & {"multiprocessing", "tempfile", "bleuprint.cli.compare", "gzip"}
 
 
 def test_a_score_imports_only_its_presets_definition_and_no_unused_machinery(
@@ -78,6 +78,7 @@ def test_a_pair_imports_only_its_presets_definition_and_no_significance() -> Non
     definitions = {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
     assert definitions == {"bleuprint.definitions", "bleuprint.definitions.canonical"}
     assert not imported & {"bleuprint.significance", "bleuprint.cli.significance", "regex"}
+    assert not imported & {"bleuprint.cli.document", "gzip"}  # text output, standard input
 
 
 def _blas_variables_after(code: str, **chosen: str) -> dict[str, str | None]:
