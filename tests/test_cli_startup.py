@@ -8,6 +8,7 @@ import importlib
 import json
 import os
 import pkgutil
+import shutil
 import signal
 import subprocess
 import sys
@@ -58,6 +59,7 @@ def test_a_score_piped_loads_no_plotting_dask_progress_or_processes(tmp_path: Pa
     assert "numpy" in imported and "bleuprint.cli.score" in imported  # it did score
     assert not imported & {"matplotlib", "dask", "distributed", "tqdm", "scipy"}
     assert not imported & {"multiprocessing", "tempfile", "bleuprint.cli.compare", "gzip"}
+    assert "shutil" not in imported  # argparse's way of sizing its help
 
 
 def test_a_score_imports_only_its_presets_definition_and_no_unused_machinery(
@@ -216,6 +218,17 @@ def test_the_lazy_names_are_the_defining_modules_objects() -> None:
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="module 'bleuprint' has no attribute 'nothing'"):
         bleuprint.nothing  # noqa: B018
+
+
+@pytest.mark.parametrize("columns", [None, "57", "0", "-3", "wide", "250"])
+def test_the_help_is_as_wide_as_shutil_says(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert parser.Formatter("bleuprint")._width == shutil.get_terminal_size().columns - 2
 
 
 def test_the_help_lists_every_command_and_a_wrong_one_is_named() -> None:
