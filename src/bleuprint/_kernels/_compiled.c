@@ -94,8 +94,7 @@ static i64 *ints(const Array *array) { return (i64 *)array->view.buf; }
  * shorter parts are shared are looked up at all.
  */
 
-typedef struct { i64 segment, label; } ByToken; /* the segment that last labelled a token */
-typedef struct { i64 key, label; } BySlot;      /* key -1: an empty slot */
+typedef struct { i64 key, label; } BySlot; /* key -1: an empty slot */
 typedef struct {
     i64 slot, in_hypothesis, most_in_a_reference, in_this_reference, this_reference;
 } ByLabel;
@@ -109,7 +108,7 @@ typedef struct {
     Py_ssize_t found, capacity;
     i64 *labels[2]; /* by position: n-gram label, unigram label; the references' after */
     i64 *keys, *at;  /* the positions that may be shared, and their keys (see candidates) */
-    ByToken *by_token;
+    int32_t *by_token; /* a token's unigram label in the hypothesis being counted, else -1 */
     BySlot *by_slot;
     ByLabel *by_label; /* its last row: where the n-grams the hypothesis lacks are counted */
     Py_ssize_t sink;
@@ -118,16 +117,22 @@ typedef struct {
 /* The positions from `first` to `last` (exclusive) whose n-gram of order n + 1 may be
  * shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n]) being
  * shared: their keys (the two labels in one number) in `keys`, their positions in `at`; every
- * position is unlabelled meanwhile. Which positions are kept is as good as random, so it is
- * written without a branch: a mispredicted one cost more than the writes. Returns how many. */
-static i64 candidates(Counter *c, i64 first, i64 last, i64 n, i64 unigrams)
+ * position is unlabelled meanwhile. In the hypothesis (`hypothesis`), a prefix's label is
+ * that of an n-gram which no reference may have: its counts (still in by_label) tell. Which
+ * positions are kept is as good as random, so it is written without a branch: a mispredicted
+ * one cost more than the writes. Returns how many. */
+static ALWAYS_INLINE i64 candidates(Counter *c, i64 first, i64 last, i64 n, i64 unigrams,
+                                    int hypothesis)
 {
     i64 kept = 0;
     for (i64 i = first; i < last; i++) {
         i64 prefix = c->labels[0][i], tail = c->labels[1][i + n];
+        int keep = (prefix >= 0) & (tail >= 0);
+        if (hypothesis) /* (the sink's row where there is no label: kept out all the same) */
+            keep &= c->by_label[prefix >= 0 ? prefix : c->sink].most_in_a_reference > 0;
         c->keys[kept] = prefix * unigrams + tail;
         c->at[kept] = i;
-        kept += (prefix >= 0) & (tail >= 0);
+        kept += keep;
         c->labels[0][i] = -1;
     }
     return kept;
@@ -152,24 +157,22 @@ static i64 new_label(ByLabel *by_label, i64 label, i64 slot)
 
 /* Label the hypothesis's shared-so-far n-grams of order n + 1 and count them; return how
  * many distinct ones there are. */
-static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 segment, i64 n, i64 unigrams,
-                            i64 mask)
+static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 n, i64 unigrams, i64 mask)
 {
     i64 distinct = 0;
     if (n == 0) {
         for (i64 i = 0; i < size; i++) {
-            ByToken *token = &c->by_token[c->token_ids[start + i]];
-            if (token->segment != segment) {
-                token->segment = segment;
-                token->label = distinct;
+            int32_t *label = &c->by_token[c->token_ids[start + i]];
+            if (*label < 0) {
+                *label = (int32_t)distinct;
                 distinct = new_label(c->by_label, distinct, -1);
             }
-            c->by_label[token->label].in_hypothesis++;
-            c->labels[0][i] = token->label;
+            c->by_label[*label].in_hypothesis++;
+            c->labels[0][i] = *label;
         }
         return distinct;
     }
-    i64 kept = candidates(c, 0, size - n, n, unigrams);
+    i64 kept = candidates(c, 0, size - n, n, unigrams, 1);
     for (i64 k = 0; k < kept; k++) {
         i64 slot = find_slot(c->by_slot, c->keys[k], mask);
         if (c->by_slot[slot].key == -1) {
@@ -195,39 +198,62 @@ static void count_one(ByLabel *counted, i64 number)
         counted->most_in_a_reference = counted->in_this_reference;
 }
 
+/* One more of this n-gram in the only reference: its count there is the most. */
+static void count_only(ByLabel *counted, i64 Py_UNUSED(number)) { counted->most_in_a_reference++; }
+
+typedef void (*Count)(ByLabel *counted, i64 number);
+
 /* Count the n-grams of order n + 1 of the segment's reference `number` (labelled from
  * `position` on) that the hypothesis has too, and label them (-1 for the others). */
-static void count_in_reference(Counter *c, i64 start, i64 size, i64 position, i64 segment, i64 n,
-                               i64 unigrams, i64 number, i64 mask)
+static ALWAYS_INLINE void count_in_reference(Counter *c, i64 start, i64 size, i64 position,
+                                             i64 n, i64 unigrams, i64 number, i64 mask,
+                                             Count counted)
 {
     if (n == 0) {
         for (i64 i = position; i < position + size; i++) {
-            const ByToken *token = &c->by_token[c->token_ids[start + i - position]];
-            i64 label = token->segment == segment ? token->label : -1;
+            i64 label = c->by_token[c->token_ids[start + i - position]];
             c->labels[0][i] = c->labels[1][i] = label;
-            count_one(&c->by_label[label >= 0 ? label : c->sink], number);
+            counted(&c->by_label[label >= 0 ? label : c->sink], number);
         }
         return;
     }
-    i64 kept = candidates(c, position, position + size - n, n, unigrams);
+    i64 kept = candidates(c, position, position + size - n, n, unigrams, 0);
     for (i64 k = 0; k < kept; k++) {
         i64 slot = find_slot(c->by_slot, c->keys[k], mask);
         i64 label = c->by_slot[slot].key == c->keys[k] ? c->by_slot[slot].label : -1;
         c->labels[0][c->at[k]] = label;
-        count_one(&c->by_label[label >= 0 ? label : c->sink], number);
+        counted(&c->by_label[label >= 0 ? label : c->sink], number);
     }
 }
 
-/* Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels). An
- * unlabelled position reads the sink's row, and stays -1 whatever it holds: no branch. */
-static void forget_unshared(Counter *c, i64 positions, i64 n)
+/* The references of one segment counted at order n + 1 (their labels from `position` on). */
+static void count_in_references(Counter *c, i64 segment, i64 position, i64 n, i64 unigrams,
+                                i64 mask)
+{
+    const i64 *starts = c->text_starts;
+    i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
+    for (i64 number = 0; number < last - first; number++) {
+        i64 reference = c->reference_texts[first + number];
+        i64 size = starts[reference + 1] - starts[reference];
+        if (last - first == 1) /* (the common case, with less to keep) */
+            count_in_reference(c, starts[reference], size, position, n, unigrams, number, mask,
+                               count_only);
+        else
+            count_in_reference(c, starts[reference], size, position, n, unigrams, number, mask,
+                               count_one);
+        position += size;
+    }
+}
+
+/* The hypothesis's unigram labels, -1 for those no reference has (the longer n-grams'
+ * are told apart in `candidates`). An unlabelled position reads the sink's row, and stays -1
+ * whatever it holds: no branch. */
+static void forget_unshared(Counter *c, i64 positions)
 {
     for (i64 i = 0; i < positions; i++) {
         i64 label = c->labels[0][i];
         const ByLabel *counts = &c->by_label[label >= 0 ? label : c->sink];
-        c->labels[0][i] = counts->most_in_a_reference > 0 ? label : -1;
-        if (n == 0)
-            c->labels[1][i] = c->labels[0][i];
+        c->labels[1][i] = counts->most_in_a_reference > 0 ? label : -1;
     }
 }
 
@@ -260,19 +286,11 @@ static int count_segments(Counter *c)
         while (mask + 1 < 4 * size)
             mask = 2 * mask + 1;
         i64 unigrams = 0, orders = c->max_n < size ? c->max_n : size;
-        i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
         for (i64 n = 0; n < orders; n++) { /* n: the order minus one */
-            i64 distinct = label_hypothesis(c, start, size, segment, n, unigrams, mask);
+            i64 distinct = label_hypothesis(c, start, size, n, unigrams, mask);
             if (distinct == 0)
                 break;
-            i64 position = size;
-            for (i64 number = 0; number < last - first; number++) {
-                i64 reference = c->reference_texts[first + number];
-                i64 reference_size = starts[reference + 1] - starts[reference];
-                count_in_reference(c, starts[reference], reference_size, position, segment, n,
-                                   unigrams, number, mask);
-                position += reference_size;
-            }
+            count_in_references(c, segment, size, n, unigrams, mask);
             i64 shared = 0, singles = 0;
             for (i64 label = 0; label < distinct; label++) {
                 const ByLabel *counts = &c->by_label[label];
@@ -289,10 +307,13 @@ static int count_segments(Counter *c)
             c->singles[segment * c->max_n + n] = singles;
             if (shared == 0 || n == c->max_n - 1)
                 break;
-            forget_unshared(c, size - n, n);
-            if (n == 0)
+            if (n == 0) {
+                forget_unshared(c, size);
                 unigrams = distinct;
+            }
         }
+        for (i64 i = 0; i < size; i++) /* (clean for the next segment) */
+            c->by_token[c->token_ids[start + i]] = -1;
     }
     return 1;
 }
@@ -327,7 +348,9 @@ static int count(Counter *c, i64 vocabulary_size)
     c->capacity = 1 << 12;
     c->repeated = malloc((size_t)c->capacity * 3 * sizeof(i64));
     c->labels[0] = malloc((size_t)positions * 4 * sizeof(i64));
-    c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(ByToken));
+    if (longest_hypothesis >= INT32_MAX) /* (labels of 32 bits: 16 GB of ids in one text) */
+        return 0;
+    c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(int32_t));
     c->by_slot = malloc((size_t)slots * sizeof(BySlot));
     c->by_label = calloc((size_t)longest_hypothesis + 1, sizeof(ByLabel));
     c->sink = longest_hypothesis;
@@ -336,8 +359,7 @@ static int count(Counter *c, i64 vocabulary_size)
         c->labels[1] = c->labels[0] + positions;
         c->keys = c->labels[0] + 2 * positions;
         c->at = c->labels[0] + 3 * positions;
-        for (i64 token = 0; token < vocabulary_size; token++)
-            c->by_token[token].segment = c->by_token[token].label = -1;
+        memset(c->by_token, 0xff, (size_t)vocabulary_size * sizeof(int32_t)); /* all -1 */
         for (i64 slot = 0; slot < slots; slot++)
             c->by_slot[slot].key = c->by_slot[slot].label = -1;
         counted = count_segments(c);
