@@ -114,6 +114,14 @@ typedef struct {
     Py_ssize_t sink;
 } Counter;
 
+/* The row of `label`, or the sink's for -1 (without a branch: the compiler made one of ?:,
+ * and which it is is random). */
+static ALWAYS_INLINE ByLabel *row_of(const Counter *c, i64 label)
+{
+    i64 none = label >> 63; /* all ones for -1, else 0 */
+    return &c->by_label[(label & ~none) | (c->sink & none)];
+}
+
 /* The positions from `first` to `last` (exclusive) whose n-gram of order n + 1 may be
  * shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n]) being
  * shared: their keys (the two labels in one number) in `keys`, their positions in `at`; every
@@ -129,7 +137,7 @@ static ALWAYS_INLINE i64 candidates(Counter *c, i64 first, i64 last, i64 n, i64 
         i64 prefix = c->labels[0][i], tail = c->labels[1][i + n];
         int keep = (prefix >= 0) & (tail >= 0);
         if (hypothesis) /* (the sink's row where there is no label: kept out all the same) */
-            keep &= c->by_label[prefix >= 0 ? prefix : c->sink].most_in_a_reference > 0;
+            keep &= row_of(c, prefix)->most_in_a_reference > 0;
         c->keys[kept] = prefix * unigrams + tail;
         c->at[kept] = i;
         kept += keep;
@@ -161,14 +169,15 @@ static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 n, i64 unigrams
 {
     i64 distinct = 0;
     if (n == 0) {
-        for (i64 i = 0; i < size; i++) {
+        for (i64 i = 0; i < size; i++) { /* (new or seen is random: no branch) */
             int32_t *label = &c->by_token[c->token_ids[start + i]];
-            if (*label < 0) {
-                *label = (int32_t)distinct;
-                distinct = new_label(c->by_label, distinct, -1);
-            }
-            c->by_label[*label].in_hypothesis++;
-            c->labels[0][i] = *label;
+            i64 unseen = -(i64)(*label < 0); /* all ones or none (a ?: here became a branch) */
+            i64 own = (*label & ~unseen) | (distinct & unseen);
+            new_label(c->by_label, distinct, -1); /* (the next free row: harmless if seen) */
+            *label = (int32_t)own;
+            distinct -= unseen;
+            c->by_label[own].in_hypothesis++;
+            c->labels[0][i] = own;
         }
         return distinct;
     }
@@ -213,7 +222,7 @@ static ALWAYS_INLINE void count_in_reference(Counter *c, i64 start, i64 size, i6
         for (i64 i = position; i < position + size; i++) {
             i64 label = c->by_token[c->token_ids[start + i - position]];
             c->labels[0][i] = c->labels[1][i] = label;
-            counted(&c->by_label[label >= 0 ? label : c->sink], number);
+            counted(row_of(c, label), number);
         }
         return;
     }
@@ -222,7 +231,7 @@ static ALWAYS_INLINE void count_in_reference(Counter *c, i64 start, i64 size, i6
         i64 slot = find_slot(c->by_slot, c->keys[k], mask);
         i64 label = c->by_slot[slot].key == c->keys[k] ? c->by_slot[slot].label : -1;
         c->labels[0][c->at[k]] = label;
-        counted(&c->by_label[label >= 0 ? label : c->sink], number);
+        counted(row_of(c, label), number);
     }
 }
 
@@ -252,26 +261,24 @@ static void forget_unshared(Counter *c, i64 positions)
 {
     for (i64 i = 0; i < positions; i++) {
         i64 label = c->labels[0][i];
-        const ByLabel *counts = &c->by_label[label >= 0 ? label : c->sink];
+        const ByLabel *counts = row_of(c, label);
         c->labels[1][i] = counts->most_in_a_reference > 0 ? label : -1;
     }
 }
 
-/* One row of `repeated`; 0 where memory ran out. */
-static int add_repeated(Counter *c, i64 cell, i64 in_hypothesis, i64 in_reference)
+/* Room in `repeated` for `more` rows; 0 where memory ran out. */
+static int reserve_repeated(Counter *c, i64 more)
 {
-    if (c->found == c->capacity) {
-        Py_ssize_t capacity = 2 * c->capacity;
-        i64 *grown = realloc(c->repeated, (size_t)capacity * 3 * sizeof(i64));
-        if (grown == NULL)
-            return 0;
-        c->repeated = grown;
-        c->capacity = capacity;
-    }
-    i64 *row = &c->repeated[3 * c->found++];
-    row[0] = cell;
-    row[1] = in_hypothesis;
-    row[2] = in_reference;
+    if (c->found + more <= c->capacity)
+        return 1;
+    Py_ssize_t capacity = 2 * c->capacity;
+    while (capacity < c->found + more)
+        capacity *= 2;
+    i64 *grown = realloc(c->repeated, (size_t)capacity * 3 * sizeof(i64));
+    if (grown == NULL)
+        return 0;
+    c->repeated = grown;
+    c->capacity = capacity;
     return 1;
 }
 
@@ -292,17 +299,21 @@ static int count_segments(Counter *c)
                 break;
             count_in_references(c, segment, size, n, unigrams, mask);
             i64 shared = 0, singles = 0;
+            if (!reserve_repeated(c, distinct))
+                return 0;
             for (i64 label = 0; label < distinct; label++) {
                 const ByLabel *counts = &c->by_label[label];
                 if (n > 0)
                     c->by_slot[counts->slot].key = -1;
                 i64 most = counts->most_in_a_reference;
-                int single = counts->in_hypothesis == 1 && most == 1;
+                int single = (counts->in_hypothesis == 1) & (most == 1); /* (no branch) */
                 shared += most > 0; /* (summed, not branched on: shared or not is random) */
                 singles += single;
-                if (most > 0 && !single &&
-                    !add_repeated(c, segment * c->max_n + n, counts->in_hypothesis, most))
-                    return 0;
+                i64 *row = &c->repeated[3 * c->found]; /* (written always, kept if repeated) */
+                row[0] = segment * c->max_n + n;
+                row[1] = counts->in_hypothesis;
+                row[2] = most;
+                c->found += (most > 0) & !single;
             }
             c->singles[segment * c->max_n + n] = singles;
             if (shared == 0 || n == c->max_n - 1)
