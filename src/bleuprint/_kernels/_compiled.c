@@ -108,6 +108,7 @@ typedef struct {
     Py_ssize_t found, capacity;
     i64 *labels[2]; /* by position: n-gram label, unigram label; the references' after */
     i64 *keys, *at;  /* the positions that may be shared, and their keys (see candidates) */
+    i64 *alive;      /* of the segment's texts (hypothesis, references): how many `at` lists */
     int32_t *by_token; /* a token's unigram label in the hypothesis being counted, else -1 */
     BySlot *by_slot;
     ByLabel *by_label; /* its last row: where the n-grams the hypothesis lacks are counted */
@@ -122,28 +123,41 @@ static ALWAYS_INLINE ByLabel *row_of(const Counter *c, i64 label)
     return &c->by_label[(label & ~none) | (c->sink & none)];
 }
 
-/* The positions from `first` to `last` (exclusive) whose n-gram of order n + 1 may be
- * shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n]) being
- * shared: their keys (the two labels in one number) in `keys`, their positions in `at`; every
- * position is unlabelled meanwhile. In the hypothesis (`hypothesis`), a prefix's label is
- * that of an n-gram which no reference may have: its counts (still in by_label) tell. Which
- * positions are kept is as good as random, so it is written without a branch: a mispredicted
- * one cost more than the writes. Returns how many. */
-static ALWAYS_INLINE i64 candidates(Counter *c, i64 first, i64 last, i64 n, i64 unigrams,
-                                    int hypothesis)
+/* Of one text's positions from `first` to `last` (exclusive), those whose n-gram of order
+ * n + 1 may be shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n])
+ * being shared: their keys (the two labels in one number) in `keys`, their positions in `at`
+ * (both from `first` on). Read are every position (`listed` 0: bigrams), or the `alive` that
+ * `at` lists, ascending, from the order before: no other can be shared. In the hypothesis
+ * (`hypothesis`), a prefix's label is that of an n-gram which no reference may have: its
+ * counts (still in by_label) tell. Which positions are kept is as good as random, so it is
+ * written without a branch: a mispredicted one cost more than the writes. Returns how many. */
+static ALWAYS_INLINE i64 candidates_of(Counter *c, i64 first, i64 last, i64 alive, i64 n,
+                                       i64 unigrams, int hypothesis, int listed)
 {
+    i64 *at = c->at + first, *keys = c->keys + first;
+    i64 count = listed ? alive : last - first;
+    if (listed && count > 0 && at[count - 1] >= last) /* (its n-gram would end past the text) */
+        count--;
     i64 kept = 0;
-    for (i64 i = first; i < last; i++) {
+    for (i64 k = 0; k < count; k++) {
+        i64 i = listed ? at[k] : first + k;
         i64 prefix = c->labels[0][i], tail = c->labels[1][i + n];
         int keep = (prefix >= 0) & (tail >= 0);
         if (hypothesis) /* (the sink's row where there is no label: kept out all the same) */
             keep &= row_of(c, prefix)->most_in_a_reference > 0;
-        c->keys[kept] = prefix * unigrams + tail;
-        c->at[kept] = i;
+        keys[kept] = prefix * unigrams + tail;
+        at[kept] = i;
         kept += keep;
-        c->labels[0][i] = -1;
     }
     return kept;
+}
+
+static ALWAYS_INLINE i64 candidates(Counter *c, i64 first, i64 last, i64 alive, i64 n,
+                                    i64 unigrams, int hypothesis)
+{
+    if (n == 1)
+        return candidates_of(c, first, last, alive, n, unigrams, hypothesis, 0);
+    return candidates_of(c, first, last, alive, n, unigrams, hypothesis, 1);
 }
 
 static i64 find_slot(const BySlot *by_slot, i64 key, i64 mask)
@@ -181,7 +195,8 @@ static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 n, i64 unigrams
         }
         return distinct;
     }
-    i64 kept = candidates(c, 0, size - n, n, unigrams, 1);
+    i64 kept = candidates(c, 0, size - n, c->alive[0], n, unigrams, 1);
+    c->alive[0] = kept;
     for (i64 k = 0; k < kept; k++) {
         i64 slot = find_slot(c->by_slot, c->keys[k], mask);
         if (c->by_slot[slot].key == -1) {
@@ -213,7 +228,8 @@ static void count_only(ByLabel *counted, i64 Py_UNUSED(number)) { counted->most_
 typedef void (*Count)(ByLabel *counted, i64 number);
 
 /* Count the n-grams of order n + 1 of the segment's reference `number` (labelled from
- * `position` on) that the hypothesis has too, and label them (-1 for the others). */
+ * `position` on) that the hypothesis has too, and label them (-1 for the others); list those
+ * (alive[number + 1]). */
 static ALWAYS_INLINE void count_in_reference(Counter *c, i64 start, i64 size, i64 position,
                                              i64 n, i64 unigrams, i64 number, i64 mask,
                                              Count counted)
@@ -226,13 +242,18 @@ static ALWAYS_INLINE void count_in_reference(Counter *c, i64 start, i64 size, i6
         }
         return;
     }
-    i64 kept = candidates(c, position, position + size - n, n, unigrams, 0);
+    i64 *alive = &c->alive[number + 1];
+    i64 kept = candidates(c, position, position + size - n, *alive, n, unigrams, 0);
+    i64 *at = c->at + position, *keys = c->keys + position, found = 0;
     for (i64 k = 0; k < kept; k++) {
-        i64 slot = find_slot(c->by_slot, c->keys[k], mask);
-        i64 label = c->by_slot[slot].key == c->keys[k] ? c->by_slot[slot].label : -1;
-        c->labels[0][c->at[k]] = label;
+        i64 slot = find_slot(c->by_slot, keys[k], mask);
+        i64 label = c->by_slot[slot].key == keys[k] ? c->by_slot[slot].label : -1;
+        c->labels[0][at[k]] = label;
         counted(row_of(c, label), number);
+        at[found] = at[k];
+        found += label >= 0;
     }
+    *alive = found;
 }
 
 /* The references of one segment counted at order n + 1 (their labels from `position` on). */
@@ -329,13 +350,16 @@ static int count_segments(Counter *c)
     return 1;
 }
 
-/* The most tokens of one hypothesis, and of the references of one segment together (at
- * least 1 each). */
-static void longest(const Counter *c, i64 *hypothesis, i64 *references)
+/* The most tokens of one hypothesis, of the references of one segment together, and the
+ * most texts of a segment (at least 1 each). */
+static void longest(const Counter *c, i64 *hypothesis, i64 *references, i64 *texts)
 {
     const i64 *starts = c->text_starts;
-    *hypothesis = *references = 1;
+    *hypothesis = *references = *texts = 1;
     for (i64 segment = 0; segment < c->segments; segment++) {
+        i64 count = c->reference_offsets[segment + 1] - c->reference_offsets[segment];
+        if (count + 1 > *texts)
+            *texts = count + 1;
         i64 text = c->hypothesis_texts[segment];
         if (starts[text + 1] - starts[text] > *hypothesis)
             *hypothesis = starts[text + 1] - starts[text];
@@ -350,8 +374,10 @@ static void longest(const Counter *c, i64 *hypothesis, i64 *references)
 /* Allocate the tables and count; 0 where memory ran out. */
 static int count(Counter *c, i64 vocabulary_size)
 {
-    i64 longest_hypothesis, longest_references;
-    longest(c, &longest_hypothesis, &longest_references);
+    i64 longest_hypothesis, longest_references, most_texts;
+    longest(c, &longest_hypothesis, &longest_references, &most_texts);
+    if (longest_hypothesis >= INT32_MAX) /* (labels of 32 bits: 16 GB of ids in one text) */
+        return 0;
     i64 slots = 16;
     while (slots < 4 * longest_hypothesis)
         slots *= 2;
@@ -359,14 +385,13 @@ static int count(Counter *c, i64 vocabulary_size)
     c->capacity = 1 << 12;
     c->repeated = malloc((size_t)c->capacity * 3 * sizeof(i64));
     c->labels[0] = malloc((size_t)positions * 4 * sizeof(i64));
-    if (longest_hypothesis >= INT32_MAX) /* (labels of 32 bits: 16 GB of ids in one text) */
-        return 0;
     c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(int32_t));
     c->by_slot = malloc((size_t)slots * sizeof(BySlot));
+    c->alive = malloc((size_t)most_texts * sizeof(i64));
     c->by_label = calloc((size_t)longest_hypothesis + 1, sizeof(ByLabel));
     c->sink = longest_hypothesis;
     int counted = 0;
-    if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label) {
+    if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label && c->alive) {
         c->labels[1] = c->labels[0] + positions;
         c->keys = c->labels[0] + 2 * positions;
         c->at = c->labels[0] + 3 * positions;
@@ -379,6 +404,7 @@ static int count(Counter *c, i64 vocabulary_size)
     free(c->by_token);
     free(c->by_slot);
     free(c->by_label);
+    free(c->alive);
     return counted;
 }
 
