@@ -1311,18 +1311,42 @@ done:
  * what is wrong and where.
  */
 
-/* The items of a list or tuple (exactly those types), or NULL. */
-static PyObject **sequence_items(PyObject *object, Py_ssize_t *size)
+/* The items of a list or tuple (exactly those types) in `items`, and 1; 0 for another type.
+ * (An empty list's items may be NULL: not the answer.) */
+static int sequence_items(PyObject *object, PyObject ***items, Py_ssize_t *size)
 {
     if (PyList_CheckExact(object)) {
         *size = PyList_GET_SIZE(object);
-        return ((PyListObject *)object)->ob_item;
+        *items = ((PyListObject *)object)->ob_item;
+        return 1;
     }
     if (PyTuple_CheckExact(object)) {
         *size = PyTuple_GET_SIZE(object);
-        return ((PyTupleObject *)object)->ob_item;
+        *items = ((PyTupleObject *)object)->ob_item;
+        return 1;
     }
-    return NULL;
+    return 0;
+}
+
+/* An int's value where CPython keeps it in one digit (as nearly every token id), read in
+ * place rather than through a call per item; 0 for any other int. */
+static ALWAYS_INLINE int one_digit(PyObject *item, i64 *value)
+{
+#if defined(PYPY_VERSION)
+    (void)item, (void)value;
+    return 0;
+#elif PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)item))
+        return 0;
+    *value = (i64)PyUnstable_Long_CompactValue((PyLongObject *)item);
+    return 1;
+#else
+    Py_ssize_t digits = Py_SIZE(item); /* (negative for a negative int) */
+    if (digits < -1 || digits > 1)
+        return 0;
+    *value = digits * (i64)((PyLongObject *)item)->ob_digit[0];
+    return 1;
+#endif
 }
 
 /* Copy the ints of `items` into `ids`; 0 at the first item that is not an int of 64 bits. */
@@ -1332,6 +1356,8 @@ static int copy_ints(PyObject *const *items, Py_ssize_t size, i64 *ids)
         int overflow;
         if (!PyLong_CheckExact(items[k])) /* (bool is a subclass: refused here) */
             return 0;
+        if (one_digit(items[k], &ids[k]))
+            continue;
         long long id = PyLong_AsLongLongAndOverflow(items[k], &overflow);
         if (overflow)
             return 0;
@@ -1346,11 +1372,11 @@ static PyObject *py_flat_ids(PyObject *Py_UNUSED(self), PyObject *object)
     if (sequences == NULL)
         return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(sequences), total = 0, size;
-    PyObject **each = PySequence_Fast_ITEMS(sequences);
+    PyObject **each = PySequence_Fast_ITEMS(sequences), **items;
     PyObject *result = Py_None;
     Array ids = {0}, lengths = {0};
     for (Py_ssize_t s = 0; s < count; s++) { /* first the lengths: one allocation */
-        if (sequence_items(each[s], &size) == NULL)
+        if (!sequence_items(each[s], &items, &size))
             goto done;
         total += size;
     }
@@ -1359,7 +1385,7 @@ static PyObject *py_flat_ids(PyObject *Py_UNUSED(self), PyObject *object)
         goto done;
     }
     for (Py_ssize_t s = 0, at = 0; s < count; s++) {
-        PyObject **items = sequence_items(each[s], &size);
+        sequence_items(each[s], &items, &size);
         if (!copy_ints(items, size, ints(&ids) + at))
             goto done;
         ints(&lengths)[s] = size;
