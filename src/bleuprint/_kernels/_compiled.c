@@ -124,13 +124,14 @@ static ALWAYS_INLINE ByLabel *row_of(const Counter *c, i64 label)
 }
 
 /* Of one text's positions from `first` to `last` (exclusive), those whose n-gram of order
- * n + 1 may be shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n])
- * being shared: their keys (the two labels in one number) in `keys`, their positions in `at`
- * (both from `first` on). Read are every position (`listed` 0: bigrams), or the `alive` that
- * `at` lists, ascending, from the order before: no other can be shared. In the hypothesis
- * (`hypothesis`), a prefix's label is that of an n-gram which no reference may have: its
- * counts (still in by_label) tell. Which positions are kept is as good as random, so it is
- * written without a branch: a mispredicted one cost more than the writes. Returns how many. */
+ * n + 1 may be shared, as its first n tokens (labels[0][i]) and its last token
+ * (labels[1][i + n]) are: their keys (the two labels in one number) go to `keys`, their
+ * positions to `at` (both from `first` on). For bigrams (`listed` 0) every position is read;
+ * for longer n-grams only the `alive` positions that `at` lists from the order before,
+ * ascending (no other can be shared). In the hypothesis (`hypothesis`), a prefix's label may
+ * be that of an n-gram no reference has: its counts (still in by_label) tell. Which positions
+ * are kept is as good as random, so it is written without a branch: a mispredicted one cost
+ * more than the writes. Returns how many. */
 static ALWAYS_INLINE i64 candidates_of(Counter *c, i64 first, i64 last, i64 alive, i64 n,
                                        i64 unigrams, int hypothesis, int listed)
 {
@@ -250,7 +251,7 @@ static ALWAYS_INLINE void count_in_reference(Counter *c, i64 start, i64 size, i6
         i64 label = c->by_slot[slot].key == keys[k] ? c->by_slot[slot].label : -1;
         c->labels[0][at[k]] = label;
         counted(row_of(c, label), number);
-        at[found] = at[k];
+        at[found] = at[k]; /* (listed for the next order if the hypothesis has it) */
         found += label >= 0;
     }
     *alive = found;
