@@ -190,6 +190,8 @@ def test_inconsistent_tables_are_refused_by_name(
         max_size=6,
     )
 )
+@example([[1], []])  # an empty list (its items may be no array at all), not an empty tuple
+@example([[2**30 - 1, 2**30, -(2**30) + 1, -(2**30)], [0, -1, 2**60, -(2**60)]])  # (digits)
 def test_flat_ids_lay_python_ints_end_to_end(
     kernel: ModuleType, sequences: list[list[int] | tuple[int, ...]]
 ) -> None:

@@ -94,8 +94,7 @@ static i64 *ints(const Array *array) { return (i64 *)array->view.buf; }
  * shorter parts are shared are looked up at all.
  */
 
-typedef struct { i64 segment, label; } ByToken; /* the segment that last labelled a token */
-typedef struct { i64 key, label; } BySlot;      /* key -1: an empty slot */
+typedef struct { i64 key, label; } BySlot; /* key -1: an empty slot */
 typedef struct {
     i64 slot, in_hypothesis, most_in_a_reference, in_this_reference, this_reference;
 } ByLabel;
@@ -109,28 +108,57 @@ typedef struct {
     Py_ssize_t found, capacity;
     i64 *labels[2]; /* by position: n-gram label, unigram label; the references' after */
     i64 *keys, *at;  /* the positions that may be shared, and their keys (see candidates) */
-    ByToken *by_token;
+    i64 *alive;      /* of the segment's texts (hypothesis, references): how many `at` lists */
+    int32_t *by_token; /* a token's unigram label in the hypothesis being counted, else -1 */
     BySlot *by_slot;
     ByLabel *by_label; /* its last row: where the n-grams the hypothesis lacks are counted */
     Py_ssize_t sink;
 } Counter;
 
-/* The positions from `first` to `last` (exclusive) whose n-gram of order n + 1 may be
- * shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n]) being
- * shared: their keys (the two labels in one number) in `keys`, their positions in `at`; every
- * position is unlabelled meanwhile. Which positions are kept is as good as random, so it is
- * written without a branch: a mispredicted one cost more than the writes. Returns how many. */
-static i64 candidates(Counter *c, i64 first, i64 last, i64 n, i64 unigrams)
+/* The row of `label`, or the sink's for -1 (without a branch: the compiler made one of ?:,
+ * and which it is is random). */
+static ALWAYS_INLINE ByLabel *row_of(const Counter *c, i64 label)
 {
+    i64 none = label >> 63; /* all ones for -1, else 0 */
+    return &c->by_label[(label & ~none) | (c->sink & none)];
+}
+
+/* Of one text's positions from `first` to `last` (exclusive), those whose n-gram of order
+ * n + 1 may be shared, as its first n tokens (labels[0][i]) and its last token
+ * (labels[1][i + n]) are: their keys (the two labels in one number) go to `keys`, their
+ * positions to `at` (both from `first` on). For bigrams (`listed` 0) every position is read;
+ * for longer n-grams only the `alive` positions that `at` lists from the order before,
+ * ascending (no other can be shared). In the hypothesis (`hypothesis`), a prefix's label may
+ * be that of an n-gram no reference has: its counts (still in by_label) tell. Which positions
+ * are kept is as good as random, so it is written without a branch: a mispredicted one cost
+ * more than the writes. Returns how many. */
+static ALWAYS_INLINE i64 candidates_of(Counter *c, i64 first, i64 last, i64 alive, i64 n,
+                                       i64 unigrams, int hypothesis, int listed)
+{
+    i64 *at = c->at + first, *keys = c->keys + first;
+    i64 count = listed ? alive : last - first;
+    if (listed && count > 0 && at[count - 1] >= last) /* (its n-gram would end past the text) */
+        count--;
     i64 kept = 0;
-    for (i64 i = first; i < last; i++) {
+    for (i64 k = 0; k < count; k++) {
+        i64 i = listed ? at[k] : first + k;
         i64 prefix = c->labels[0][i], tail = c->labels[1][i + n];
-        c->keys[kept] = prefix * unigrams + tail;
-        c->at[kept] = i;
-        kept += (prefix >= 0) & (tail >= 0);
-        c->labels[0][i] = -1;
+        int keep = (prefix >= 0) & (tail >= 0);
+        if (hypothesis) /* (the sink's row where there is no label: kept out all the same) */
+            keep &= row_of(c, prefix)->most_in_a_reference > 0;
+        keys[kept] = prefix * unigrams + tail;
+        at[kept] = i;
+        kept += keep;
     }
     return kept;
+}
+
+static ALWAYS_INLINE i64 candidates(Counter *c, i64 first, i64 last, i64 alive, i64 n,
+                                    i64 unigrams, int hypothesis)
+{
+    if (n == 1)
+        return candidates_of(c, first, last, alive, n, unigrams, hypothesis, 0);
+    return candidates_of(c, first, last, alive, n, unigrams, hypothesis, 1);
 }
 
 static i64 find_slot(const BySlot *by_slot, i64 key, i64 mask)
@@ -152,24 +180,24 @@ static i64 new_label(ByLabel *by_label, i64 label, i64 slot)
 
 /* Label the hypothesis's shared-so-far n-grams of order n + 1 and count them; return how
  * many distinct ones there are. */
-static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 segment, i64 n, i64 unigrams,
-                            i64 mask)
+static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 n, i64 unigrams, i64 mask)
 {
     i64 distinct = 0;
     if (n == 0) {
-        for (i64 i = 0; i < size; i++) {
-            ByToken *token = &c->by_token[c->token_ids[start + i]];
-            if (token->segment != segment) {
-                token->segment = segment;
-                token->label = distinct;
-                distinct = new_label(c->by_label, distinct, -1);
-            }
-            c->by_label[token->label].in_hypothesis++;
-            c->labels[0][i] = token->label;
+        for (i64 i = 0; i < size; i++) { /* (new or seen is random: no branch) */
+            int32_t *label = &c->by_token[c->token_ids[start + i]];
+            i64 unseen = -(i64)(*label < 0); /* all ones or none (a ?: here became a branch) */
+            i64 own = (*label & ~unseen) | (distinct & unseen);
+            new_label(c->by_label, distinct, -1); /* (the next free row: harmless if seen) */
+            *label = (int32_t)own;
+            distinct -= unseen;
+            c->by_label[own].in_hypothesis++;
+            c->labels[0][i] = own;
         }
         return distinct;
     }
-    i64 kept = candidates(c, 0, size - n, n, unigrams);
+    i64 kept = candidates(c, 0, size - n, c->alive[0], n, unigrams, 1);
+    c->alive[0] = kept;
     for (i64 k = 0; k < kept; k++) {
         i64 slot = find_slot(c->by_slot, c->keys[k], mask);
         if (c->by_slot[slot].key == -1) {
@@ -195,57 +223,84 @@ static void count_one(ByLabel *counted, i64 number)
         counted->most_in_a_reference = counted->in_this_reference;
 }
 
+/* One more of this n-gram in the only reference: its count there is the most. */
+static void count_only(ByLabel *counted, i64 Py_UNUSED(number)) { counted->most_in_a_reference++; }
+
+typedef void (*Count)(ByLabel *counted, i64 number);
+
 /* Count the n-grams of order n + 1 of the segment's reference `number` (labelled from
- * `position` on) that the hypothesis has too, and label them (-1 for the others). */
-static void count_in_reference(Counter *c, i64 start, i64 size, i64 position, i64 segment, i64 n,
-                               i64 unigrams, i64 number, i64 mask)
+ * `position` on) that the hypothesis has too, and label them (-1 for the others); list those
+ * (alive[number + 1]). */
+static ALWAYS_INLINE void count_in_reference(Counter *c, i64 start, i64 size, i64 position,
+                                             i64 n, i64 unigrams, i64 number, i64 mask,
+                                             Count counted)
 {
     if (n == 0) {
         for (i64 i = position; i < position + size; i++) {
-            const ByToken *token = &c->by_token[c->token_ids[start + i - position]];
-            i64 label = token->segment == segment ? token->label : -1;
+            i64 label = c->by_token[c->token_ids[start + i - position]];
             c->labels[0][i] = c->labels[1][i] = label;
-            count_one(&c->by_label[label >= 0 ? label : c->sink], number);
+            counted(row_of(c, label), number);
         }
         return;
     }
-    i64 kept = candidates(c, position, position + size - n, n, unigrams);
+    i64 *alive = &c->alive[number + 1];
+    i64 kept = candidates(c, position, position + size - n, *alive, n, unigrams, 0);
+    i64 *at = c->at + position, *keys = c->keys + position, found = 0;
     for (i64 k = 0; k < kept; k++) {
-        i64 slot = find_slot(c->by_slot, c->keys[k], mask);
-        i64 label = c->by_slot[slot].key == c->keys[k] ? c->by_slot[slot].label : -1;
-        c->labels[0][c->at[k]] = label;
-        count_one(&c->by_label[label >= 0 ? label : c->sink], number);
+        i64 slot = find_slot(c->by_slot, keys[k], mask);
+        i64 label = c->by_slot[slot].key == keys[k] ? c->by_slot[slot].label : -1;
+        c->labels[0][at[k]] = label;
+        counted(row_of(c, label), number);
+        at[found] = at[k]; /* (listed for the next order if the hypothesis has it) */
+        found += label >= 0;
+    }
+    *alive = found;
+}
+
+/* The references of one segment counted at order n + 1 (their labels from `position` on). */
+static void count_in_references(Counter *c, i64 segment, i64 position, i64 n, i64 unigrams,
+                                i64 mask)
+{
+    const i64 *starts = c->text_starts;
+    i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
+    for (i64 number = 0; number < last - first; number++) {
+        i64 reference = c->reference_texts[first + number];
+        i64 size = starts[reference + 1] - starts[reference];
+        if (last - first == 1) /* (the common case, with less to keep) */
+            count_in_reference(c, starts[reference], size, position, n, unigrams, number, mask,
+                               count_only);
+        else
+            count_in_reference(c, starts[reference], size, position, n, unigrams, number, mask,
+                               count_one);
+        position += size;
     }
 }
 
-/* Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels). An
- * unlabelled position reads the sink's row, and stays -1 whatever it holds: no branch. */
-static void forget_unshared(Counter *c, i64 positions, i64 n)
+/* The hypothesis's unigram labels, -1 for those no reference has (the longer n-grams'
+ * are told apart in `candidates`). An unlabelled position reads the sink's row, and stays -1
+ * whatever it holds: no branch. */
+static void forget_unshared(Counter *c, i64 positions)
 {
     for (i64 i = 0; i < positions; i++) {
         i64 label = c->labels[0][i];
-        const ByLabel *counts = &c->by_label[label >= 0 ? label : c->sink];
-        c->labels[0][i] = counts->most_in_a_reference > 0 ? label : -1;
-        if (n == 0)
-            c->labels[1][i] = c->labels[0][i];
+        const ByLabel *counts = row_of(c, label);
+        c->labels[1][i] = counts->most_in_a_reference > 0 ? label : -1;
     }
 }
 
-/* One row of `repeated`; 0 where memory ran out. */
-static int add_repeated(Counter *c, i64 cell, i64 in_hypothesis, i64 in_reference)
+/* Room in `repeated` for `more` rows; 0 where memory ran out. */
+static int reserve_repeated(Counter *c, i64 more)
 {
-    if (c->found == c->capacity) {
-        Py_ssize_t capacity = 2 * c->capacity;
-        i64 *grown = realloc(c->repeated, (size_t)capacity * 3 * sizeof(i64));
-        if (grown == NULL)
-            return 0;
-        c->repeated = grown;
-        c->capacity = capacity;
-    }
-    i64 *row = &c->repeated[3 * c->found++];
-    row[0] = cell;
-    row[1] = in_hypothesis;
-    row[2] = in_reference;
+    if (c->found + more <= c->capacity)
+        return 1;
+    Py_ssize_t capacity = 2 * c->capacity;
+    while (capacity < c->found + more)
+        capacity *= 2;
+    i64 *grown = realloc(c->repeated, (size_t)capacity * 3 * sizeof(i64));
+    if (grown == NULL)
+        return 0;
+    c->repeated = grown;
+    c->capacity = capacity;
     return 1;
 }
 
@@ -260,50 +315,52 @@ static int count_segments(Counter *c)
         while (mask + 1 < 4 * size)
             mask = 2 * mask + 1;
         i64 unigrams = 0, orders = c->max_n < size ? c->max_n : size;
-        i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
         for (i64 n = 0; n < orders; n++) { /* n: the order minus one */
-            i64 distinct = label_hypothesis(c, start, size, segment, n, unigrams, mask);
+            i64 distinct = label_hypothesis(c, start, size, n, unigrams, mask);
             if (distinct == 0)
                 break;
-            i64 position = size;
-            for (i64 number = 0; number < last - first; number++) {
-                i64 reference = c->reference_texts[first + number];
-                i64 reference_size = starts[reference + 1] - starts[reference];
-                count_in_reference(c, starts[reference], reference_size, position, segment, n,
-                                   unigrams, number, mask);
-                position += reference_size;
-            }
+            count_in_references(c, segment, size, n, unigrams, mask);
             i64 shared = 0, singles = 0;
+            if (!reserve_repeated(c, distinct))
+                return 0;
             for (i64 label = 0; label < distinct; label++) {
                 const ByLabel *counts = &c->by_label[label];
                 if (n > 0)
                     c->by_slot[counts->slot].key = -1;
                 i64 most = counts->most_in_a_reference;
-                int single = counts->in_hypothesis == 1 && most == 1;
+                int single = (counts->in_hypothesis == 1) & (most == 1); /* (no branch) */
                 shared += most > 0; /* (summed, not branched on: shared or not is random) */
                 singles += single;
-                if (most > 0 && !single &&
-                    !add_repeated(c, segment * c->max_n + n, counts->in_hypothesis, most))
-                    return 0;
+                i64 *row = &c->repeated[3 * c->found]; /* (written always, kept if repeated) */
+                row[0] = segment * c->max_n + n;
+                row[1] = counts->in_hypothesis;
+                row[2] = most;
+                c->found += (most > 0) & !single;
             }
             c->singles[segment * c->max_n + n] = singles;
             if (shared == 0 || n == c->max_n - 1)
                 break;
-            forget_unshared(c, size - n, n);
-            if (n == 0)
+            if (n == 0) {
+                forget_unshared(c, size);
                 unigrams = distinct;
+            }
         }
+        for (i64 i = 0; i < size; i++) /* (clean for the next segment) */
+            c->by_token[c->token_ids[start + i]] = -1;
     }
     return 1;
 }
 
-/* The most tokens of one hypothesis, and of the references of one segment together (at
- * least 1 each). */
-static void longest(const Counter *c, i64 *hypothesis, i64 *references)
+/* The most tokens of one hypothesis, of the references of one segment together, and the
+ * most texts of a segment (at least 1 each). */
+static void longest(const Counter *c, i64 *hypothesis, i64 *references, i64 *texts)
 {
     const i64 *starts = c->text_starts;
-    *hypothesis = *references = 1;
+    *hypothesis = *references = *texts = 1;
     for (i64 segment = 0; segment < c->segments; segment++) {
+        i64 count = c->reference_offsets[segment + 1] - c->reference_offsets[segment];
+        if (count + 1 > *texts)
+            *texts = count + 1;
         i64 text = c->hypothesis_texts[segment];
         if (starts[text + 1] - starts[text] > *hypothesis)
             *hypothesis = starts[text + 1] - starts[text];
@@ -318,8 +375,10 @@ static void longest(const Counter *c, i64 *hypothesis, i64 *references)
 /* Allocate the tables and count; 0 where memory ran out. */
 static int count(Counter *c, i64 vocabulary_size)
 {
-    i64 longest_hypothesis, longest_references;
-    longest(c, &longest_hypothesis, &longest_references);
+    i64 longest_hypothesis, longest_references, most_texts;
+    longest(c, &longest_hypothesis, &longest_references, &most_texts);
+    if (longest_hypothesis >= INT32_MAX) /* (labels of 32 bits: 16 GB of ids in one text) */
+        return 0;
     i64 slots = 16;
     while (slots < 4 * longest_hypothesis)
         slots *= 2;
@@ -327,17 +386,17 @@ static int count(Counter *c, i64 vocabulary_size)
     c->capacity = 1 << 12;
     c->repeated = malloc((size_t)c->capacity * 3 * sizeof(i64));
     c->labels[0] = malloc((size_t)positions * 4 * sizeof(i64));
-    c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(ByToken));
+    c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(int32_t));
     c->by_slot = malloc((size_t)slots * sizeof(BySlot));
+    c->alive = malloc((size_t)most_texts * sizeof(i64));
     c->by_label = calloc((size_t)longest_hypothesis + 1, sizeof(ByLabel));
     c->sink = longest_hypothesis;
     int counted = 0;
-    if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label) {
+    if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label && c->alive) {
         c->labels[1] = c->labels[0] + positions;
         c->keys = c->labels[0] + 2 * positions;
         c->at = c->labels[0] + 3 * positions;
-        for (i64 token = 0; token < vocabulary_size; token++)
-            c->by_token[token].segment = c->by_token[token].label = -1;
+        memset(c->by_token, 0xff, (size_t)vocabulary_size * sizeof(int32_t)); /* all -1 */
         for (i64 slot = 0; slot < slots; slot++)
             c->by_slot[slot].key = c->by_slot[slot].label = -1;
         counted = count_segments(c);
@@ -346,6 +405,7 @@ static int count(Counter *c, i64 vocabulary_size)
     free(c->by_token);
     free(c->by_slot);
     free(c->by_label);
+    free(c->alive);
     return counted;
 }
 
@@ -1252,18 +1312,42 @@ done:
  * what is wrong and where.
  */
 
-/* The items of a list or tuple (exactly those types), or NULL. */
-static PyObject **sequence_items(PyObject *object, Py_ssize_t *size)
+/* The items of a list or tuple (exactly those types) in `items`, and 1; 0 for another type.
+ * (An empty list's items may be NULL: not the answer.) */
+static int sequence_items(PyObject *object, PyObject ***items, Py_ssize_t *size)
 {
     if (PyList_CheckExact(object)) {
         *size = PyList_GET_SIZE(object);
-        return ((PyListObject *)object)->ob_item;
+        *items = ((PyListObject *)object)->ob_item;
+        return 1;
     }
     if (PyTuple_CheckExact(object)) {
         *size = PyTuple_GET_SIZE(object);
-        return ((PyTupleObject *)object)->ob_item;
+        *items = ((PyTupleObject *)object)->ob_item;
+        return 1;
     }
-    return NULL;
+    return 0;
+}
+
+/* An int's value where CPython keeps it in one digit (as nearly every token id), read in
+ * place rather than through a call per item; 0 for any other int. */
+static ALWAYS_INLINE int one_digit(PyObject *item, i64 *value)
+{
+#if defined(PYPY_VERSION)
+    (void)item, (void)value;
+    return 0;
+#elif PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)item))
+        return 0;
+    *value = (i64)PyUnstable_Long_CompactValue((PyLongObject *)item);
+    return 1;
+#else
+    Py_ssize_t digits = Py_SIZE(item); /* (negative for a negative int) */
+    if (digits < -1 || digits > 1)
+        return 0;
+    *value = digits * (i64)((PyLongObject *)item)->ob_digit[0];
+    return 1;
+#endif
 }
 
 /* Copy the ints of `items` into `ids`; 0 at the first item that is not an int of 64 bits. */
@@ -1273,6 +1357,8 @@ static int copy_ints(PyObject *const *items, Py_ssize_t size, i64 *ids)
         int overflow;
         if (!PyLong_CheckExact(items[k])) /* (bool is a subclass: refused here) */
             return 0;
+        if (one_digit(items[k], &ids[k]))
+            continue;
         long long id = PyLong_AsLongLongAndOverflow(items[k], &overflow);
         if (overflow)
             return 0;
@@ -1287,11 +1373,11 @@ static PyObject *py_flat_ids(PyObject *Py_UNUSED(self), PyObject *object)
     if (sequences == NULL)
         return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(sequences), total = 0, size;
-    PyObject **each = PySequence_Fast_ITEMS(sequences);
+    PyObject **each = PySequence_Fast_ITEMS(sequences), **items;
     PyObject *result = Py_None;
     Array ids = {0}, lengths = {0};
     for (Py_ssize_t s = 0; s < count; s++) { /* first the lengths: one allocation */
-        if (sequence_items(each[s], &size) == NULL)
+        if (!sequence_items(each[s], &items, &size))
             goto done;
         total += size;
     }
@@ -1300,7 +1386,7 @@ static PyObject *py_flat_ids(PyObject *Py_UNUSED(self), PyObject *object)
         goto done;
     }
     for (Py_ssize_t s = 0, at = 0; s < count; s++) {
-        PyObject **items = sequence_items(each[s], &size);
+        sequence_items(each[s], &items, &size);
         if (!copy_ints(items, size, ints(&ids) + at))
             goto done;
         ints(&lengths)[s] = size;
