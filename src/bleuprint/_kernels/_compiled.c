@@ -554,15 +554,25 @@ enum { SHORT_BYTES = 7 };
 #define PREFETCH(address) __builtin_prefetch(address)
 #endif
 
-/* `n` bytes (fewer than 8) as a little-endian word, read without going past them. */
-static ALWAYS_INLINE uint64_t load_bytes(const unsigned char *bytes, size_t n)
+static ALWAYS_INLINE uint32_t load_32(const unsigned char *bytes)
 {
-    uint64_t word = 0;
-    memcpy(&word, bytes, n);
+    uint32_t word;
+    memcpy(&word, bytes, 4);
 #if PY_BIG_ENDIAN
-    word = __builtin_bswap64(word);
+    word = __builtin_bswap32(word);
 #endif
     return word;
+}
+
+/* `n` bytes (fewer than 8) as a little-endian word, read in at most 3 loads (which overlap)
+ * without going past them. */
+static ALWAYS_INLINE uint64_t load_bytes(const unsigned char *bytes, size_t n)
+{
+    if (n >= 4)
+        return load_32(bytes) | (uint64_t)load_32(bytes + n - 4) << (8 * (n - 4));
+    if (n == 0)
+        return 0;
+    return bytes[0] | (uint64_t)bytes[n / 2] << (8 * (n / 2)) | (uint64_t)bytes[n - 1] << (8 * (n - 1));
 }
 
 static ALWAYS_INLINE uint64_t load_64(const unsigned char *bytes)
@@ -1014,6 +1024,7 @@ static void rule_2(Rules *r, Py_UCS4 c, Py_ssize_t at, int end)
 }
 
 static unsigned char SYMBOLS[128]; /* 13a's ASCII punctuation and symbols but ' , - . */
+static unsigned char LOOKED_AT[128]; /* the symbols, the marks, the digits and the dash */
 
 static void rule_1(Rules *r, Py_UCS4 c, Py_ssize_t at)
 {
@@ -1027,10 +1038,7 @@ static void rule_1(Rules *r, Py_UCS4 c, Py_ssize_t at)
 }
 
 /* Whether no rule looks at the character: not a symbol, a mark, a digit or a dash. */
-static ALWAYS_INLINE int inert(Py_UCS4 c)
-{
-    return c >= 128 || !(SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-');
-}
+static ALWAYS_INLINE int inert(Py_UCS4 c) { return c >= 128 || !LOOKED_AT[c]; }
 
 /* A run of inert characters from `k` on, with at least 3 of them, taken at once: in it no
  * rule can match (rule 2's pairs end, rule 3's begin and rule 4's end with an inert
@@ -1124,8 +1132,9 @@ static ALWAYS_INLINE int split_kind(Texts *t, int tokenizer, int kind, const voi
     return 1;
 }
 
-static int split(Texts *t, int tokenizer, int kind, const void *data, Py_ssize_t size,
-                 Take take, void *context)
+/* (Inlined, so that each caller's `take` is inlined into the loops.) */
+static ALWAYS_INLINE int split(Texts *t, int tokenizer, int kind, const void *data,
+                               Py_ssize_t size, Take take, void *context)
 {
     if (kind == PyUnicode_1BYTE_KIND)
         return split_kind(t, tokenizer, PyUnicode_1BYTE_KIND, data, size, take, context);
@@ -1211,7 +1220,8 @@ static int claim(Vocabulary *v)
 typedef struct { Vocabulary *vocabulary; Ints *ids; } Interning;
 
 /* A token's key, kept for intern_text to look up, its slot fetched meanwhile. */
-static int take_interned(void *context, int kind, const void *chars, Py_ssize_t size)
+static ALWAYS_INLINE int take_interned(void *context, int kind, const void *chars,
+                                       Py_ssize_t size)
 {
     Table *t = &((Interning *)context)->vocabulary->table;
     void *pending = t->pending;
@@ -1748,6 +1758,8 @@ PyMODINIT_FUNC PyInit__compiled(void)
         return NULL;
     for (const char *symbol = "!\"#$%&()*+/:;<=>?@[\\]^_`{|}~"; *symbol; symbol++)
         SYMBOLS[(unsigned char)*symbol] = 1;
+    for (Py_UCS4 c = 0; c < 128; c++)
+        LOOKED_AT[c] = SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-';
     for (Py_UCS4 c = 0; c < 256; c++)
         SPACE[c] = (unsigned char)Py_UNICODE_ISSPACE(c);
     if (PyType_Ready(&VocabularyType) < 0)
