@@ -54,8 +54,9 @@ nitpick_ignore_regex = [
     ("py:.*", r"(collections|collections\.abc|typing|os)\..*"),
     ("py:.*", r"(numpy|npt|dask|distributed|pandas|attrs|attr|math)(\..*)?"),
     ("py:meth", r"str\..*"),
-    # the private type variable of typing.implements (a part narrowed to the protocol asked)
-    ("py:class", r"bleuprint\.typing\._Part"),
+    # the private type variables of typing.implements (a part narrowed to the protocol asked)
+    # and of typing.ScalarAdapter (the scalar part it adapts)
+    ("py:class", r"bleuprint\.typing\._(Part|Scalar)"),
 ]
 
 

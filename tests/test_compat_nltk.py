@@ -203,6 +203,21 @@ def test_the_nltk_preset_warns_where_nltk_warns(
     assert _warned(lambda: BLEUScore.nltk(weights, method=1).compute(hypothesis, references)) == []
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda bleu: bleu.compute("a b c d", ["a b d c"]),
+        lambda bleu: bleu.corpus_score(["a b c d"], [["a b d c"]]),
+        lambda bleu: bleu.sentence_scores(["a b c d", "a b"], [["a b d c"], ["a b"]]),
+    ],
+    ids=["compute", "corpus_score", "sentence_scores"],
+)
+def test_the_zero_overlap_warning_names_the_users_line(call: Callable[[Any], object]) -> None:
+    with pytest.warns(nltk.ZeroOverlapWarning) as caught:
+        call(BLEUScore.nltk())
+    assert {warning.filename for warning in caught} == {__file__}
+
+
 def test_other_presets_never_warn_of_zero_precisions() -> None:
     assert _warned(lambda: BLEUScore.canonical().compute("a b c", ["a c b"])) == []
 

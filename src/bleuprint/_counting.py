@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
@@ -42,7 +41,7 @@ from bleuprint import _token_ids, brevity, ngrams, tokenizers
 from bleuprint._kernels import THREADS, Vocabulary, segment_counts, shared_ngram_counts
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
-from bleuprint.exceptions import InputError, ReferenceLayoutWarning
+from bleuprint.exceptions import InputError, ReferenceLayoutWarning, user_stacklevel
 from bleuprint.typing import (
     ArrayLengthMeasure,
     ArrayMatcher,
@@ -321,7 +320,7 @@ def _check_layout(hypotheses: Sequence[Segment], references: Sequence[object]) -
             "they share more words with the hypotheses read as sacreBLEU's streams: bleuprint "
             f"reads references[i] as the references of hypothesis i; {convert}",
             ReferenceLayoutWarning,
-            stacklevel=_caller_level(),
+            stacklevel=user_stacklevel(),
         )
 
 
@@ -377,18 +376,6 @@ def _streams_fit_better(hypotheses: Sequence[Segment], references: Sequence[obje
                 ours += len(words.intersection(table[index][other].split()))
                 theirs += len(words.intersection(table[other][index].split()))
     return theirs > 2 * ours + sample * (sample - 1)
-
-
-_PACKAGE = os.path.dirname(os.path.realpath(__file__))
-
-
-def _caller_level() -> int:
-    """The ``stacklevel`` of the first frame outside bleuprint, so a warning names the
-    user's line whichever public method they called."""
-    level, frame = 1, sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        level, frame = level + 1, frame.f_back  # type: ignore[assignment]
-    return level
 
 
 def _kind(text: bool) -> str:

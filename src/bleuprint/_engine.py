@@ -40,13 +40,13 @@ from bleuprint.typing import (
     LengthMeasure,
     Matcher,
     NgramExtractor,
-    OrderConstrained,
     ReferenceLength,
     Segment,
     Smoother,
     Tokenizer,
     Weights,
     implements,
+    order_problem_of,
 )
 
 __all__ = ["FIELD_OF_FAMILY", "PRESET_MODULES", "BLEUScore", "preset_entry"]
@@ -207,8 +207,7 @@ class BLEUScore:
     def __attrs_post_init__(self) -> None:
         for field in ("smoothing", "weights"):
             part = getattr(self, field)
-            problem = part.order_problem(self.max_n) if isinstance(part, OrderConstrained) else None
-            if problem:
+            if problem := order_problem_of(part, self.max_n):
                 raise ConfigurationError(
                     f"{field} {part.signature} does not fit ngrams {self.ngrams.signature}: "
                     f"{problem}"

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 import attrs
 import numpy as np
 
-from bleuprint import brevity, smoothing, weights
 from bleuprint._kernels import geometric_mean, weighted_geometric_means
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
@@ -25,6 +24,7 @@ from bleuprint.typing import (
     BrevityPenalty,
     CorpusSmoother,
     FloatArray,
+    ScalarAdapter,
     Smoother,
     Weights,
     implements,
@@ -32,8 +32,6 @@ from bleuprint.typing import (
 
 SCORED_SEGMENTS = 1 << 15
 """Segments scored together: few enough for numpy's temporary arrays to stay in cache."""
-
-_ADAPTERS = (smoothing.FromScalar, weights.FromScalar, brevity.PenaltyFromScalar)
 
 
 @attrs.frozen
@@ -51,7 +49,7 @@ class ScoringParts:
         corpora its own way, no part that sees whole statistics one set at a time."""
         corpus_smoother = implements(self.smoothing, CorpusSmoother)
         return not (corpus_smoother or implements(self.smoothing, Aggregation)) and not any(
-            isinstance(part, _ADAPTERS) for part in attrs.astuple(self, recurse=False)
+            isinstance(part, ScalarAdapter) for part in attrs.astuple(self, recurse=False)
         )
 
     def score_segments(

@@ -40,7 +40,7 @@ from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits, positive_whole
 from bleuprint.exceptions import InputError, StatisticsMismatchError
-from bleuprint.typing import BoolArray, FloatArray, OrderConstrained, Smoother
+from bleuprint.typing import BoolArray, FloatArray, Smoother, order_problem_of
 
 __all__ = ["UNIT", "AggregatedStats", "MinPrecisionRecall", "SentenceMean"]
 
@@ -144,7 +144,7 @@ class SentenceMean(Part, family="smooth", name="sentence-mean"):
 
     def order_problem(self, max_n: int) -> str | None:
         """Whatever the ``inner`` smoother needs of the orders."""
-        return self.inner.order_problem(max_n) if isinstance(self.inner, OrderConstrained) else None
+        return order_problem_of(self.inner, max_n)
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
         """The ``inner`` smoother's precisions of every row."""

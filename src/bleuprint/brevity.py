@@ -40,6 +40,7 @@ from bleuprint.typing import (
     FloatArray,
     IntArray,
     ReferenceLength,
+    ScalarAdapter,
     ScalarBrevityPenalty,
     ScalarReferenceLength,
 )
@@ -249,17 +250,10 @@ class NoPenalty(Part, family="bp", name="no-penalty"):
 
 
 @attrs.frozen
-class ReferenceLengthFromScalar:
+class ReferenceLengthFromScalar(ScalarAdapter[ScalarReferenceLength]):
     """A :class:`~bleuprint.typing.ScalarReferenceLength` (a rule that picks one hypothesis's
     reference length per call) on many segments: it calls the rule once per segment. The engine
     wraps such a rule in it by itself."""
-
-    part: ScalarReferenceLength
-
-    @property
-    def signature(self) -> str:
-        """The rule's own signature."""
-        return self.part.signature
 
     def reference_length_array(
         self,
@@ -280,17 +274,10 @@ class ReferenceLengthFromScalar:
 
 
 @attrs.frozen
-class PenaltyFromScalar:
+class PenaltyFromScalar(ScalarAdapter[ScalarBrevityPenalty]):
     """A :class:`~bleuprint.typing.ScalarBrevityPenalty` (a penalty of one pair of lengths per
     call) on many pairs: it calls the part once per pair. The engine wraps such a part in it by
     itself."""
-
-    part: ScalarBrevityPenalty
-
-    @property
-    def signature(self) -> str:
-        """The part's own signature."""
-        return self.part.signature
 
     def penalty_array(
         self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray

@@ -22,6 +22,8 @@ the fields rather than parsing the text:
 from __future__ import annotations
 
 import functools
+import os
+import sys
 from typing import Any
 
 __all__ = [
@@ -117,3 +119,16 @@ class ReferenceLayoutWarning(UserWarning):
     (one stream per reference set): as many lists as hypotheses, each as long as the corpus.
     bleuprint reads them its own way; once that is meant, silence this with the ``warnings``
     module."""
+
+
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` of the first frame outside bleuprint, for a warning raised by the
+    caller of this function: it then names the user's line whichever public method they
+    called, however deep in bleuprint the warning is raised."""
+    level, frame = 1, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        level, frame = level + 1, frame.f_back  # type: ignore[assignment]
+    return level

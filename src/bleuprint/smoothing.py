@@ -41,8 +41,8 @@ from bleuprint.exceptions import InputError
 from bleuprint.typing import (
     BoolArray,
     FloatArray,
-    OrderConstrained,
     Precision,
+    ScalarAdapter,
     ScalarSmoother,
     Smoother,
 )
@@ -292,7 +292,7 @@ class ExpUnzeroed(Part, family="smooth", name="exp-unzeroed"):
 
 
 @attrs.frozen
-class FromScalar:
+class FromScalar(ScalarAdapter[ScalarSmoother]):
     """A :class:`~bleuprint.typing.ScalarSmoother` (a part that smooths one set of statistics
     per call) on rows: it calls the part once per row, with the row's
     :class:`~bleuprint.BLEUStats`. The engine wraps such a part in it by itself:
@@ -309,17 +309,6 @@ class FromScalar:
     >>> bleu.compute("a b c d", ["a b c e"])
     0.5
     """
-
-    part: ScalarSmoother
-
-    @property
-    def signature(self) -> str:
-        """The part's own signature."""
-        return self.part.signature
-
-    def order_problem(self, max_n: int) -> str | None:
-        """Whatever the part says of the orders."""
-        return self.part.order_problem(max_n) if isinstance(self.part, OrderConstrained) else None
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
         """The part's precisions of each row (``None`` is undefined)."""

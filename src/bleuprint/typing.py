@@ -21,8 +21,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeGuard, TypeVar, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Generic,
+    Protocol,
+    TypeAlias,
+    TypeGuard,
+    TypeVar,
+    runtime_checkable,
+)
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -192,8 +202,33 @@ class Weights(Protocol):
 #
 # A part of one of these shapes scores one set of statistics per call; the engine wraps it in
 # its family's adapter (``smoothing.FromScalar``, ``weights.FromScalar``,
-# ``brevity.PenaltyFromScalar``, ``brevity.ReferenceLengthFromScalar``), which calls it once per
-# row.
+# ``brevity.PenaltyFromScalar``, ``brevity.ReferenceLengthFromScalar``; each a
+# :class:`ScalarAdapter`), which calls it once per row.
+
+
+class _Signed(Protocol):
+    @property
+    def signature(self) -> str: ...
+
+
+_Scalar = TypeVar("_Scalar", bound=_Signed)
+
+
+@attrs.frozen
+class ScalarAdapter(Generic[_Scalar]):
+    """What every adapter of a scalar part is: the part, under its own signature and with
+    its own constraints on the orders; each family's adapter adds its method on rows."""
+
+    part: _Scalar
+
+    @property
+    def signature(self) -> str:
+        """The part's own signature."""
+        return self.part.signature
+
+    def order_problem(self, max_n: int) -> str | None:
+        """Whatever the part says of the orders."""
+        return order_problem_of(self.part, max_n)
 
 
 @runtime_checkable
@@ -247,6 +282,12 @@ class OrderConstrained(Protocol):
     def order_problem(self, max_n: int, /) -> str | None:
         """Why the part cannot work with orders 1..max_n, or ``None`` if it can."""
         ...
+
+
+def order_problem_of(part: object, max_n: int) -> str | None:
+    """Why ``part`` cannot work with orders 1..max_n, where it is :class:`OrderConstrained`
+    and says so; else ``None``."""
+    return part.order_problem(max_n) if isinstance(part, OrderConstrained) else None
 
 
 @runtime_checkable

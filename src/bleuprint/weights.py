@@ -31,8 +31,8 @@ from bleuprint.exceptions import InputError
 from bleuprint.typing import (
     BoolArray,
     FloatArray,
-    OrderConstrained,
     Precision,
+    ScalarAdapter,
     ScalarWeights,
     Weights,
 )
@@ -125,22 +125,11 @@ class Explicit(Part, family="weights", name="explicit"):
 
 
 @attrs.frozen
-class FromScalar:
+class FromScalar(ScalarAdapter[ScalarWeights]):
     """A :class:`~bleuprint.typing.ScalarWeights` (a part that weighs one set of statistics
     per call) on rows: it calls the part once per row, with the row's
     :class:`~bleuprint.BLEUStats` and its precisions (``None`` where undefined). The engine
     wraps such a part in it by itself."""
-
-    part: ScalarWeights
-
-    @property
-    def signature(self) -> str:
-        """The part's own signature."""
-        return self.part.signature
-
-    def order_problem(self, max_n: int) -> str | None:
-        """Whatever the part says of the orders."""
-        return self.part.order_problem(max_n) if isinstance(self.part, OrderConstrained) else None
 
     def weights_array(
         self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray

@@ -46,7 +46,12 @@ from bleuprint._validators import (
     positive,
     positive_whole,
 )
-from bleuprint.exceptions import ConfigurationError, InputError, StatisticsMismatchError
+from bleuprint.exceptions import (
+    ConfigurationError,
+    InputError,
+    StatisticsMismatchError,
+    user_stacklevel,
+)
 from bleuprint.typing import BoolArray, FloatArray, Smoother
 
 __all__ = [
@@ -386,7 +391,9 @@ class NLTKMethod0(_NLTKMethod, Part, family="smooth", name="nltk-method0"):
     def _smooth(self, fractions: _Fractions) -> FloatArray:
         unmatched = fractions.numerators == 0
         for order in np.flatnonzero(unmatched[fractions.smoothed].any(axis=0)).tolist():
-            warnings.warn(_zero_overlaps(order + 1), ZeroOverlapWarning, stacklevel=5)
+            warnings.warn(
+                _zero_overlaps(order + 1), ZeroOverlapWarning, stacklevel=user_stacklevel()
+            )
         return np.where(unmatched, sys.float_info.min, _ratios(fractions))
 
 
