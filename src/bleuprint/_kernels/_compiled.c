@@ -755,7 +755,7 @@ static ALWAYS_INLINE int holds(const Table *t, const Slot *slot, const Key *key)
 
 /* The id of the key's token in the table; if it is new, it is added with id `next_id`. -1
  * where memory ran out (or ids ran past 32 bits). */
-static i64 table_id(Table *t, i64 next_id, const Key *key)
+static ALWAYS_INLINE i64 table_id(Table *t, i64 next_id, const Key *key)
 {
     i64 slot = (i64)(key->hash & (uint64_t)t->mask);
     for (; t->slots[slot].id != 0; slot = (slot + 1) & t->mask)
@@ -781,7 +781,7 @@ static i64 table_id(Table *t, i64 next_id, const Key *key)
 }
 
 /* The id of the key's token, a new one if it is new; -1 where memory ran out. */
-static i64 intern_key(Vocabulary *v, const Key *key)
+static ALWAYS_INLINE i64 intern_key(Vocabulary *v, const Key *key)
 {
     i64 id = table_id(&v->table, v->size, key);
     if (id == v->size)
@@ -1058,8 +1058,18 @@ static ALWAYS_INLINE Py_ssize_t inert_run(Rules *r, int kind, Py_ssize_t k, Py_s
     for (int rule = 2; rule >= 0; rule--) /* what the rules hold, the earliest first */
         if (r->holding[rule])
             split_13a(r, r->held[rule], r->held_at[rule]);
-    for (Py_ssize_t j = k; j < end - 3; j++)
-        split_13a(r, char_at(kind, r->data, j), j);
+    for (Py_ssize_t j = k; j < end - 3;) { /* split_13a on each character, a run at a time */
+        if (is_space(char_at(kind, r->data, j))) {
+            split_13a(r, ' ', j++);
+            continue;
+        }
+        Py_ssize_t from = j;
+        while (j < end - 3 && !is_space(char_at(kind, r->data, j)))
+            j++;
+        if (r->size == 0)
+            r->start = from;
+        r->size += j - from;
+    }
     for (int rule = 0; rule < 3; rule++) {
         r->held[rule] = char_at(kind, r->data, end - 1 - rule);
         r->held_at[rule] = end - 1 - rule;
@@ -1224,10 +1234,12 @@ static ALWAYS_INLINE int take_interned(void *context, int kind, const void *char
                                        Py_ssize_t size)
 {
     Table *t = &((Interning *)context)->vocabulary->table;
-    void *pending = t->pending;
-    if (!reserve(&pending, &t->pending_capacity, t->pending_count + 1, sizeof(Key), 64))
-        return 0;
-    t->pending = pending;
+    if (t->pending_count == t->pending_capacity) {
+        void *pending = t->pending;
+        if (!reserve(&pending, &t->pending_capacity, t->pending_count + 1, sizeof(Key), 64))
+            return 0;
+        t->pending = pending;
+    }
     Key *key = &t->pending[t->pending_count];
     if (!token_key(t, kind, chars, size, key))
         return 0;
