@@ -666,7 +666,7 @@ static ALWAYS_INLINE int token_key(Table *t, int kind, const void *chars, Py_ssi
     key->bytes = chars;
     if (key->size <= SHORT_BYTES) {
         uint64_t word = 0;
-        if (to == kind)
+        if (kind == PyUnicode_1BYTE_KIND) /* (wider characters by value: byte order differs) */
             word = load_bytes(chars, (size_t)key->size);
         else
             for (Py_ssize_t k = 0; k < size; k++)
@@ -763,6 +763,12 @@ static ALWAYS_INLINE i64 table_id(Table *t, i64 next_id, const Key *key)
             return (i64)t->slots[slot].id - 1;
     if (next_id >= UINT32_MAX)
         return -1;
+    if (2 * (t->count + 1) > t->mask) { /* (grown first: a failure leaves the table whole) */
+        if (!grow_slots(t))
+            return -1;
+        for (slot = (i64)(key->hash & (uint64_t)t->mask); t->slots[slot].id != 0;)
+            slot = (slot + 1) & t->mask;
+    }
     uint64_t word = key->word;
     if (word == LONG) {
         Py_ssize_t at = t->arena.size, room = 8 + ((key->size + 7) & ~(Py_ssize_t)7);
@@ -775,8 +781,6 @@ static ALWAYS_INLINE i64 table_id(Table *t, i64 next_id, const Key *key)
     }
     t->slots[slot] = (Slot){(uint32_t)(key->hash >> 32), (uint32_t)next_id + 1, word};
     t->count++;
-    if (2 * t->count > t->mask && !grow_slots(t))
-        return -1;
     return next_id;
 }
 
