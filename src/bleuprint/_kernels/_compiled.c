@@ -572,7 +572,8 @@ static ALWAYS_INLINE uint64_t load_bytes(const unsigned char *bytes, size_t n)
         return load_32(bytes) | (uint64_t)load_32(bytes + n - 4) << (8 * (n - 4));
     if (n == 0)
         return 0;
-    return bytes[0] | (uint64_t)bytes[n / 2] << (8 * (n / 2)) | (uint64_t)bytes[n - 1] << (8 * (n - 1));
+    return bytes[0] | (uint64_t)bytes[n / 2] << (8 * (n / 2)) |
+           (uint64_t)bytes[n - 1] << (8 * (n - 1));
 }
 
 static ALWAYS_INLINE uint64_t load_64(const unsigned char *bytes)
@@ -1231,13 +1232,11 @@ static int claim(Vocabulary *v)
     return 0;
 }
 
-typedef struct { Vocabulary *vocabulary; Ints *ids; } Interning;
-
 /* A token's key, kept for intern_text to look up, its slot fetched meanwhile. */
 static ALWAYS_INLINE int take_interned(void *context, int kind, const void *chars,
                                        Py_ssize_t size)
 {
-    Table *t = &((Interning *)context)->vocabulary->table;
+    Table *t = &((Vocabulary *)context)->table;
     if (t->pending_count == t->pending_capacity) {
         void *pending = t->pending;
         if (!reserve(&pending, &t->pending_capacity, t->pending_count + 1, sizeof(Key), 64))
@@ -1335,10 +1334,9 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
 static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_ssize_t size,
                        int tokenizer, Ints *ids)
 {
-    Interning interning = {v, ids};
     Table *table = &v->table;
     table->pending_count = table->narrowed.size = 0;
-    if (!split(t, tokenizer, kind, data, size, take_interned, &interning) ||
+    if (!split(t, tokenizer, kind, data, size, take_interned, v) ||
         !reserve_ints(ids, table->pending_count))
         return 0;
     for (Py_ssize_t k = 0; k < table->pending_count; k++) {
