@@ -26,7 +26,7 @@ from bleuprint import cli
 from bleuprint.cli import output
 from bleuprint.cli import presets as presets_command
 from bleuprint.exceptions import ConfigurationError
-from tests.cli_helpers import CANONICAL, run, write_examples
+from tests.cli_helpers import CANONICAL, fails, run, write_examples
 
 PYTHON = [sys.executable, "-m", "bleuprint.cli"]
 SCORE = ["score", "-q", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt"]
@@ -163,6 +163,45 @@ def test_a_plot_is_complete_and_keeps_its_name(files: Path) -> None:
     assert not [path for path in files.iterdir() if path.name.startswith(".p.png")]
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        # 3 corpora per resample of a paired bootstrap of two systems (sacreBLEU's layout)
+        (
+            ["compare", "-i", "hyp.txt", "better.txt", "--paired-bs-n", "100000000"],
+            "paired bootstrap resampling, 100000000 resamples, seed 12345, 2 systems: "
+            "300,000,000 resampled corpora, more than the 100,000,000 a test may score (their "
+            "scores take 8 bytes each); lower --paired-bs-n",
+        ),
+        # 2,000 segments x 60 million corpora = 120 billion draws
+        (
+            ["score", "-i", "long.txt", "-ci", "--confidence-n", "60000000"],
+            "bootstrap confidence intervals, 60000000 resamples, seed 12345, 1 system: "
+            "120,000,000,000 segment draws (60,000,000 resampled corpora of 2,000 segments), "
+            "more than the 100,000,000,000 (about an hour) a test may make; lower --confidence-n",
+        ),
+        # 2 x 30 million trials + 2 x 10 intervals = 60,000,020 corpora of 2,000 segments
+        (
+            ["compare", "-i", "long.txt", "long.txt", "-par", "-parn", "30000000", "-ci", "-cin",
+             "10"],
+            "paired approximate randomization, 30000000 trials, intervals from 10 bootstrap "
+            "resamples, seed 12345, 2 systems: 120,000,040,000 segment draws (60,000,020 "
+            "resampled corpora of 2,000 segments), more than the 100,000,000,000 (about an "
+            "hour) a test may make; lower --paired-ar-n or --confidence-n",
+        ),
+    ],
+)  # fmt: skip
+def test_a_test_that_would_run_for_hours_or_fill_memory_is_refused_naming_its_option(
+    files: Path, options: list[str], message: str
+) -> None:
+    (files / "long.txt").write_text("the cat sat on the mat\n" * 2000, encoding="utf-8")
+    (files / "long-ref.txt").write_text("the cat sat on a mat\n" * 2000, encoding="utf-8")
+    references = "long-ref.txt" if "long.txt" in options else "ref.txt"
+    command, *rest = options
+    completed = run(command, "-q", *CANONICAL, "-r", references, *rest, cwd=files)
+    fails(completed, message)
+
+
 def _wait_for_cpu_time(process: subprocess.Popen[str], seconds: float) -> None:
     """Wait until ``process`` has run ``seconds`` of CPU time (or ended): a point in its work
     that a loaded machine delays but does not move, as a pause of wall-clock time would."""
@@ -185,7 +224,7 @@ def test_sigint_during_compare_is_one_line_and_130(files: Path) -> None:
         (files / name).write_text(line * 2000, encoding="utf-8")
     process = subprocess.Popen(
         [*PYTHON, "compare", "-q", "-r", "r.txt", "-i", "a.txt", "b.txt",
-         "--paired-bs-n", "100000000"],
+         "--paired-bs-n", "10000000"],  # 30 million corpora: about half an hour
         cwd=files, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     try:

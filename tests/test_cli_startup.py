@@ -8,6 +8,7 @@ import importlib
 import json
 import os
 import pkgutil
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import bleuprint
-from bleuprint.cli import parser
+from bleuprint.cli import BLAS_THREAD_VARIABLES, parser
 from tests.cli_helpers import CANONICAL, run, write_examples
 
 HEAVY = ("numpy", "matplotlib", "dask", "distributed", "tqdm", "scipy", "multiprocessing")
@@ -57,7 +58,8 @@ def test_a_score_piped_loads_no_plotting_dask_progress_or_processes(tmp_path: Pa
     imported = _imported_by(f"from bleuprint.cli import main\nmain({argv!r})", cwd=tmp_path)
     assert "numpy" in imported and "bleuprint.cli.score" in imported  # it did score
     assert not imported & {"matplotlib", "dask", "distributed", "tqdm", "scipy"}
-    assert not imported & {"multiprocessing", "tempfile", "bleuprint.cli.compare"}
+    assert not imported & {"multiprocessing", "tempfile", "bleuprint.cli.compare", "gzip"}
+    assert "shutil" not in imported  # argparse's way of sizing its help
 
 
 def test_a_score_imports_only_its_presets_definition_and_no_unused_machinery(
@@ -78,6 +80,44 @@ def test_a_pair_imports_only_its_presets_definition_and_no_significance() -> Non
     definitions = {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
     assert definitions == {"bleuprint.definitions", "bleuprint.definitions.canonical"}
     assert not imported & {"bleuprint.significance", "bleuprint.cli.significance", "regex"}
+    assert not imported & {"bleuprint.cli.document", "gzip"}  # text output, standard input
+
+
+def _blas_variables_after(code: str, **chosen: str) -> dict[str, str | None]:
+    """The BLAS thread variables after ``code`` ran in a fresh interpreter whose environment
+    holds none of them but ``chosen``."""
+    environment = {
+        name: value for name, value in os.environ.items() if name not in BLAS_THREAD_VARIABLES
+    }
+    shown = f"{{name: os.environ.get(name) for name in {BLAS_THREAD_VARIABLES!r}}}"
+    report = f"import json, os\nprint(json.dumps({shown}))"
+    completed = subprocess.run(
+        [sys.executable, "-c", f"{code}\n{report}"], capture_output=True, text=True, check=True,
+        env={**environment, **chosen},
+    )  # fmt: skip
+    return dict(json.loads(completed.stdout.splitlines()[-1]))
+
+
+COMMAND = (
+    "import sys\nfrom bleuprint.cli import command\n"
+    "assert 'numpy' not in sys.modules  # BLAS reads the variables once, as numpy loads it\n"
+    "sys.argv = ['bleuprint', '--version']\nassert command() == 0"
+)
+
+
+def test_the_command_runs_blas_on_one_thread_where_the_user_chose_nothing() -> None:
+    assert _blas_variables_after(COMMAND) == dict.fromkeys(BLAS_THREAD_VARIABLES, "1")
+
+
+@pytest.mark.parametrize("name", BLAS_THREAD_VARIABLES)
+def test_the_command_sets_no_blas_variable_where_the_user_set_one(name: str) -> None:
+    expected: dict[str, str | None] = dict.fromkeys(BLAS_THREAD_VARIABLES)
+    assert _blas_variables_after(COMMAND, **{name: "3"}) == {**expected, name: "3"}
+
+
+def test_main_and_import_leave_the_users_process_as_it_was() -> None:
+    code = "from bleuprint.cli import main\nassert main(['--version']) == 0"
+    assert _blas_variables_after(code) == dict.fromkeys(BLAS_THREAD_VARIABLES)
 
 
 def test_the_presets_table_lists_names_without_importing_definitions() -> None:
@@ -178,6 +218,17 @@ def test_the_lazy_names_are_the_defining_modules_objects() -> None:
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="module 'bleuprint' has no attribute 'nothing'"):
         bleuprint.nothing  # noqa: B018
+
+
+@pytest.mark.parametrize("columns", [None, "57", "0", "-3", "wide", "250"])
+def test_the_help_is_as_wide_as_shutil_says(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert parser.Formatter("bleuprint")._width == shutil.get_terminal_size().columns - 2
 
 
 def test_the_help_lists_every_command_and_a_wrong_one_is_named() -> None:

@@ -189,9 +189,14 @@ def _corpus(draw: st.DrawFn) -> tuple[Any, Any, list[str] | None, list[list[str]
         return iter(hypotheses), iter(references), hypotheses, references
     if container == "broken":  # one reference list replaced by something wrong
         broken = list(references)
-        broken[draw(st.integers(0, size - 1))] = draw(WRONG)
+        # (not a list of texts: that would be a segment's references, of its own length)
+        broken[draw(st.integers(0, size - 1))] = draw(WRONG.filter(_not_texts))
         return hypotheses, broken, None, None
     return hypotheses, references, hypotheses, references
+
+
+def _not_texts(value: object) -> bool:
+    return not (isinstance(value, list) and all(isinstance(item, str) for item in value))
 
 
 def _sacrebleu(hypotheses: list[str], references: list[list[str]]) -> float:

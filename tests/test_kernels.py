@@ -190,6 +190,8 @@ def test_inconsistent_tables_are_refused_by_name(
         max_size=6,
     )
 )
+@example([[1], []])  # an empty list (its items may be no array at all), not an empty tuple
+@example([[2**30 - 1, 2**30, -(2**30) + 1, -(2**30)], [0, -1, 2**60, -(2**60)]])  # (digits)
 def test_flat_ids_lay_python_ints_end_to_end(
     kernel: ModuleType, sequences: list[list[int] | tuple[int, ...]]
 ) -> None:
@@ -375,6 +377,90 @@ def test_the_kernels_tokenize_every_wmt22_line_as_sacrebleu(
         assert (ids.tolist(), lengths.tolist()) == interned_by_dict(expected)[:2]
         if kernel is COMPILED:
             assert kernel.tokenize_texts(lines, name) == expected
+
+
+# -- a token's id, whatever the str it is in --------------------------------------------------
+
+# CPython keeps a str in the narrowest of three kinds (1, 2 or 4 bytes a character) that holds
+# its widest character, so one token is read from texts of every kind; the compiled kernel
+# keeps tokens of up to 7 bytes (in their own narrowest kind) in its table's slots, longer
+# ones apart. Characters at the kinds' edges, NUL (which pads short keys) and tokens that
+# are the same bytes in two kinds ("\x00\x01" and "\u0100").
+EDGE_CHARS = ["a", "\x00", "\x01", "\xe9", "\xff", "\u0100", "\u20ac", "\uffff"]
+EDGE_CHARS += ["\U00010000", "\U0001d11e"]
+EDGE_TOKEN = st.lists(st.sampled_from(EDGE_CHARS), min_size=1, max_size=10).map("".join)
+WIDER = ["", " \u20ac", " \U0001d11e"]  # leaves a text's kind as it is, or widens it
+
+
+def widened(texts: list[str]) -> list[str]:
+    return [text + wider for text in texts for wider in WIDER]
+
+
+@both_kernels
+@pytest.mark.parametrize("name", sorted(BUILT_IN))
+@given(st.lists(st.lists(EDGE_TOKEN, max_size=5).map(" ".join), max_size=4))
+@example(["\x00\x01 \u0100 \x00\x01\x00\x00 \u0100\x00 " + "\x00\x01" * 4 + " " + "\u0100" * 4])
+@example(["a a\x00 a\x00\x00 \x00a \x00 \x00\x00", "\xe9", "\xe9\u20ac", "\xe9 \u20ac"])
+@example(["aaaaaaa aaaaaaaa \u0100\u0100\u0100 \u0100\u0100\u0100\u0100 \U00010000\U00010000"])
+def test_a_token_has_one_id_in_strs_of_every_kind(
+    kernel: ModuleType, name: str, texts: list[str]
+) -> None:
+    python_tokenizer = PYTHON_TOKENIZERS[name]
+    texts = widened(texts)
+    vocabulary = kernel.Vocabulary()
+    ids, lengths = vocabulary.intern_texts(texts, name, functools.partial(map, python_tokenizer))
+    expected = interned_by_dict([python_tokenizer(text) for text in texts])
+    assert (ids.tolist(), lengths.tolist(), len(vocabulary)) == expected
+    # The same tokens as str objects (each of its own narrowest kind) get the same ids.
+    again, _ = vocabulary.intern_tokens([python_tokenizer(text) for text in texts])
+    assert again.tolist() == ids.tolist()
+
+
+@both_kernels
+def test_long_tokens_and_many_distinct_ones_keep_their_ids(kernel: ModuleType) -> None:
+    # 200,000 distinct tokens grow the table from its first 1,024 slots, over two calls;
+    # short and long ones, a long one of 100,000 characters, each also in a wider text.
+    tokens = [f"{k:x}" for k in range(100_000)] + [f"token-{k}-\xe9" for k in range(100_000)]
+    texts = [" ".join(tokens[k : k + 50]) for k in range(0, len(tokens), 50)]
+    texts += widened(["\xe9" * 100_000, "\u0100" * 100_000, "\U00010000" * 100_000])
+    split = functools.partial(map, str.split)
+    vocabulary = kernel.Vocabulary()
+    ids, lengths = [], []
+    for part in (texts[::2], texts[1::2], texts):
+        part_ids, part_lengths = vocabulary.intern_texts(part, "whitespace", split)
+        ids += part_ids.tolist()
+        lengths += part_lengths.tolist()
+    streams = [text.split() for part in (texts[::2], texts[1::2], texts) for text in part]
+    assert (ids, lengths, len(vocabulary)) == interned_by_dict(streams)
+    assert len(vocabulary) == 200_005  # (and "\u20ac", "\U0001d11e")
+
+
+# Every character str.split() splits on (U+001C..U+001F and U+0085 among them).
+WHITESPACE = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+
+
+def test_whitespace_is_latin_1_or_in_the_compiled_kernels_range() -> None:
+    # The compiled kernel looks up what is below 256 in a table and asks Python about
+    # U+1680..U+3000 only.
+    assert [c for c in WHITESPACE if 256 <= ord(c) < 0x1680 or ord(c) > 0x3000] == []
+    assert len(WHITESPACE) == 29
+
+
+@both_kernels
+@pytest.mark.parametrize("name", sorted(BUILT_IN))
+def test_texts_split_on_every_whitespace_and_may_have_no_token(
+    kernel: ModuleType, name: str
+) -> None:
+    python_tokenizer = PYTHON_TOKENIZERS[name]
+    tokenize = functools.partial(map, python_tokenizer)
+    texts = widened([f"{c}a{c}b\xe9{c}{c}" for c in WHITESPACE] + ["".join(WHITESPACE), ""])
+    vocabulary = kernel.Vocabulary()
+    ids, lengths = vocabulary.intern_texts(texts, name, tokenize)
+    expected = interned_by_dict([python_tokenizer(text) for text in texts])
+    assert (ids.tolist(), lengths.tolist(), len(vocabulary)) == expected
+    assert lengths.tolist()[-6:] == [0, 1, 1, 0, 1, 1]  # (only spaces; nothing)
+    empty_ids, empty_lengths = kernel.Vocabulary().intern_texts([], name, tokenize)
+    assert (empty_ids.tolist(), empty_lengths.tolist()) == ([], [])
 
 
 # Pieces of what 13a's rules look at, among runs of letters and spaces of any length (the

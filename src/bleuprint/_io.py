@@ -24,7 +24,6 @@ is its own definition:
 from __future__ import annotations
 
 import contextlib
-import gzip
 import os
 import sys
 import zlib
@@ -82,7 +81,7 @@ def read_lines(
             if progress is not None:
                 blocks = _reported(blocks, progress)
             yield from _decoded(blocks, shown, first_line)
-        except (gzip.BadGzipFile, EOFError, zlib.error):
+        except _gzip_errors():
             raise InputError("not a valid gzip file", path=shown) from None
         except OSError as error:
             raise _unreadable(error, shown) from None
@@ -215,11 +214,21 @@ def open_binary(path: str, *, sacrebleu_names: bool = False) -> Iterator[BinaryI
             raise _unreadable(error, path) from None
     with handle:
         if sacrebleu_names and path.endswith(".gz"):
+            import gzip  # noqa: PLC0415 - see _gzip_errors
+
             with gzip.GzipFile(fileobj=handle) as unpacked:
                 # A GzipFile reads bytes like any binary file; typeshed does not say it is one.
                 yield unpacked  # type: ignore[misc]
         else:
             yield handle
+
+
+def _gzip_errors() -> tuple[type[Exception], ...]:
+    """What a damaged gzip file raises. gzip is imported when a ``.gz`` file is read (or an
+    error is raised while reading), not at start-up, which most runs do without."""
+    import gzip  # noqa: PLC0415
+
+    return (gzip.BadGzipFile, EOFError, zlib.error)
 
 
 def _unreadable(error: OSError, name: str) -> InputError:

@@ -654,10 +654,10 @@ def _at_once(sequences: Sequence[Any]) -> _Ragged | None:
     """Sequences all given as lists or tuples of Python ints (read by the kernel), or all as
     1-D integer numpy arrays, read in one pass; ``None`` for anything else, to be read one by
     one (which names a problem)."""
+    read = flat_ids(sequences)  # (None at once for anything but lists and tuples)
+    if read is not None:
+        return _Ragged(*read)
     types = set(map(type, sequences))
-    if types <= {list, tuple}:
-        read = flat_ids(sequences)
-        return None if read is None else _Ragged(*read)
     if types != {np.ndarray}:
         return None
     if not {(array.ndim, array.dtype.kind) for array in sequences} <= {(1, "i"), (1, "u")}:
@@ -742,11 +742,12 @@ def _labels(ragged: _Ragged) -> tuple[IntArray, int]:
     if not len(ids):
         return np.zeros(0, np.int64), 0
     small = ids.dtype.kind in "iu" and ids.min() >= 0
-    if small and ids.max() < max(_OWN_LABELS, len(ids)):  # their own labels: no work at all
+    largest = int(ids.max()) if small else 0
+    if small and largest < max(_OWN_LABELS, len(ids)):  # their own labels: no work at all
         labels: IntArray = ids.astype(np.int64, copy=False)
-        size = int(ids.max()) + 1
-    elif small and ids.max() < _TABLE_LABELS:  # a table, not a sort: linear
-        present = np.zeros(int(ids.max()) + 1, bool)
+        size = largest + 1
+    elif small and largest < _TABLE_LABELS:  # a table, not a sort: linear
+        present = np.zeros(largest + 1, bool)
         present[ids] = True
         numbers = np.cumsum(present, dtype=np.int32) - 1  # 32 bits: summed much faster
         labels, size = numbers[ids].astype(np.int64), int(numbers[-1]) + 1

@@ -466,14 +466,22 @@ def mbr_tasks(size: int, options: Any) -> None:
         print(f"|  | (aggregate chooses the exact choice in {same:.0%} of groups) | | | | | | |")
 
 
-def timed_process(command: list[str], environment: dict[str, str]) -> tuple[float, float, str]:
-    """Run a command to its end: wall-clock seconds, CPU seconds (its own, user and system,
-    from ``wait4``) and a few words of what it printed."""
+def timed_process(
+    command: list[str], environment: dict[str, str], stdin: str | None = None
+) -> tuple[float, float, str]:
+    """Run a command to its end, with ``stdin`` as its standard input (none if ``None``):
+    wall-clock seconds, CPU seconds (its own, user and system, from ``wait4``) and a few words
+    of what it printed."""
     start = time.perf_counter()
     process = _RusagePopen(
-        command, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        env=environment,
+        stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
-    stdout, stderr = process.communicate()
+    stdout, stderr = process.communicate(stdin)
     seconds = time.perf_counter() - start
     usage = process.rusage if hasattr(process, "rusage") else None
     cpu = usage.ru_utime + usage.ru_stime if usage else float("nan")
@@ -505,11 +513,29 @@ class _RusagePopen(subprocess.Popen[str]):
         return pid, status
 
 
+FIRST_RUNS = ("import", "one test set, en-de Online-B")
+"""The cold-start tasks also timed as a first run (an empty bytecode cache)."""
+
+
 def cold_start(options: Any) -> None:
     """Whole processes from a cold start, alternated run by run; medians in milliseconds."""
+    with tempfile.TemporaryDirectory(prefix="bench-cold-") as folder:
+        _cold_start(options, Path(folder))
+
+
+def _cold_start(options: Any, folder: Path) -> None:
     scripts = Path(sys.executable).parent
     hypotheses, references = (str(path) for path in bench_corpora.test_set())
     score = [str(scripts / "bleuprint"), "score", "-r", references, "-i", hypotheses]
+    # ``pair`` reads the reference, then the candidate (the test set's first lines), from
+    # standard input; sacreBLEU's command is given the same two lines as two one-line files.
+    line_pair = [
+        Path(path).read_text(encoding="utf-8").splitlines()[0] for path in (references, hypotheses)
+    ]
+    for name, line in zip(("ref.txt", "hyp.txt"), line_pair, strict=True):
+        (folder / name).write_text(line + "\n", encoding="utf-8")
+    one_line = [str(folder / "ref.txt"), "-i", str(folder / "hyp.txt")]
+    stdin_of = {"bleuprint pair": "\n".join(line_pair) + "\n"}
     rows: list[tuple[str, list[tuple[str, list[str], dict[str, str]]]]] = [
         (
             "import",
@@ -538,6 +564,13 @@ def cold_start(options: Any) -> None:
                 ("bleuprint score, plain Python", score, {"BLEUPRINT_PURE_PYTHON": "1"}),
             ],
         ),
+        (
+            "pair, one line",
+            [
+                ("bleuprint pair", [str(scripts / "bleuprint"), "pair"], {}),
+                ("sacrebleu", [str(scripts / "sacrebleu"), *one_line], {}),
+            ],
+        ),
     ]
     print(
         f"\nCold start: whole processes, {options.cold_runs} runs each, the tools alternated run "
@@ -554,10 +587,10 @@ def cold_start(options: Any) -> None:
     # an installed package's are (pip compiles a wheel's), for bleuprint's editable install too.
     base = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     for _, commands in rows:
-        for _, command, extra in commands:
-            timed_process(command, {**base, "BLEUPRINT_THREADS": "1", **extra})
+        for tool, command, extra in commands:
+            timed_process(command, {**base, "BLEUPRINT_THREADS": "1", **extra}, stdin_of.get(tool))
     for task, commands in rows:
-        for first_run in (False, True) if task != "--version" else (False,):
+        for first_run in (False, True) if task in FIRST_RUNS else (False,):
             times: dict[str, list[tuple[float, float]]] = {tool: [] for tool, _, _ in commands}
             outputs: dict[str, str] = {}
             for number in range(options.cold_runs):
@@ -567,7 +600,9 @@ def cold_start(options: Any) -> None:
                     with tempfile.TemporaryDirectory() as cache:
                         if first_run:
                             environment["PYTHONPYCACHEPREFIX"] = cache
-                        seconds, cpu, outputs[tool] = timed_process(command, environment)
+                        seconds, cpu, outputs[tool] = timed_process(
+                            command, environment, stdin_of.get(tool)
+                        )
                     times[tool].append((seconds, cpu))
             name = f"{task}{', first run' if first_run else ''}"
             medians = {
@@ -596,13 +631,21 @@ def main() -> None:
     )
     parser.add_argument("--pairwise", default="100x100", help="SOURCESxCANDIDATES, or 0 to skip")
     parser.add_argument(
-        "--mbr", type=int, nargs="*", default=[64, 256], help="candidates per source (100 sources)"
+        "--mbr",
+        type=int,
+        nargs="*",
+        default=[64, 256],
+        help="candidates per source (100 sources); 0 or none skips",
     )
     parser.add_argument(
         "--mbr-peer-up-to", type=int, default=64, help="largest group the exact peers score"
     )
     parser.add_argument(
-        "--rewards", type=int, nargs="*", default=[64, 256, 1024], help="reward batch sizes"
+        "--rewards",
+        type=int,
+        nargs="*",
+        default=[64, 256, 1024],
+        help="reward batch sizes; 0 or none skips",
     )
     parser.add_argument("--token-ids", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--stream-size", type=int, default=10_000_000, help="0 to skip")
@@ -618,6 +661,10 @@ def main() -> None:
     )
     parser.add_argument("--skip", nargs="*", default=[], help="tools to leave out, e.g. nltk")
     options = parser.parse_args()
+    # A size of 0 skips, as for --pairwise and --stream-size (no value skips too).
+    options.rewards, options.mbr = (
+        [size for size in sizes if size] for sizes in (options.rewards, options.mbr)
+    )
     if options.child:
         print(json.dumps(child(json.loads(options.child))))
         return
@@ -789,6 +836,14 @@ def targets(options: Any) -> None:
             "cold import",
             "sacrebleu",
             "bleuprint",
+            1.0,
+        ),
+        ("--version no slower than sacrebleu's", "cold --version", "sacrebleu", "bleuprint", 1.0),
+        (
+            "pair on one line no slower than sacrebleu's command",
+            "cold pair, one line",
+            "sacrebleu",
+            "bleuprint pair",
             1.0,
         ),
     ]

@@ -94,8 +94,7 @@ static i64 *ints(const Array *array) { return (i64 *)array->view.buf; }
  * shorter parts are shared are looked up at all.
  */
 
-typedef struct { i64 segment, label; } ByToken; /* the segment that last labelled a token */
-typedef struct { i64 key, label; } BySlot;      /* key -1: an empty slot */
+typedef struct { i64 key, label; } BySlot; /* key -1: an empty slot */
 typedef struct {
     i64 slot, in_hypothesis, most_in_a_reference, in_this_reference, this_reference;
 } ByLabel;
@@ -109,28 +108,57 @@ typedef struct {
     Py_ssize_t found, capacity;
     i64 *labels[2]; /* by position: n-gram label, unigram label; the references' after */
     i64 *keys, *at;  /* the positions that may be shared, and their keys (see candidates) */
-    ByToken *by_token;
+    i64 *alive;      /* of the segment's texts (hypothesis, references): how many `at` lists */
+    int32_t *by_token; /* a token's unigram label in the hypothesis being counted, else -1 */
     BySlot *by_slot;
     ByLabel *by_label; /* its last row: where the n-grams the hypothesis lacks are counted */
     Py_ssize_t sink;
 } Counter;
 
-/* The positions from `first` to `last` (exclusive) whose n-gram of order n + 1 may be
- * shared, its first n tokens (labels[0][i]) and its last token (labels[1][i + n]) being
- * shared: their keys (the two labels in one number) in `keys`, their positions in `at`; every
- * position is unlabelled meanwhile. Which positions are kept is as good as random, so it is
- * written without a branch: a mispredicted one cost more than the writes. Returns how many. */
-static i64 candidates(Counter *c, i64 first, i64 last, i64 n, i64 unigrams)
+/* The row of `label`, or the sink's for -1 (without a branch: the compiler made one of ?:,
+ * and which it is is random). */
+static ALWAYS_INLINE ByLabel *row_of(const Counter *c, i64 label)
 {
+    i64 none = label >> 63; /* all ones for -1, else 0 */
+    return &c->by_label[(label & ~none) | (c->sink & none)];
+}
+
+/* Of one text's positions from `first` to `last` (exclusive), those whose n-gram of order
+ * n + 1 may be shared, as its first n tokens (labels[0][i]) and its last token
+ * (labels[1][i + n]) are: their keys (the two labels in one number) go to `keys`, their
+ * positions to `at` (both from `first` on). For bigrams (`listed` 0) every position is read;
+ * for longer n-grams only the `alive` positions that `at` lists from the order before,
+ * ascending (no other can be shared). In the hypothesis (`hypothesis`), a prefix's label may
+ * be that of an n-gram no reference has: its counts (still in by_label) tell. Which positions
+ * are kept is as good as random, so it is written without a branch: a mispredicted one cost
+ * more than the writes. Returns how many. */
+static ALWAYS_INLINE i64 candidates_of(Counter *c, i64 first, i64 last, i64 alive, i64 n,
+                                       i64 unigrams, int hypothesis, int listed)
+{
+    i64 *at = c->at + first, *keys = c->keys + first;
+    i64 count = listed ? alive : last - first;
+    if (listed && count > 0 && at[count - 1] >= last) /* (its n-gram would end past the text) */
+        count--;
     i64 kept = 0;
-    for (i64 i = first; i < last; i++) {
+    for (i64 k = 0; k < count; k++) {
+        i64 i = listed ? at[k] : first + k;
         i64 prefix = c->labels[0][i], tail = c->labels[1][i + n];
-        c->keys[kept] = prefix * unigrams + tail;
-        c->at[kept] = i;
-        kept += (prefix >= 0) & (tail >= 0);
-        c->labels[0][i] = -1;
+        int keep = (prefix >= 0) & (tail >= 0);
+        if (hypothesis) /* (the sink's row where there is no label: kept out all the same) */
+            keep &= row_of(c, prefix)->most_in_a_reference > 0;
+        keys[kept] = prefix * unigrams + tail;
+        at[kept] = i;
+        kept += keep;
     }
     return kept;
+}
+
+static ALWAYS_INLINE i64 candidates(Counter *c, i64 first, i64 last, i64 alive, i64 n,
+                                    i64 unigrams, int hypothesis)
+{
+    if (n == 1)
+        return candidates_of(c, first, last, alive, n, unigrams, hypothesis, 0);
+    return candidates_of(c, first, last, alive, n, unigrams, hypothesis, 1);
 }
 
 static i64 find_slot(const BySlot *by_slot, i64 key, i64 mask)
@@ -152,24 +180,24 @@ static i64 new_label(ByLabel *by_label, i64 label, i64 slot)
 
 /* Label the hypothesis's shared-so-far n-grams of order n + 1 and count them; return how
  * many distinct ones there are. */
-static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 segment, i64 n, i64 unigrams,
-                            i64 mask)
+static i64 label_hypothesis(Counter *c, i64 start, i64 size, i64 n, i64 unigrams, i64 mask)
 {
     i64 distinct = 0;
     if (n == 0) {
-        for (i64 i = 0; i < size; i++) {
-            ByToken *token = &c->by_token[c->token_ids[start + i]];
-            if (token->segment != segment) {
-                token->segment = segment;
-                token->label = distinct;
-                distinct = new_label(c->by_label, distinct, -1);
-            }
-            c->by_label[token->label].in_hypothesis++;
-            c->labels[0][i] = token->label;
+        for (i64 i = 0; i < size; i++) { /* (new or seen is random: no branch) */
+            int32_t *label = &c->by_token[c->token_ids[start + i]];
+            i64 unseen = -(i64)(*label < 0); /* all ones or none (a ?: here became a branch) */
+            i64 own = (*label & ~unseen) | (distinct & unseen);
+            new_label(c->by_label, distinct, -1); /* (the next free row: harmless if seen) */
+            *label = (int32_t)own;
+            distinct -= unseen;
+            c->by_label[own].in_hypothesis++;
+            c->labels[0][i] = own;
         }
         return distinct;
     }
-    i64 kept = candidates(c, 0, size - n, n, unigrams);
+    i64 kept = candidates(c, 0, size - n, c->alive[0], n, unigrams, 1);
+    c->alive[0] = kept;
     for (i64 k = 0; k < kept; k++) {
         i64 slot = find_slot(c->by_slot, c->keys[k], mask);
         if (c->by_slot[slot].key == -1) {
@@ -195,57 +223,84 @@ static void count_one(ByLabel *counted, i64 number)
         counted->most_in_a_reference = counted->in_this_reference;
 }
 
+/* One more of this n-gram in the only reference: its count there is the most. */
+static void count_only(ByLabel *counted, i64 Py_UNUSED(number)) { counted->most_in_a_reference++; }
+
+typedef void (*Count)(ByLabel *counted, i64 number);
+
 /* Count the n-grams of order n + 1 of the segment's reference `number` (labelled from
- * `position` on) that the hypothesis has too, and label them (-1 for the others). */
-static void count_in_reference(Counter *c, i64 start, i64 size, i64 position, i64 segment, i64 n,
-                               i64 unigrams, i64 number, i64 mask)
+ * `position` on) that the hypothesis has too, and label them (-1 for the others); list those
+ * (alive[number + 1]). */
+static ALWAYS_INLINE void count_in_reference(Counter *c, i64 start, i64 size, i64 position,
+                                             i64 n, i64 unigrams, i64 number, i64 mask,
+                                             Count counted)
 {
     if (n == 0) {
         for (i64 i = position; i < position + size; i++) {
-            const ByToken *token = &c->by_token[c->token_ids[start + i - position]];
-            i64 label = token->segment == segment ? token->label : -1;
+            i64 label = c->by_token[c->token_ids[start + i - position]];
             c->labels[0][i] = c->labels[1][i] = label;
-            count_one(&c->by_label[label >= 0 ? label : c->sink], number);
+            counted(row_of(c, label), number);
         }
         return;
     }
-    i64 kept = candidates(c, position, position + size - n, n, unigrams);
+    i64 *alive = &c->alive[number + 1];
+    i64 kept = candidates(c, position, position + size - n, *alive, n, unigrams, 0);
+    i64 *at = c->at + position, *keys = c->keys + position, found = 0;
     for (i64 k = 0; k < kept; k++) {
-        i64 slot = find_slot(c->by_slot, c->keys[k], mask);
-        i64 label = c->by_slot[slot].key == c->keys[k] ? c->by_slot[slot].label : -1;
-        c->labels[0][c->at[k]] = label;
-        count_one(&c->by_label[label >= 0 ? label : c->sink], number);
+        i64 slot = find_slot(c->by_slot, keys[k], mask);
+        i64 label = c->by_slot[slot].key == keys[k] ? c->by_slot[slot].label : -1;
+        c->labels[0][at[k]] = label;
+        counted(row_of(c, label), number);
+        at[found] = at[k]; /* (listed for the next order if the hypothesis has it) */
+        found += label >= 0;
+    }
+    *alive = found;
+}
+
+/* The references of one segment counted at order n + 1 (their labels from `position` on). */
+static void count_in_references(Counter *c, i64 segment, i64 position, i64 n, i64 unigrams,
+                                i64 mask)
+{
+    const i64 *starts = c->text_starts;
+    i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
+    for (i64 number = 0; number < last - first; number++) {
+        i64 reference = c->reference_texts[first + number];
+        i64 size = starts[reference + 1] - starts[reference];
+        if (last - first == 1) /* (the common case, with less to keep) */
+            count_in_reference(c, starts[reference], size, position, n, unigrams, number, mask,
+                               count_only);
+        else
+            count_in_reference(c, starts[reference], size, position, n, unigrams, number, mask,
+                               count_one);
+        position += size;
     }
 }
 
-/* Unlabel the hypothesis n-grams that no reference has (and keep the unigram labels). An
- * unlabelled position reads the sink's row, and stays -1 whatever it holds: no branch. */
-static void forget_unshared(Counter *c, i64 positions, i64 n)
+/* The hypothesis's unigram labels, -1 for those no reference has (the longer n-grams'
+ * are told apart in `candidates`). An unlabelled position reads the sink's row, and stays -1
+ * whatever it holds: no branch. */
+static void forget_unshared(Counter *c, i64 positions)
 {
     for (i64 i = 0; i < positions; i++) {
         i64 label = c->labels[0][i];
-        const ByLabel *counts = &c->by_label[label >= 0 ? label : c->sink];
-        c->labels[0][i] = counts->most_in_a_reference > 0 ? label : -1;
-        if (n == 0)
-            c->labels[1][i] = c->labels[0][i];
+        const ByLabel *counts = row_of(c, label);
+        c->labels[1][i] = counts->most_in_a_reference > 0 ? label : -1;
     }
 }
 
-/* One row of `repeated`; 0 where memory ran out. */
-static int add_repeated(Counter *c, i64 cell, i64 in_hypothesis, i64 in_reference)
+/* Room in `repeated` for `more` rows; 0 where memory ran out. */
+static int reserve_repeated(Counter *c, i64 more)
 {
-    if (c->found == c->capacity) {
-        Py_ssize_t capacity = 2 * c->capacity;
-        i64 *grown = realloc(c->repeated, (size_t)capacity * 3 * sizeof(i64));
-        if (grown == NULL)
-            return 0;
-        c->repeated = grown;
-        c->capacity = capacity;
-    }
-    i64 *row = &c->repeated[3 * c->found++];
-    row[0] = cell;
-    row[1] = in_hypothesis;
-    row[2] = in_reference;
+    if (c->found + more <= c->capacity)
+        return 1;
+    Py_ssize_t capacity = 2 * c->capacity;
+    while (capacity < c->found + more)
+        capacity *= 2;
+    i64 *grown = realloc(c->repeated, (size_t)capacity * 3 * sizeof(i64));
+    if (grown == NULL)
+        return 0;
+    c->repeated = grown;
+    c->capacity = capacity;
     return 1;
 }
 
@@ -260,50 +315,52 @@ static int count_segments(Counter *c)
         while (mask + 1 < 4 * size)
             mask = 2 * mask + 1;
         i64 unigrams = 0, orders = c->max_n < size ? c->max_n : size;
-        i64 first = c->reference_offsets[segment], last = c->reference_offsets[segment + 1];
         for (i64 n = 0; n < orders; n++) { /* n: the order minus one */
-            i64 distinct = label_hypothesis(c, start, size, segment, n, unigrams, mask);
+            i64 distinct = label_hypothesis(c, start, size, n, unigrams, mask);
             if (distinct == 0)
                 break;
-            i64 position = size;
-            for (i64 number = 0; number < last - first; number++) {
-                i64 reference = c->reference_texts[first + number];
-                i64 reference_size = starts[reference + 1] - starts[reference];
-                count_in_reference(c, starts[reference], reference_size, position, segment, n,
-                                   unigrams, number, mask);
-                position += reference_size;
-            }
+            count_in_references(c, segment, size, n, unigrams, mask);
             i64 shared = 0, singles = 0;
+            if (!reserve_repeated(c, distinct))
+                return 0;
             for (i64 label = 0; label < distinct; label++) {
                 const ByLabel *counts = &c->by_label[label];
                 if (n > 0)
                     c->by_slot[counts->slot].key = -1;
                 i64 most = counts->most_in_a_reference;
-                int single = counts->in_hypothesis == 1 && most == 1;
+                int single = (counts->in_hypothesis == 1) & (most == 1); /* (no branch) */
                 shared += most > 0; /* (summed, not branched on: shared or not is random) */
                 singles += single;
-                if (most > 0 && !single &&
-                    !add_repeated(c, segment * c->max_n + n, counts->in_hypothesis, most))
-                    return 0;
+                i64 *row = &c->repeated[3 * c->found]; /* (written always, kept if repeated) */
+                row[0] = segment * c->max_n + n;
+                row[1] = counts->in_hypothesis;
+                row[2] = most;
+                c->found += (most > 0) & !single;
             }
             c->singles[segment * c->max_n + n] = singles;
             if (shared == 0 || n == c->max_n - 1)
                 break;
-            forget_unshared(c, size - n, n);
-            if (n == 0)
+            if (n == 0) {
+                forget_unshared(c, size);
                 unigrams = distinct;
+            }
         }
+        for (i64 i = 0; i < size; i++) /* (clean for the next segment) */
+            c->by_token[c->token_ids[start + i]] = -1;
     }
     return 1;
 }
 
-/* The most tokens of one hypothesis, and of the references of one segment together (at
- * least 1 each). */
-static void longest(const Counter *c, i64 *hypothesis, i64 *references)
+/* The most tokens of one hypothesis, of the references of one segment together, and the
+ * most texts of a segment (at least 1 each). */
+static void longest(const Counter *c, i64 *hypothesis, i64 *references, i64 *texts)
 {
     const i64 *starts = c->text_starts;
-    *hypothesis = *references = 1;
+    *hypothesis = *references = *texts = 1;
     for (i64 segment = 0; segment < c->segments; segment++) {
+        i64 count = c->reference_offsets[segment + 1] - c->reference_offsets[segment];
+        if (count + 1 > *texts)
+            *texts = count + 1;
         i64 text = c->hypothesis_texts[segment];
         if (starts[text + 1] - starts[text] > *hypothesis)
             *hypothesis = starts[text + 1] - starts[text];
@@ -318,8 +375,10 @@ static void longest(const Counter *c, i64 *hypothesis, i64 *references)
 /* Allocate the tables and count; 0 where memory ran out. */
 static int count(Counter *c, i64 vocabulary_size)
 {
-    i64 longest_hypothesis, longest_references;
-    longest(c, &longest_hypothesis, &longest_references);
+    i64 longest_hypothesis, longest_references, most_texts;
+    longest(c, &longest_hypothesis, &longest_references, &most_texts);
+    if (longest_hypothesis >= INT32_MAX) /* (labels of 32 bits: 16 GB of ids in one text) */
+        return 0;
     i64 slots = 16;
     while (slots < 4 * longest_hypothesis)
         slots *= 2;
@@ -327,17 +386,17 @@ static int count(Counter *c, i64 vocabulary_size)
     c->capacity = 1 << 12;
     c->repeated = malloc((size_t)c->capacity * 3 * sizeof(i64));
     c->labels[0] = malloc((size_t)positions * 4 * sizeof(i64));
-    c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(ByToken));
+    c->by_token = malloc((size_t)(vocabulary_size > 0 ? vocabulary_size : 1) * sizeof(int32_t));
     c->by_slot = malloc((size_t)slots * sizeof(BySlot));
+    c->alive = malloc((size_t)most_texts * sizeof(i64));
     c->by_label = calloc((size_t)longest_hypothesis + 1, sizeof(ByLabel));
     c->sink = longest_hypothesis;
     int counted = 0;
-    if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label) {
+    if (c->repeated && c->labels[0] && c->by_token && c->by_slot && c->by_label && c->alive) {
         c->labels[1] = c->labels[0] + positions;
         c->keys = c->labels[0] + 2 * positions;
         c->at = c->labels[0] + 3 * positions;
-        for (i64 token = 0; token < vocabulary_size; token++)
-            c->by_token[token].segment = c->by_token[token].label = -1;
+        memset(c->by_token, 0xff, (size_t)vocabulary_size * sizeof(int32_t)); /* all -1 */
         for (i64 slot = 0; slot < slots; slot++)
             c->by_slot[slot].key = c->by_slot[slot].label = -1;
         counted = count_segments(c);
@@ -346,6 +405,7 @@ static int count(Counter *c, i64 vocabulary_size)
     free(c->by_token);
     free(c->by_slot);
     free(c->by_label);
+    free(c->alive);
     return counted;
 }
 
@@ -528,17 +588,115 @@ static int push_int(Ints *ints, i64 value)
     return 1;
 }
 
-/* A slot of the table: a token's hash (0 for an empty slot: no token hashes to 0), its id,
- * and where its characters are in the arena (held here so that a lookup reads only the slot
- * and the characters). */
-typedef struct { uint64_t hash; i64 id, start, size; } Slot;
+/* The characters of a str of `kind` (1, 2 or 4 bytes each); each loop over them is written
+ * once, as an inline function of the kind, and called with each kind as a constant. */
+static ALWAYS_INLINE Py_UCS4 char_at(int kind, const void *data, Py_ssize_t k)
+{
+    if (kind == PyUnicode_1BYTE_KIND)
+        return ((const Py_UCS1 *)data)[k];
+    if (kind == PyUnicode_2BYTE_KIND)
+        return ((const Py_UCS2 *)data)[k];
+    return ((const Py_UCS4 *)data)[k];
+}
 
-/* str tokens: an open-addressing table of their hashes, over an arena of their characters. */
+static unsigned char SPACE[256]; /* Py_UNICODE_ISSPACE below 256 */
+
+/* Py_UNICODE_ISSPACE, with a table where it holds most text: every other space is in
+ * U+1680..U+3000 (tests/test_kernels.py checks every code point). */
+static ALWAYS_INLINE int is_space(Py_UCS4 c)
+{
+    return c < 256 ? SPACE[c] : c >= 0x1680 && c <= 0x3000 && Py_UNICODE_ISSPACE(c);
+}
+
+/* - keys and the table -
+ *
+ * A token's key is its characters in the narrowest kind that holds them, so that its id
+ * depends only on its code points, whatever the kind of the str it came from. A key of up
+ * to 7 bytes is held whole in the slot's word, its size and kind in the top byte: most
+ * tokens are found by reading one slot. A longer key's bytes are in the arena, after a
+ * header of the same size and kind; its word is LONG and the header's offset. */
+
+#define LONG ((uint64_t)1 << 63)
+enum { SHORT_BYTES = 7 };
+
+#if defined(_MSC_VER)
+#define PREFETCH(address) ((void)(address))
+#else
+#define PREFETCH(address) __builtin_prefetch(address)
+#endif
+
+static ALWAYS_INLINE uint32_t load_32(const unsigned char *bytes)
+{
+    uint32_t word;
+    memcpy(&word, bytes, 4);
+#if PY_BIG_ENDIAN
+    word = __builtin_bswap32(word);
+#endif
+    return word;
+}
+
+/* `n` bytes (fewer than 8) as a little-endian word, read in at most 3 loads (which overlap)
+ * without going past them. */
+static ALWAYS_INLINE uint64_t load_bytes(const unsigned char *bytes, size_t n)
+{
+    if (n >= 4)
+        return load_32(bytes) | (uint64_t)load_32(bytes + n - 4) << (8 * (n - 4));
+    if (n == 0)
+        return 0;
+    return bytes[0] | (uint64_t)bytes[n / 2] << (8 * (n / 2)) |
+           (uint64_t)bytes[n - 1] << (8 * (n - 1));
+}
+
+static ALWAYS_INLINE uint64_t load_64(const unsigned char *bytes)
+{
+    uint64_t word;
+    memcpy(&word, bytes, 8);
+    return word;
+}
+
+static ALWAYS_INLINE uint64_t mixed(uint64_t x)
+{
+    x ^= x >> 32;
+    x *= 0xd6e8feb86659fd93u;
+    x ^= x >> 32;
+    x *= 0xd6e8feb86659fd93u;
+    return x ^ (x >> 32);
+}
+
+/* The hash of a long key: its header, then its bytes 8 at a time (the last 8 overlapping). */
+static uint64_t hash_chars(const unsigned char *bytes, Py_ssize_t size, uint64_t header)
+{
+    uint64_t hash = header * 0x9e3779b97f4a7c15u;
+    Py_ssize_t k = 0;
+    for (; k + 8 <= size; k += 8)
+        hash = (hash ^ load_64(bytes + k)) * 0x9e3779b97f4a7c15u;
+    if (k < size)
+        hash = (hash ^ load_64(bytes + size - 8)) * 0x9e3779b97f4a7c15u;
+    return mixed(hash);
+}
+
+/* A token's key (see above). A long key's bytes are the token's own, or, where its kind is
+ * narrower than the str's, at `narrowed` in the table's room for them. */
+typedef struct {
+    uint64_t word, hash, header; /* header: the key's size in bytes << 2 | log2 of its kind */
+    const unsigned char *bytes;
+    Py_ssize_t size, narrowed;
+} Key;
+
+/* A slot: the top half of its key's hash, its id + 1 (0 for an empty slot) and the word. */
+typedef struct { uint32_t tag, id; uint64_t word; } Slot;
+
+typedef struct { unsigned char *bytes; Py_ssize_t size, capacity; } Bytes;
+
+/* str tokens: an open-addressing table of their keys, the long keys in an arena. */
 typedef struct {
     Slot *slots;
-    i64 mask;    /* the number of slots minus 1 */
-    i64 count;   /* tokens held */
-    Chars chars; /* the arena */
+    i64 mask;       /* the number of slots minus 1 */
+    i64 count;      /* tokens held */
+    Bytes arena;    /* the long keys, each after its header, 8-aligned */
+    Bytes narrowed; /* one text's long keys narrowed from their str's kind */
+    Key *pending;   /* one text's keys, looked up once all are hashed */
+    Py_ssize_t pending_count, pending_capacity;
 } Table;
 
 typedef struct {
@@ -549,14 +707,64 @@ typedef struct {
     int busy;         /* a call is using the tables (with the GIL released) */
 } Vocabulary;
 
-static uint64_t hash_chars(const Py_UCS4 *chars, Py_ssize_t size)
+/* Room for `size` bytes in total; 0 where memory ran out. */
+static int reserve_bytes(Bytes *buffer, Py_ssize_t size)
 {
-    uint64_t hash = 14695981039346656037u; /* FNV-1a, then a final mix */
+    void *bytes = buffer->bytes;
+    int done = reserve(&bytes, &buffer->capacity, size, 1, 4096);
+    buffer->bytes = bytes;
+    return done;
+}
+
+/* The narrowest kind that holds the characters. */
+static ALWAYS_INLINE int narrowest(int kind, const void *chars, Py_ssize_t size)
+{
+    if (kind == PyUnicode_1BYTE_KIND)
+        return kind;
+    Py_UCS4 all = 0;
     for (Py_ssize_t k = 0; k < size; k++)
-        hash = (hash ^ chars[k]) * 1099511628211u;
-    hash ^= hash >> 33;
-    hash *= 0xff51afd7ed558ccdu;
-    return (hash ^ (hash >> 33)) | 1;
+        all |= char_at(kind, chars, k);
+    return all < 256 ? PyUnicode_1BYTE_KIND : all < 65536 ? PyUnicode_2BYTE_KIND : kind;
+}
+
+/* The key of a token of `size` characters of `kind` at `chars`; 0 where memory ran out. */
+static ALWAYS_INLINE int token_key(Table *t, int kind, const void *chars, Py_ssize_t size,
+                                   Key *key)
+{
+    int to = narrowest(kind, chars, size);
+    key->size = size * to;
+    key->header = (uint64_t)key->size << 2 | (uint64_t)(to >> 1);
+    key->narrowed = -1;
+    key->bytes = chars;
+    if (key->size <= SHORT_BYTES) {
+        uint64_t word = 0;
+        if (kind == PyUnicode_1BYTE_KIND) /* (wider characters by value: byte order differs) */
+            word = load_bytes(chars, (size_t)key->size);
+        else
+            for (Py_ssize_t k = 0; k < size; k++)
+                word |= (uint64_t)char_at(kind, chars, k) << (8 * to * k);
+        key->word = word | key->header << 56;
+        key->hash = mixed(key->word);
+        return 1;
+    }
+    key->word = LONG;
+    if (to != kind) {
+        if (!reserve_bytes(&t->narrowed, t->narrowed.size + key->size))
+            return 0;
+        unsigned char *out = t->narrowed.bytes + t->narrowed.size;
+        for (Py_ssize_t k = 0; k < size; k++) {
+            Py_UCS4 c = char_at(kind, chars, k);
+            if (to == PyUnicode_1BYTE_KIND)
+                out[k] = (Py_UCS1)c;
+            else
+                memcpy(out + 2 * k, &(Py_UCS2){(Py_UCS2)c}, 2);
+        }
+        key->narrowed = t->narrowed.size;
+        key->bytes = out;
+        t->narrowed.size += key->size;
+    }
+    key->hash = hash_chars(key->bytes, key->size, key->header);
+    return 1;
 }
 
 /* An empty table; 0 where memory ran out. */
@@ -570,7 +778,19 @@ static int new_table(Table *t)
 static void free_table(Table *t)
 {
     free(t->slots);
-    free(t->chars.chars);
+    free(t->arena.bytes);
+    free(t->narrowed.bytes);
+    free(t->pending);
+}
+
+/* The hash of the key a slot holds. */
+static uint64_t slot_hash(const Table *t, const Slot *slot)
+{
+    if (!(slot->word & LONG))
+        return mixed(slot->word);
+    const unsigned char *entry = t->arena.bytes + (slot->word & ~LONG);
+    uint64_t header = load_64(entry);
+    return hash_chars(entry + 8, (Py_ssize_t)(header >> 2), header);
 }
 
 /* Twice the slots, every token placed again; 0 where memory ran out. */
@@ -581,10 +801,10 @@ static int grow_slots(Table *t)
     if (slots == NULL)
         return 0;
     for (i64 old = 0; old <= t->mask; old++) {
-        if (t->slots[old].hash == 0)
+        if (t->slots[old].id == 0)
             continue;
-        i64 slot = (i64)(t->slots[old].hash & (uint64_t)mask);
-        while (slots[slot].hash != 0)
+        i64 slot = (i64)(slot_hash(t, &t->slots[old]) & (uint64_t)mask);
+        while (slots[slot].id != 0)
             slot = (slot + 1) & mask;
         slots[slot] = t->slots[old];
     }
@@ -594,42 +814,64 @@ static int grow_slots(Table *t)
     return 1;
 }
 
-/* The id of the token of these characters in the table; if it is new, it is added with id
- * `next_id`. -1 where memory ran out. */
-static i64 table_id(Table *t, i64 next_id, const Py_UCS4 *chars, Py_ssize_t size)
+/* Whether a slot holds the key. */
+static ALWAYS_INLINE int holds(const Table *t, const Slot *slot, const Key *key)
 {
-    uint64_t hash = hash_chars(chars, size);
-    i64 slot = (i64)(hash & (uint64_t)t->mask);
-    for (; t->slots[slot].hash != 0; slot = (slot + 1) & t->mask) {
-        const Slot *known = &t->slots[slot];
-        if (known->hash == hash && known->size == size) {
-            const Py_UCS4 *kept = t->chars.chars + known->start;
-            Py_ssize_t k = 0;
-            while (k < size && kept[k] == chars[k]) /* (tokens are short: no call to memcmp) */
-                k++;
-            if (k == size)
-                return known->id;
-        }
+    if (key->word != LONG)
+        return slot->word == key->word;
+    if (slot->tag != (uint32_t)(key->hash >> 32) || !(slot->word & LONG))
+        return 0;
+    const unsigned char *entry = t->arena.bytes + (slot->word & ~LONG);
+    return load_64(entry) == key->header && memcmp(entry + 8, key->bytes, (size_t)key->size) == 0;
+}
+
+/* The id of the key's token in the table; if it is new, it is added with id `next_id`. -1
+ * where memory ran out (or ids ran past 32 bits). */
+static ALWAYS_INLINE i64 table_id(Table *t, i64 next_id, const Key *key)
+{
+    i64 slot = (i64)(key->hash & (uint64_t)t->mask);
+    for (; t->slots[slot].id != 0; slot = (slot + 1) & t->mask)
+        if (holds(t, &t->slots[slot], key))
+            return (i64)t->slots[slot].id - 1;
+    if (next_id >= UINT32_MAX)
+        return -1;
+    if (2 * (t->count + 1) > t->mask) { /* (grown first: a failure leaves the table whole) */
+        if (!grow_slots(t))
+            return -1;
+        for (slot = (i64)(key->hash & (uint64_t)t->mask); t->slots[slot].id != 0;)
+            slot = (slot + 1) & t->mask;
     }
-    if (!reserve_chars(&t->chars, t->chars.size + size))
-        return -1;
-    memcpy(t->chars.chars + t->chars.size, chars, (size_t)size * sizeof(Py_UCS4));
-    t->slots[slot] = (Slot){hash, next_id, t->chars.size, size};
-    t->chars.size += size;
+    uint64_t word = key->word;
+    if (word == LONG) {
+        Py_ssize_t at = t->arena.size, room = 8 + ((key->size + 7) & ~(Py_ssize_t)7);
+        if (!reserve_bytes(&t->arena, at + room))
+            return -1;
+        memcpy(t->arena.bytes + at, &key->header, 8);
+        memcpy(t->arena.bytes + at + 8, key->bytes, (size_t)key->size);
+        t->arena.size += room;
+        word |= (uint64_t)at;
+    }
+    t->slots[slot] = (Slot){(uint32_t)(key->hash >> 32), (uint32_t)next_id + 1, word};
     t->count++;
-    if (2 * t->count > t->mask && !grow_slots(t))
-        return -1;
     return next_id;
 }
 
-/* The id of the str token of these characters, a new one if it is new; -1 where memory ran
- * out. */
-static i64 intern_chars(Vocabulary *v, const Py_UCS4 *chars, Py_ssize_t size)
+/* The id of the key's token, a new one if it is new; -1 where memory ran out. */
+static ALWAYS_INLINE i64 intern_key(Vocabulary *v, const Key *key)
 {
-    i64 id = table_id(&v->table, v->size, chars, size);
+    i64 id = table_id(&v->table, v->size, key);
     if (id == v->size)
         v->size++;
     return id;
+}
+
+/* The id of the str token of `size` characters of `kind` at `chars`, a new one if it is
+ * new; -1 where memory ran out. */
+static i64 intern_chars(Vocabulary *v, int kind, const void *chars, Py_ssize_t size)
+{
+    Key key;
+    v->table.narrowed.size = 0;
+    return token_key(&v->table, kind, chars, size, &key) ? intern_key(v, &key) : -1;
 }
 
 /* The id of a token that is not a str (numbered by `others`); -1 with an exception. */
@@ -654,23 +896,24 @@ static int load(Chars *buffer, int kind, const void *data, Py_ssize_t size)
 {
     if (!reserve_chars(buffer, size))
         return 0;
-    if (kind == PyUnicode_1BYTE_KIND)
-        for (Py_ssize_t k = 0; k < size; k++)
-            buffer->chars[k] = ((const Py_UCS1 *)data)[k];
-    else if (kind == PyUnicode_2BYTE_KIND)
-        for (Py_ssize_t k = 0; k < size; k++)
-            buffer->chars[k] = ((const Py_UCS2 *)data)[k];
-    else
-        memcpy(buffer->chars, data, (size_t)size * sizeof(Py_UCS4));
+    for (Py_ssize_t k = 0; k < size; k++)
+        buffer->chars[k] = char_at(kind, data, k);
     buffer->size = size;
     return 1;
 }
 
-/* - the built-in tokenizers, on UCS-4 buffers -
+/* - the built-in tokenizers, on the str's own characters -
  *
- * Each step reads `text` and writes `other`, then the two are swapped: `text` always holds
- * the text so far. 13a's steps are sacreBLEU's, one for one: a regular expression replaced
- * by re.sub, which scans left to right and goes on after each match, is the same scan here. */
+ * Each gives its tokens to a Take, as where they are in the text: every token of these
+ * tokenizers is a run of the text's characters. Where 13a's escapes change the text, it is
+ * rewritten first, as UCS-4, in steps: each step reads `text` and writes `other`, then the
+ * two are swapped, so `text` always holds the text so far. 13a's steps are sacreBLEU's, one
+ * for one: a regular expression replaced by re.sub, which scans left to right and goes on
+ * after each match, is the same scan here. */
+
+/* Where a tokenizer gives each token (`size` characters of `kind` at `chars`); 0 where it
+ * failed (memory ran out). */
+typedef int (*Take)(void *context, int kind, const void *chars, Py_ssize_t size);
 
 typedef struct { Chars text, other; } Texts;
 
@@ -683,13 +926,6 @@ static void swap(Texts *t)
 
 static int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 static int is_mark(Py_UCS4 c) { return c == '.' || c == ','; }
-
-/* str.rstrip() */
-static void right_stripped(Chars *text)
-{
-    while (text->size > 0 && Py_UNICODE_ISSPACE(text->chars[text->size - 1]))
-        text->size--;
-}
 
 /* str.replace(old, new), `new` being one character or none (0). */
 static int replaced(Texts *t, const char *old, Py_UCS4 new)
@@ -716,17 +952,39 @@ static int replaced(Texts *t, const char *old, Py_UCS4 new)
     return 1;
 }
 
-/* mteval-v13a's escapes as sacreBLEU applies them (bleuprint.tokenizers.Mteval13a): rstrip,
- * <skipped>, hyphenated line breaks, line breaks, the escapes in mteval's order. Each step
- * whose character the text lacks would change nothing: it is skipped. */
+/* The length of a text without its trailing whitespace (str.rstrip()), and whether it has
+ * a character one of 13a's escapes replaces: <, a line break or & (removing <skipped>
+ * leaves none to find). */
+static ALWAYS_INLINE Py_ssize_t stripped(int kind, const void *data, Py_ssize_t size,
+                                         int *escaped)
+{
+    while (size > 0 && is_space(char_at(kind, data, size - 1)))
+        size--;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        *escaped = memchr(data, '<', (size_t)size) || memchr(data, '\n', (size_t)size) ||
+                   memchr(data, '&', (size_t)size);
+        return size;
+    }
+    int found = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        Py_UCS4 c = char_at(kind, data, k);
+        found |= c == '<' || c == '\n' || c == '&';
+    }
+    *escaped = found;
+    return size;
+}
+
+/* mteval-v13a's escapes as sacreBLEU applies them (bleuprint.tokenizers.Mteval13a), on the
+ * stripped text in `t->text`: <skipped>, hyphenated line breaks, line breaks, the escapes in
+ * mteval's order. Each step whose character the text lacks would change nothing: it is
+ * skipped. */
 static int unescaped_13a(Texts *t)
 {
-    right_stripped(&t->text);
     int angle = 0, line_break = 0, ampersand = 0;
     for (Py_ssize_t k = 0; k < t->text.size; k++) {
         angle |= t->text.chars[k] == '<';
         line_break |= t->text.chars[k] == '\n';
-        ampersand |= t->text.chars[k] == '&'; /* (removing <skipped> leaves none to find) */
+        ampersand |= t->text.chars[k] == '&';
     }
     if (angle && !replaced(t, "<skipped>", 0))
         return 0;
@@ -750,32 +1008,33 @@ static int unescaped_13a(Texts *t)
  * after the pair; where none does, it writes the first character and goes on at the second.
  * Each rule below is that scan, holding back one character (the first of the next pair), and
  * each passes what it writes to the next rule, character by character: the rules are applied
- * in order, exactly as four passes would, but the text is read once, and nothing is written
- * but the tokens. (A pair consumed by a rule is not looked at again by it: "a.,5" gives "a",
- * ".", ",5", as sacreBLEU does.) */
-
-/* Where a tokenizer gives each token; 0 where it failed (memory ran out). */
-typedef int (*Take)(void *context, const Py_UCS4 *chars, Py_ssize_t size);
+ * in order, exactly as four passes would, but the text is read once. A character goes with
+ * where it is in the text (`at`); the rules only add spaces, so a token is a run of the
+ * text. (A pair consumed by a rule is not looked at again by it: "a.,5" gives "a", ".",
+ * ",5", as sacreBLEU does.) */
 
 typedef struct {
-    Py_UCS4 held[3]; /* the character rules 2, 3 and 4 hold back ... */
-    int holding[3];  /* ... where they hold one */
-    Py_UCS4 *token;  /* the token being read (room for the whole text: rules add only spaces) */
-    Py_ssize_t size;
+    Py_UCS4 held[3];     /* the character rules 2, 3 and 4 hold back ... */
+    Py_ssize_t held_at[3];
+    int holding[3];      /* ... where they hold one */
+    int kind;            /* the text's */
+    const char *data;
+    Py_ssize_t start, size; /* the token being read */
     Take take;
     void *context;
     int failed; /* `take` failed */
 } Rules;
 
 /* The splitting on whitespace, at the end of the rules. */
-static void split_13a(Rules *r, Py_UCS4 c)
+static ALWAYS_INLINE void split_13a(Rules *r, Py_UCS4 c, Py_ssize_t at)
 {
-    if (!Py_UNICODE_ISSPACE(c)) {
-        r->token[r->size++] = c;
+    if (!is_space(c)) {
+        if (r->size++ == 0)
+            r->start = at;
         return;
     }
     if (r->size > 0 && !r->failed)
-        r->failed = !r->take(r->context, r->token, r->size);
+        r->failed = !r->take(r->context, r->kind, r->data + r->start * r->kind, r->size);
     r->size = 0;
 }
 
@@ -790,60 +1049,72 @@ static int matches(int rule, Py_UCS4 first, Py_UCS4 second)
 }
 
 /* Where a rule writes: the next rule, or after rule 4 the splitting (`end`: the text ends). */
-typedef void (*Next)(Rules *r, Py_UCS4 c, int end);
+typedef void (*Next)(Rules *r, Py_UCS4 c, Py_ssize_t at, int end);
 
-static void split_or_end(Rules *r, Py_UCS4 c, int end)
+static void split_or_end(Rules *r, Py_UCS4 c, Py_ssize_t at, int end)
 {
-    split_13a(r, end ? ' ' : c); /* (a space ends the last token) */
+    split_13a(r, end ? ' ' : c, at); /* (a space ends the last token) */
 }
 
 /* Rule 2, 3 or 4 (`rule`) takes `c`, the next character the rule before it writes, or the
  * end of the text (`end`), and writes to `next`. Written once, and inlined into each rule
- * with its own `next` (one function for the three took 11% more instructions). */
-static ALWAYS_INLINE void pair_rule(Rules *r, int rule, Py_UCS4 c, int end, Next next)
+ * with its own `next` (one function for the three took 11% more instructions). Added
+ * spaces go with no place in the text (0). */
+static ALWAYS_INLINE void pair_rule(Rules *r, int rule, Py_UCS4 c, Py_ssize_t at, int end,
+                                    Next next)
 {
-    int at = rule - 2;
-    if (r->holding[at]) {
-        Py_UCS4 first = r->held[at];
-        r->holding[at] = 0;
+    int h = rule - 2;
+    if (r->holding[h]) {
+        Py_UCS4 first = r->held[h];
+        Py_ssize_t first_at = r->held_at[h];
+        r->holding[h] = 0;
         if (!end && matches(rule, first, c)) {
             if (rule == 3) { /* " \1 \2" */
-                next(r, ' ', 0), next(r, first, 0), next(r, ' ', 0), next(r, c, 0);
+                next(r, ' ', 0, 0), next(r, first, first_at, 0), next(r, ' ', 0, 0);
+                next(r, c, at, 0);
             } else { /* "\1 \2 " */
-                next(r, first, 0), next(r, ' ', 0), next(r, c, 0), next(r, ' ', 0);
+                next(r, first, first_at, 0), next(r, ' ', 0, 0), next(r, c, at, 0);
+                next(r, ' ', 0, 0);
             }
             return;
         }
-        next(r, first, 0);
+        next(r, first, first_at, 0);
     }
     if (end)
-        next(r, 0, 1);
+        next(r, 0, 0, 1);
     else
-        r->held[at] = c, r->holding[at] = 1;
+        r->held[h] = c, r->held_at[h] = at, r->holding[h] = 1;
 }
 
-static void rule_4(Rules *r, Py_UCS4 c, int end) { pair_rule(r, 4, c, end, split_or_end); }
-static void rule_3(Rules *r, Py_UCS4 c, int end) { pair_rule(r, 3, c, end, rule_4); }
-static void rule_2(Rules *r, Py_UCS4 c, int end) { pair_rule(r, 2, c, end, rule_3); }
+static void rule_4(Rules *r, Py_UCS4 c, Py_ssize_t at, int end)
+{
+    pair_rule(r, 4, c, at, end, split_or_end);
+}
+static void rule_3(Rules *r, Py_UCS4 c, Py_ssize_t at, int end)
+{
+    pair_rule(r, 3, c, at, end, rule_4);
+}
+static void rule_2(Rules *r, Py_UCS4 c, Py_ssize_t at, int end)
+{
+    pair_rule(r, 2, c, at, end, rule_3);
+}
 
 static unsigned char SYMBOLS[128]; /* 13a's ASCII punctuation and symbols but ' , - . */
+static unsigned char LOOKED_AT[128]; /* the symbols, the marks, the digits and the dash */
 
-static void rule_1(Rules *r, Py_UCS4 c)
+static void rule_1(Rules *r, Py_UCS4 c, Py_ssize_t at)
 {
     if (c < 128 && SYMBOLS[c]) {
-        rule_2(r, ' ', 0);
-        rule_2(r, c, 0);
-        rule_2(r, ' ', 0);
+        rule_2(r, ' ', 0, 0);
+        rule_2(r, c, at, 0);
+        rule_2(r, ' ', 0, 0);
     } else {
-        rule_2(r, c, 0);
+        rule_2(r, c, at, 0);
     }
 }
 
 /* Whether no rule looks at the character: not a symbol, a mark, a digit or a dash. */
-static int inert(Py_UCS4 c)
-{
-    return c >= 128 || !(SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-');
-}
+static ALWAYS_INLINE int inert(Py_UCS4 c) { return c >= 128 || !LOOKED_AT[c]; }
 
 /* A run of inert characters from `k` on, with at least 3 of them, taken at once: in it no
  * rule can match (rule 2's pairs end, rule 3's begin and rule 4's end with an inert
@@ -851,62 +1122,87 @@ static int inert(Py_UCS4 c)
  * may be anything: its pair ends inert). So each rule passes it on as it is, and the rules
  * are left holding its last 3 characters, as one character after the other would leave
  * them. Returns the end of the run, or `k` where none was taken. */
-static Py_ssize_t inert_run(Rules *r, const Py_UCS4 *chars, Py_ssize_t k, Py_ssize_t size)
+static ALWAYS_INLINE Py_ssize_t inert_run(Rules *r, int kind, Py_ssize_t k, Py_ssize_t size)
 {
     if ((r->holding[0] && !inert(r->held[0])) || (r->holding[1] && !inert(r->held[1])))
         return k;
     Py_ssize_t end = k;
-    while (end < size && inert(chars[end]))
+    while (end < size && inert(char_at(kind, r->data, end)))
         end++;
     if (end - k < 3)
         return k;
     for (int rule = 2; rule >= 0; rule--) /* what the rules hold, the earliest first */
         if (r->holding[rule])
-            split_13a(r, r->held[rule]);
-    for (Py_ssize_t j = k; j < end - 3; j++)
-        split_13a(r, chars[j]);
+            split_13a(r, r->held[rule], r->held_at[rule]);
+    for (Py_ssize_t j = k; j < end - 3;) { /* split_13a on each character, a run at a time */
+        if (is_space(char_at(kind, r->data, j))) {
+            split_13a(r, ' ', j++);
+            continue;
+        }
+        Py_ssize_t from = j;
+        while (j < end - 3 && !is_space(char_at(kind, r->data, j)))
+            j++;
+        if (r->size == 0)
+            r->start = from;
+        r->size += j - from;
+    }
     for (int rule = 0; rule < 3; rule++) {
-        r->held[rule] = chars[end - 1 - rule];
+        r->held[rule] = char_at(kind, r->data, end - 1 - rule);
+        r->held_at[rule] = end - 1 - rule;
         r->holding[rule] = 1;
     }
     return end;
 }
 
-/* The tokens of 13a, each given to `take`: the escapes, then the padded text through the
- * rules; 0 where memory ran out (or `take` failed). */
-static int tokens_13a(Texts *t, Take take, void *context)
+/* The padded text through the rules, its tokens given to `r->take`. */
+static ALWAYS_INLINE void rules_13a(Rules *r, int kind, Py_ssize_t size)
 {
-    if (!unescaped_13a(t) || !reserve_chars(&t->other, t->text.size + 1))
-        return 0;
-    Rules r = {{0}, {0}, t->other.chars, 0, take, context, 0};
-    const Py_UCS4 *chars = t->text.chars;
-    rule_1(&r, ' ');
-    for (Py_ssize_t k = 0; k < t->text.size;) {
-        Py_ssize_t end = inert_run(&r, chars, k, t->text.size);
+    rule_1(r, ' ', 0);
+    for (Py_ssize_t k = 0; k < size;) {
+        Py_ssize_t end = inert_run(r, kind, k, size);
         if (end > k)
             k = end;
         else
-            rule_1(&r, chars[k++]);
+            rule_1(r, char_at(kind, r->data, k), k), k++;
     }
-    rule_1(&r, ' ');
-    rule_2(&r, 0, 1);
+    rule_1(r, ' ', 0);
+    rule_2(r, 0, 0, 1);
+}
+
+/* The tokens of 13a, each given to `take`: the escapes (on a copy, where there are any),
+ * then the rules; 0 where memory ran out (or `take` failed). */
+static ALWAYS_INLINE int tokens_13a(Texts *t, int kind, const void *data, Py_ssize_t size,
+                                    Take take, void *context)
+{
+    int escaped;
+    size = stripped(kind, data, size, &escaped);
+    Rules r = {{0}, {0}, {0}, kind, data, 0, 0, take, context, 0};
+    if (!escaped) {
+        rules_13a(&r, kind, size);
+    } else {
+        if (!load(&t->text, kind, data, size) || !unescaped_13a(t))
+            return 0;
+        r.kind = PyUnicode_4BYTE_KIND;
+        r.data = (const char *)t->text.chars;
+        rules_13a(&r, PyUnicode_4BYTE_KIND, t->text.size);
+    }
     return !r.failed;
 }
 
 enum { WHITESPACE, MTEVAL_13A, CHARACTERS, TOKENIZERS };
 static const char *TOKENIZER_NAMES[TOKENIZERS] = {"whitespace", "13a", "char"};
 
-/* The tokens of the text in `t->text`, each given to `take` with `context`; 0 where memory
- * ran out (or `take` failed). Every tokenizer splits on what str.split() splits on. */
-
-static int split(Texts *t, int tokenizer, Take take, void *context)
+/* The tokens of a text (a str's `kind`, `data` and `size`), each given to `take`, with `t` as
+ * scratch room; 0 where memory ran out (or `take` failed). Every tokenizer splits on what
+ * str.split() splits on. */
+static ALWAYS_INLINE int split_kind(Texts *t, int tokenizer, int kind, const void *data,
+                                    Py_ssize_t size, Take take, void *context)
 {
     if (tokenizer == MTEVAL_13A)
-        return tokens_13a(t, take, context);
-    const Py_UCS4 *chars = t->text.chars;
-    Py_ssize_t size = t->text.size, k = 0;
+        return tokens_13a(t, kind, data, size, take, context);
+    Py_ssize_t k = 0;
     while (k < size) {
-        while (k < size && Py_UNICODE_ISSPACE(chars[k]))
+        while (k < size && is_space(char_at(kind, data, k)))
             k++;
         if (k == size)
             break;
@@ -914,12 +1210,23 @@ static int split(Texts *t, int tokenizer, Take take, void *context)
         if (tokenizer == CHARACTERS)
             k++;
         else
-            while (k < size && !Py_UNICODE_ISSPACE(chars[k]))
+            while (k < size && !is_space(char_at(kind, data, k)))
                 k++;
-        if (!take(context, chars + start, k - start))
+        if (!take(context, kind, (const char *)data + start * kind, k - start))
             return 0;
     }
     return 1;
+}
+
+/* (Inlined, so that each caller's `take` is inlined into the loops.) */
+static ALWAYS_INLINE int split(Texts *t, int tokenizer, int kind, const void *data,
+                               Py_ssize_t size, Take take, void *context)
+{
+    if (kind == PyUnicode_1BYTE_KIND)
+        return split_kind(t, tokenizer, PyUnicode_1BYTE_KIND, data, size, take, context);
+    if (kind == PyUnicode_2BYTE_KIND)
+        return split_kind(t, tokenizer, PyUnicode_2BYTE_KIND, data, size, take, context);
+    return split_kind(t, tokenizer, PyUnicode_4BYTE_KIND, data, size, take, context);
 }
 
 /* Texts taken from Python (with their characters held, so the GIL may be released). */
@@ -996,13 +1303,23 @@ static int claim(Vocabulary *v)
     return 0;
 }
 
-typedef struct { Vocabulary *vocabulary; Ints *ids; } Interning;
-
-static int take_interned(void *context, const Py_UCS4 *chars, Py_ssize_t size)
+/* A token's key, kept for intern_text to look up, its slot fetched meanwhile. */
+static ALWAYS_INLINE int take_interned(void *context, int kind, const void *chars,
+                                       Py_ssize_t size)
 {
-    Interning *interning = context;
-    i64 id = intern_chars(interning->vocabulary, chars, size);
-    return id >= 0 && push_int(interning->ids, id);
+    Table *t = &((Vocabulary *)context)->table;
+    if (t->pending_count == t->pending_capacity) {
+        void *pending = t->pending;
+        if (!reserve(&pending, &t->pending_capacity, t->pending_count + 1, sizeof(Key), 64))
+            return 0;
+        t->pending = pending;
+    }
+    Key *key = &t->pending[t->pending_count];
+    if (!token_key(t, kind, chars, size, key))
+        return 0;
+    PREFETCH(&t->slots[key->hash & (uint64_t)t->mask]);
+    t->pending_count++;
+    return 1;
 }
 
 /* The ids and lengths as two new numpy arrays, in a tuple. */
@@ -1032,7 +1349,6 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
         return NULL;
     }
     Ints ids = {0}, lengths = {0};
-    Chars scratch = {0};
     PyObject *stream, *result = NULL;
     int failed = 0;
     while (!failed && (stream = PyIter_Next(iterator)) != NULL) {
@@ -1054,11 +1370,8 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
                     break;
                 }
 #endif
-                if (!load(&scratch, PyUnicode_KIND(token), PyUnicode_DATA(token),
-                          PyUnicode_GET_LENGTH(token)))
-                    id = -2;
-                else
-                    id = intern_chars(v, scratch.chars, scratch.size);
+                id = intern_chars(v, PyUnicode_KIND(token), PyUnicode_DATA(token),
+                                  PyUnicode_GET_LENGTH(token));
                 if (id < 0) {
                     PyErr_NoMemory();
                     id = -1;
@@ -1084,7 +1397,6 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
         result = id_arrays(&ids, &lengths);
     free(ids.items);
     free(lengths.items);
-    free(scratch.chars);
     return result;
 }
 
@@ -1093,8 +1405,21 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
 static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_ssize_t size,
                        int tokenizer, Ints *ids)
 {
-    Interning interning = {v, ids};
-    return load(&t->text, kind, data, size) && split(t, tokenizer, take_interned, &interning);
+    Table *table = &v->table;
+    table->pending_count = table->narrowed.size = 0;
+    if (!split(t, tokenizer, kind, data, size, take_interned, v) ||
+        !reserve_ints(ids, table->pending_count))
+        return 0;
+    for (Py_ssize_t k = 0; k < table->pending_count; k++) {
+        Key *key = &table->pending[k];
+        if (key->narrowed >= 0)
+            key->bytes = table->narrowed.bytes + key->narrowed; /* (it may have moved) */
+        i64 id = intern_key(v, key);
+        if (id < 0)
+            return 0;
+        ids->items[ids->size++] = id;
+    }
+    return 1;
 }
 
 /* Intern the given texts into `ids` and `lengths` (each text's number of tokens); 0 where
@@ -1203,10 +1528,10 @@ static PyTypeObject VocabularyType = {
 /* The built-in tokenizer's tokens of each text, as lists of str. */
 typedef struct { PyObject *tokens; } Listing;
 
-static int take_listed(void *context, const Py_UCS4 *chars, Py_ssize_t size)
+static int take_listed(void *context, int kind, const void *chars, Py_ssize_t size)
 {
     Listing *listing = context;
-    PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars, size);
+    PyObject *token = PyUnicode_FromKindAndData(kind, chars, size);
     if (token == NULL)
         return 0;
     int appended = PyList_Append(listing->tokens, token) == 0;
@@ -1233,11 +1558,8 @@ static PyObject *py_tokenize_texts(PyObject *Py_UNUSED(self), PyObject *args, Py
         if (listing.tokens == NULL)
             goto failed;
         PyList_SET_ITEM(result, k, listing.tokens);
-        if (!load(&t.text, given.kinds[k], given.data[k], given.sizes[k])) {
-            PyErr_NoMemory();
-            goto failed;
-        }
-        if (!split(&t, tokenizer, take_listed, &listing)) {
+        if (!split(&t, tokenizer, given.kinds[k], given.data[k], given.sizes[k], take_listed,
+                   &listing)) {
             if (!PyErr_Occurred())
                 PyErr_NoMemory();
             goto failed;
@@ -1263,18 +1585,42 @@ done:
  * what is wrong and where.
  */
 
-/* The items of a list or tuple (exactly those types), or NULL. */
-static PyObject **sequence_items(PyObject *object, Py_ssize_t *size)
+/* The items of a list or tuple (exactly those types) in `items`, and 1; 0 for another type.
+ * (An empty list's items may be NULL: not the answer.) */
+static int sequence_items(PyObject *object, PyObject ***items, Py_ssize_t *size)
 {
     if (PyList_CheckExact(object)) {
         *size = PyList_GET_SIZE(object);
-        return ((PyListObject *)object)->ob_item;
+        *items = ((PyListObject *)object)->ob_item;
+        return 1;
     }
     if (PyTuple_CheckExact(object)) {
         *size = PyTuple_GET_SIZE(object);
-        return ((PyTupleObject *)object)->ob_item;
+        *items = ((PyTupleObject *)object)->ob_item;
+        return 1;
     }
-    return NULL;
+    return 0;
+}
+
+/* An int's value where CPython keeps it in one digit (as nearly every token id), read in
+ * place rather than through a call per item; 0 for any other int. */
+static ALWAYS_INLINE int one_digit(PyObject *item, i64 *value)
+{
+#if defined(PYPY_VERSION)
+    (void)item, (void)value;
+    return 0;
+#elif PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)item))
+        return 0;
+    *value = (i64)PyUnstable_Long_CompactValue((PyLongObject *)item);
+    return 1;
+#else
+    Py_ssize_t digits = Py_SIZE(item); /* (negative for a negative int) */
+    if (digits < -1 || digits > 1)
+        return 0;
+    *value = digits * (i64)((PyLongObject *)item)->ob_digit[0];
+    return 1;
+#endif
 }
 
 /* Copy the ints of `items` into `ids`; 0 at the first item that is not an int of 64 bits. */
@@ -1284,6 +1630,8 @@ static int copy_ints(PyObject *const *items, Py_ssize_t size, i64 *ids)
         int overflow;
         if (!PyLong_CheckExact(items[k])) /* (bool is a subclass: refused here) */
             return 0;
+        if (one_digit(items[k], &ids[k]))
+            continue;
         long long id = PyLong_AsLongLongAndOverflow(items[k], &overflow);
         if (overflow)
             return 0;
@@ -1298,11 +1646,11 @@ static PyObject *py_flat_ids(PyObject *Py_UNUSED(self), PyObject *object)
     if (sequences == NULL)
         return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(sequences), total = 0, size;
-    PyObject **each = PySequence_Fast_ITEMS(sequences);
+    PyObject **each = PySequence_Fast_ITEMS(sequences), **items;
     PyObject *result = Py_None;
     Array ids = {0}, lengths = {0};
     for (Py_ssize_t s = 0; s < count; s++) { /* first the lengths: one allocation */
-        if (sequence_items(each[s], &size) == NULL)
+        if (!sequence_items(each[s], &items, &size))
             goto done;
         total += size;
     }
@@ -1311,7 +1659,7 @@ static PyObject *py_flat_ids(PyObject *Py_UNUSED(self), PyObject *object)
         goto done;
     }
     for (Py_ssize_t s = 0, at = 0; s < count; s++) {
-        PyObject **items = sequence_items(each[s], &size);
+        sequence_items(each[s], &items, &size);
         if (!copy_ints(items, size, ints(&ids) + at))
             goto done;
         ints(&lengths)[s] = size;
@@ -1525,6 +1873,10 @@ PyMODINIT_FUNC PyInit__compiled(void)
         return NULL;
     for (const char *symbol = "!\"#$%&()*+/:;<=>?@[\\]^_`{|}~"; *symbol; symbol++)
         SYMBOLS[(unsigned char)*symbol] = 1;
+    for (Py_UCS4 c = 0; c < 128; c++)
+        LOOKED_AT[c] = SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-';
+    for (Py_UCS4 c = 0; c < 256; c++)
+        SPACE[c] = (unsigned char)Py_UNICODE_ISSPACE(c);
     if (PyType_Ready(&VocabularyType) < 0)
         return NULL;
     PyObject *created = PyModule_Create(&module);

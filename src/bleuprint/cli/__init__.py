@@ -17,6 +17,13 @@ Each command is a module of this package with ``add_command`` (its options) and 
 output, as text); :mod:`~bleuprint.cli.parser` puts them together, :mod:`~bleuprint.cli.output`
 writes. Everything but the standard library is imported inside :func:`main`'s boundary, so that
 an interrupt while the command starts is reported as one line too.
+
+The ``bleuprint`` script and ``python -m bleuprint.cli`` run :func:`command`, which owns its
+process: where the user has set none of the thread variables of numpy's BLAS libraries
+(:data:`BLAS_THREAD_VARIABLES`), it sets them to 1 before numpy is first imported, then runs
+:func:`main`. (OpenBLAS starts a thread per core when numpy is imported, about 100 ms of CPU on
+a small machine, and the command's few products of matrices are no faster for them.)
+:func:`main` itself, called in a user's process, changes nothing in it.
 """
 
 from __future__ import annotations
@@ -29,9 +36,27 @@ from collections.abc import Sequence
 from bleuprint.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE
 from bleuprint.exceptions import BLEUError
 
-__all__ = ["main"]
+__all__ = ["BLAS_THREAD_VARIABLES", "command", "main"]
+
+BLAS_THREAD_VARIABLES = (
+    "OPENBLAS_NUM_THREADS",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+)
+"""The variables that say how many threads numpy's BLAS library (OpenBLAS, MKL, BLIS, Apple's
+Accelerate, or any through OpenMP) starts when it is loaded."""
 
 _REPORT = "this is a bug in bleuprint; please report it with the command line that caused it"
+
+
+def command() -> int:
+    """The ``bleuprint`` command, in a process of its own: one BLAS thread unless the user chose
+    (see the module's text), then :func:`main` on ``sys.argv``; return the exit status."""
+    if not any(name in os.environ for name in BLAS_THREAD_VARIABLES):
+        os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
+    return main()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

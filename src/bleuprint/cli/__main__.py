@@ -2,6 +2,6 @@
 
 import sys
 
-from bleuprint.cli import main
+from bleuprint.cli import command
 
-sys.exit(main())
+sys.exit(command())

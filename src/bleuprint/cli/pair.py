@@ -6,7 +6,6 @@ import argparse
 
 from bleuprint import presets
 from bleuprint._io import split_segments, standard_input
-from bleuprint.cli.document import document, score_fields
 from bleuprint.cli.options import SubCommands, add_width_option
 from bleuprint.exceptions import InputError
 
@@ -44,5 +43,8 @@ def run(arguments: argparse.Namespace) -> str:
     result = preset.build().sentence_score(candidate, [reference])
     if arguments.format == "text":
         return preset.format_score(result.score) + "\n"
+    # The JSON document (and json) is imported only for it: pair's start-up is its run time.
+    from bleuprint.cli.document import document, score_fields  # noqa: PLC0415
+
     system = {"system": "<stdin>", **score_fields(result, arguments.width)}
     return document("pair", arguments.preset, result.signature, [system])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -27,12 +28,39 @@ Command = Callable[[argparse.Namespace], str]
 """What a command runs: the parsed options in, the text for standard output out."""
 
 
+class Formatter(argparse.HelpFormatter):
+    """argparse's help layout, sized to the terminal as argparse sizes it. argparse makes one
+    of these for every option added (to check its metavar), and its own way of reading the
+    terminal's width imports shutil, and bz2 and lzma with it: a few milliseconds of every
+    start-up. The width is read here as ``shutil.get_terminal_size`` reads it."""
+
+    def __init__(self, prog: str, **options: Any) -> None:
+        if options.get("width") is None:
+            options["width"] = _terminal_columns() - 2
+        super().__init__(prog, **options)
+
+
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: ``$COLUMNS``, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class OneLineErrors(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, like every other error, and which
     takes no abbreviated options (so sacreBLEU's ``-s`` never silently means another option)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:

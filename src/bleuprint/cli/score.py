@@ -60,7 +60,9 @@ def add_command(commands: SubCommands) -> None:
     parser.add_argument(
         "--dask-logs",
         action="store_true",
-        help="with --dask local: show the workers' logs on standard error",
+        help="with --dask: show Dask's logs on standard error (a local cluster's and its "
+        "workers', the client's own, such as its attempts to reach a lost scheduler); without "
+        "it they are hidden and a failure is one line",
     )
     parser.set_defaults(command=run)
 

@@ -18,6 +18,11 @@ from bleuprint.significance import SignificanceResult
 
 SIGNIFICANT = 0.05
 """The p-value below which a difference from the baseline is marked significant."""
+MAX_DRAWS = 10**11
+"""The most segment draws a test may make (resampled corpora x segments): about an hour of one
+core of a laptop-class machine (a two-core VM draws and scores some 35 million a second)."""
+MAX_CORPORA = 10**8
+"""The most resampled corpora a test may score: their scores take 8 bytes each (800 MB)."""
 
 
 @attrs.frozen
@@ -55,6 +60,29 @@ class SignificanceTest:
         """The fields of sacreBLEU's signature that name the test: ``bs`` or ``ar``, then
         ``seed``."""
         return {"ar" if self.kind == "ar" else "bs": self.samples, "seed": self.seed}
+
+    def check_size(self, systems: int, segments: int) -> None:
+        """Refuse, before it runs, a test that would run for hours or whose scores would fill
+        the memory (:data:`MAX_DRAWS`, :data:`MAX_CORPORA`), naming the options that size it."""
+        corpora = self.corpora(systems)
+        draws = corpora * segments
+        if corpora <= MAX_CORPORA and draws <= MAX_DRAWS:
+            return
+        options = {"bs": "--paired-bs-n", "ar": "--paired-ar-n", "ci": "--confidence-n"}[self.kind]
+        if self.kind == "ar" and self.confidence_resamples:
+            options += " or --confidence-n"
+        if corpora > MAX_CORPORA:
+            why = (
+                f"{corpora:,} resampled corpora, more than the {MAX_CORPORA:,} a test may score "
+                "(their scores take 8 bytes each)"
+            )
+        else:
+            why = (
+                f"{draws:,} segment draws ({corpora:,} resampled corpora of {segments:,} "
+                f"segments), more than the {MAX_DRAWS:,} (about an hour) a test may make"
+            )
+        shown = f"{self.describe()}, {systems:,} system{'s' * (systems != 1)}"
+        raise ConfigurationError(f"{shown}: {why}; lower {options}")
 
     def corpora(self, systems: int) -> int:
         """How many resampled corpora the test scores, for the progress bar."""
@@ -139,6 +167,7 @@ def run_test(
     """The outcome of ``test`` for each system (``None`` each without a test)."""
     if test is None:
         return [None] * len(systems)
+    test.check_size(len(systems), max(len(segments) for segments in systems))
     corpora = test.corpora(len(systems))
     with progress.stage("testing", corpora, "corpora") as update:
         if test.kind == "ci":
