@@ -2501,10 +2501,8 @@ static int intern_held(const Held *h, int tokenizer, Vocabulary *v, Texts *t, In
         }
         for (i64 k = 0; tokenizer < 0 && k < h->sizes[text] && done; k++, at++) {
             PyObject *token = h->strs[at];
-            i64 id = -1;
-            if (load(&t->text, PyUnicode_KIND(token), PyUnicode_DATA(token),
-                     PyUnicode_GET_LENGTH(token)))
-                id = intern_chars(v, t->text.chars, t->text.size);
+            i64 id = intern_chars(v, PyUnicode_KIND(token), PyUnicode_DATA(token),
+                                  PyUnicode_GET_LENGTH(token));
             done = id >= 0 && push_int(ids, id);
         }
         starts[text + 1] = ids->size;
@@ -2564,7 +2562,7 @@ static void emptied(Vocabulary *v)
 {
     memset(v->table.slots, 0, ((size_t)v->table.mask + 1) * sizeof(Slot));
     v->table.count = 0;
-    v->table.chars.size = 0;
+    v->table.arena.size = 0;
     v->size = 0;
 }
 
