@@ -2381,23 +2381,6 @@ static int lowercased(Held *h)
     return 0;
 }
 
-/* Whether `object` is a list or a tuple (exactly), with its items and their number. (An
- * empty list has no items array: NULL items do not mean another type.) */
-static int items_of(PyObject *object, PyObject ***items, Py_ssize_t *size)
-{
-    if (PyList_CheckExact(object)) {
-        *items = ((PyListObject *)object)->ob_item;
-        *size = PyList_GET_SIZE(object);
-        return 1;
-    }
-    if (PyTuple_CheckExact(object)) {
-        *items = ((PyTupleObject *)object)->ob_item;
-        *size = PyTuple_GET_SIZE(object);
-        return 1;
-    }
-    return 0;
-}
-
 /* The segments' texts (every hypothesis, then each segment's references) in `texts`, borrowed
  * from the sequences, with the references of each segment counted; 1 if they are laid out
  * plainly, 0 if not (the caller gives None), -1 with an exception. */
@@ -2405,7 +2388,7 @@ static int plain_texts(PyObject *hypotheses, PyObject *references, Held *h, PyOb
 {
     Py_ssize_t segments, lists;
     PyObject **hypothesis, **reference, **items;
-    if (!items_of(hypotheses, &hypothesis, &segments) || !items_of(references, &reference, &lists))
+    if (!sequence_items(hypotheses, &hypothesis, &segments) || !sequence_items(references, &reference, &lists))
         return 0;
     if (lists != segments) {
         PyErr_Format(PyExc_ValueError, "%zd hypotheses but %zd reference lists", segments, lists);
@@ -2420,7 +2403,7 @@ static int plain_texts(PyObject *hypotheses, PyObject *references, Held *h, PyOb
     }
     for (Py_ssize_t s = 0; s < segments; s++) {
         Py_ssize_t size;
-        if (!items_of(reference[s], &items, &size) || size == 0)
+        if (!sequence_items(reference[s], &items, &size) || size == 0)
             return 0;
         h->reference_counts[s] = size;
         h->texts += size;
@@ -2434,7 +2417,7 @@ static int plain_texts(PyObject *hypotheses, PyObject *references, Held *h, PyOb
         memcpy(*texts, hypothesis, (size_t)segments * sizeof(PyObject *));
     for (Py_ssize_t s = 0, at = segments; s < segments; s++) {
         Py_ssize_t size;
-        items_of(reference[s], &items, &size);
+        sequence_items(reference[s], &items, &size);
         memcpy(*texts + at, items, (size_t)size * sizeof(PyObject *));
         at += size;
     }
@@ -2459,7 +2442,7 @@ static int hold(PyObject *hypotheses, PyObject *references, int tokens, Held *h)
         for (Py_ssize_t t = 0; plain > 0 && t < h->texts; t++) {
             PyObject **items;
             Py_ssize_t size = 0;
-            plain = items_of(texts[t], &items, &size);
+            plain = sequence_items(texts[t], &items, &size);
             h->sizes[t] = size;
             strs += size;
         }
@@ -2478,7 +2461,7 @@ static int hold(PyObject *hypotheses, PyObject *references, int tokens, Held *h)
         }
         PyObject **items;
         Py_ssize_t size;
-        items_of(texts[t], &items, &size);
+        sequence_items(texts[t], &items, &size);
         for (Py_ssize_t k = 0; plain > 0 && k < size; k++)
             plain = hold_str(h, items[k]);
     }
