@@ -481,6 +481,26 @@ static PyObject *repeated_array(const Counter *c)
     return array;
 }
 
+/* What a counting call returns: `arrays`, then the repeated n-grams as one more array, in a
+ * tuple; NULL with an error where counting ran out of memory (`counted` 0). The counter's
+ * list of repeated n-grams is freed either way. */
+static PyObject *counted_tuple(int counted, Counter *c, PyObject *const *arrays,
+                               Py_ssize_t count)
+{
+    PyObject *repeated = counted ? repeated_array(c) : PyErr_NoMemory();
+    free(c->repeated);
+    c->repeated = NULL;
+    PyObject *result = repeated == NULL ? NULL : PyTuple_New(count + 1);
+    if (result == NULL) {
+        Py_XDECREF(repeated);
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < count; k++)
+        PyTuple_SET_ITEM(result, k, Py_NewRef(arrays[k]));
+    PyTuple_SET_ITEM(result, count, repeated);
+    return result;
+}
+
 static PyObject *shared_ngram_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"token_ids", "text_starts", "hypothesis_texts", "reference_texts",
@@ -514,15 +534,7 @@ static PyObject *shared_ngram_counts(PyObject *Py_UNUSED(self), PyObject *args, 
     Py_BEGIN_ALLOW_THREADS
     counted = count(&c, vocabulary_size);
     Py_END_ALLOW_THREADS
-    if (!counted) {
-        PyErr_NoMemory();
-    } else {
-        PyObject *repeated = repeated_array(&c);
-        if (repeated != NULL)
-            result = PyTuple_Pack(2, singles.array, repeated);
-        Py_XDECREF(repeated);
-    }
-    free(c.repeated);
+    result = counted_tuple(counted, &c, &singles.array, 1);
 done:
     for (int k = 0; k < 5; k++)
         release(&arrays[k]);
@@ -2416,8 +2428,8 @@ static int plain_texts(PyObject *hypotheses, PyObject *references, Held *h, PyOb
     if (segments > 0)
         memcpy(*texts, hypothesis, (size_t)segments * sizeof(PyObject *));
     for (Py_ssize_t s = 0, at = segments; s < segments; s++) {
-        Py_ssize_t size;
-        sequence_items(reference[s], &items, &size);
+        Py_ssize_t size = 0;
+        sequence_items(reference[s], &items, &size); /* (a list or tuple: checked above) */
         memcpy(*texts + at, items, (size_t)size * sizeof(PyObject *));
         at += size;
     }
@@ -2459,9 +2471,9 @@ static int hold(PyObject *hypotheses, PyObject *references, int tokens, Held *h)
             plain = hold_str(h, texts[t]);
             continue;
         }
-        PyObject **items;
-        Py_ssize_t size;
-        sequence_items(texts[t], &items, &size);
+        PyObject **items = NULL;
+        Py_ssize_t size = 0;
+        sequence_items(texts[t], &items, &size); /* (a list or tuple: checked above) */
         for (Py_ssize_t k = 0; plain > 0 && k < size; k++)
             plain = hold_str(h, items[k]);
     }
@@ -2629,16 +2641,8 @@ static PyObject *count_texts(PyObject *Py_UNUSED(self), PyObject *args, PyObject
     counted = intern_and_count(&h, tokenizer, max_n, scratch, ints(&token_counts),
                                ints(&singles), &c);
     Py_END_ALLOW_THREADS
-    if (!counted) {
-        PyErr_NoMemory();
-    } else {
-        PyObject *repeated = repeated_array(&c);
-        if (repeated != NULL)
-            result = PyTuple_Pack(4, token_counts.array, reference_counts.array, singles.array,
-                                  repeated);
-        Py_XDECREF(repeated);
-    }
-    free(c.repeated);
+    PyObject *const arrays[3] = {token_counts.array, reference_counts.array, singles.array};
+    result = counted_tuple(counted, &c, arrays, 3);
 done:
     if (scratch != NULL)
         given_back(scratch);
