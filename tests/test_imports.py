@@ -19,7 +19,8 @@ def _cycles(package: str) -> list[str]:
     graph = grimp.build_graph(package, exclude_type_checking_imports=False, cache_dir=None)
     cycles = []
     for importer in sorted(graph.modules):
-        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+        for imported in sorted(graph.find_modules_directly_imported_by(importer) - {importer}):
+            # (a package importing its compiled extension is seen importing itself: no loop)
             back = graph.find_shortest_chain(importer=imported, imported=importer)
             if back is not None:
                 cycles.append(" -> ".join((importer, *back)))
