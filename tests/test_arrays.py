@@ -304,6 +304,35 @@ def test_chunks_counted_in_threads_keep_their_order() -> None:
         assert_same_everywhere(BLEUScore(), hypotheses, references)
 
 
+OWN_SUMS = {  # definitions whose corpus is more than the plain sum of its rows
+    "nltk": BLEUScore.nltk(),
+    "nltk method 4": BLEUScore.nltk(method=4),
+    "nltk method 7": BLEUScore.nltk(method=7),  # reads the last segment
+    "gleu": BLEUScore.gleu(),
+    "ignite macro": BLEUScore.ignite(average="macro"),
+}
+
+
+@pytest.mark.parametrize("engine", OWN_SUMS.values(), ids=OWN_SUMS.keys())
+@pytest.mark.parametrize("threads", [1, 2])
+def test_chunks_summed_and_scored_as_counted_change_nothing(
+    engine: BLEUScore, threads: int
+) -> None:
+    # corpus_score sums, and sentence_scores scores, each chunk as it is counted: crossing
+    # chunk borders must give what one batch gives, for the sums that read more than rows.
+    hypotheses = [f"w{i % 7} w{i % 5} x w{i % 3} y" for i in range(40)]
+    references = [[f"w{i % 5} w{i % 7} x y", f"x w{i} y w{i % 3}"] for i in range(40)]
+    whole = engine.corpus_score(hypotheses, references)
+    sentences = engine.sentence_scores(hypotheses, references)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_counting, "CHUNK_SEGMENTS", 3)
+        patch.setattr(_counting, "COUNTING_THREADS", threads)
+        assert engine.corpus_score(hypotheses, references) == whole
+        chunked = engine.sentence_scores(hypotheses, references)
+    assert list(chunked) == list(sentences)
+    assert list(chunked.stats) == list(sentences.stats)
+
+
 def test_bad_input_gets_the_simple_paths_error() -> None:
     with pytest.raises(ValueError, match="segment 2: no references"):
         BLEUScore().count_segments(["a", "b", "c"], [["a"], ["b"], []])

@@ -38,7 +38,7 @@ import functools
 import os
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from itertools import chain, islice
 from typing import TYPE_CHECKING, cast
 
@@ -104,6 +104,13 @@ class Counting:
     ) -> SegmentStats:
         """The statistics of each segment, on arrays where every counting part supports them,
         else one segment at a time."""
+        return SegmentStats.concatenate(self.counted_chunks(hypotheses, references))
+
+    def counted_chunks(
+        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+    ) -> Iterator[SegmentStats]:
+        """The statistics of each segment, in order, a chunk at a time as each is counted: the
+        caller can score or sum a chunk while the worker threads count the next ones."""
         hypotheses = as_corpus(hypotheses, "hypotheses")
         references = cast("Sequence[Sequence[Segment]]", as_corpus(references, "references"))
         _check_layout(hypotheses, references)
@@ -111,15 +118,15 @@ class Counting:
             raise InputError("the corpus is empty: there is nothing to score")
         _check_memory(len(hypotheses), self.ngrams.max_n)
         if _token_ids.corpus_holds_ids(hypotheses, references):
-            return self.count_ids(_token_ids.IdCorpus.of(hypotheses, references))
+            return iter([self.count_ids(_token_ids.IdCorpus.of(hypotheses, references))])
         arrays = ArrayCounting.of(self)
         if arrays is not None:
-            return _count_in_chunks(arrays, hypotheses, references)
+            return _counted_chunks(arrays, hypotheses, references)
         segments = [
             self.count_one(index, hypothesis, refs)
             for index, (hypothesis, refs) in enumerate(zip(hypotheses, references))
         ]
-        return SegmentStats.from_stats(segments, self.ngrams.max_n, self.signature)
+        return iter([SegmentStats.from_stats(segments, self.ngrams.max_n, self.signature)])
 
     def count_one(
         self, index: int, hypothesis: Segment, references: Sequence[Segment]
@@ -688,18 +695,18 @@ class ArrayCounting:
 # -- counting on arrays -----------------------------------------------------------------------
 
 
-def _count_in_chunks(
+def _counted_chunks(
     parts: ArrayCounting,
     hypotheses: Sequence[Segment],
     references: Sequence[Sequence[Segment]],
-) -> SegmentStats:
-    """Every segment's statistics, a chunk at a time.
+) -> Iterator[SegmentStats]:
+    """Every chunk's statistics, in order.
 
     A batch of one chunk, or any batch where ``COUNTING_THREADS`` is 1, is counted in this
     thread: handing a chunk to a pool costs more than a small batch takes to count. Otherwise
     worker threads count whole chunks (``_prepared``: the compiled kernel tokenizes, interns
-    and counts a chunk of plain text without the GIL), a bounded number at a time, and this
-    thread collects them in order.
+    and counts a chunk of plain text without the GIL), a bounded number at a time, and each is
+    handed on in order as it is done.
     """
     # (the kernel takes lists and tuples: another sequence's slices may be of its own type)
     hypotheses = hypotheses if type(hypotheses) in {list, tuple} else list(hypotheses)
@@ -714,20 +721,20 @@ def _count_in_chunks(
         for start in starts  # sliced as they are counted: few are held at once
     )
     if len(starts) == 1 or COUNTING_THREADS == 1:
-        counted = [_collected(parts, chunk, _prepared(parts, *chunk[1:])()) for chunk in chunks]
-    else:
-        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
+        for chunk in chunks:
+            yield _collected(parts, chunk, _prepared(parts, *chunk[1:])())
+        return
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
 
-        counted = []
-        pending: deque[tuple[_Chunk, Future[SegmentStats | None]]] = deque()
-        with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
-            for chunk in chunks:
-                pending.append((chunk, counting.submit(_prepared(parts, *chunk[1:]))))
-                if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
-                    done, future = pending.popleft()
-                    counted.append(_collected(parts, done, future.result()))
-            counted.extend(_collected(parts, done, future.result()) for done, future in pending)
-    return counted[0] if len(counted) == 1 else SegmentStats.concatenate(counted)
+    pending: deque[tuple[_Chunk, Future[SegmentStats | None]]] = deque()
+    with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
+        for chunk in chunks:
+            pending.append((chunk, counting.submit(_prepared(parts, *chunk[1:]))))
+            if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
+                done, future = pending.popleft()
+                yield _collected(parts, done, future.result())
+        for done, future in pending:
+            yield _collected(parts, done, future.result())
 
 
 _Chunk = tuple[int, Sequence[Segment], Sequence[Sequence[Segment]]]

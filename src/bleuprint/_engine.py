@@ -287,14 +287,8 @@ class BLEUScore:
     @functools.cached_property
     def counting(self) -> Counting:
         """The counting parts, which turn segments into statistics."""
-        return Counting(
-            self.tokenizer,
-            self.ngrams,
-            self.matching,
-            self.length,
-            self.reference_length,
-            self.counting_signature,
-        )
+        parts = (self.tokenizer, self.ngrams, self.matching, self.length, self.reference_length)
+        return Counting(*parts, self.counting_signature)
 
     def signature(self, stats: BLEUStats | None = None) -> Signature:
         """The signature of this configuration (with the reference counts of ``stats``)."""
@@ -334,13 +328,17 @@ class BLEUScore:
         self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
     ) -> SentenceScores:
         """The sentence-level result of every segment of a corpus (``.scores``: an array)."""
-        return self.score_segments(self.count_segments(hypotheses, references))
+        chunks = self.counting.counted_chunks(hypotheses, references)  # scored as counted
+        return SentenceScores.concatenate(map(self.score_segments, chunks))
 
     def count(
         self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
     ) -> BLEUStats:
         """The summed statistics of a corpus, ready to score, merge or store."""
-        return self.total(self.count_segments(hypotheses, references))
+        total = self.empty_stats()
+        for chunk in self.counting.counted_chunks(hypotheses, references):  # summed as counted
+            total = self.total(chunk, total)
+        return total
 
     def total(self, segments: SegmentStats, start: BLEUStats | None = None) -> BLEUStats:
         """The corpus statistics of ``segments``, summed as this definition sums them (a

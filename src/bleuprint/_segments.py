@@ -100,8 +100,10 @@ class SegmentStats(Sequence[BLEUStats]):
 
     @classmethod
     def concatenate(cls, parts: Iterable[SegmentStats]) -> SegmentStats:
-        """The segments of several batches, one batch after the other."""
+        """The segments of several batches, one batch after the other (one batch is itself)."""
         parts = list(parts)
+        if len(parts) == 1:
+            return parts[0]
 
         def joined(name: str) -> Column:
             return np.concatenate([getattr(part, name) for part in parts])
@@ -176,6 +178,7 @@ def _numeric(values: object) -> Column:
 
 
 _COLUMNS = ("matches", "totals", "hypothesis_lengths", "reference_lengths", "reference_counts")
+_SCORES = ("scores", "precisions", "brevity_penalties")
 
 
 @attrs.frozen(eq=False)
@@ -199,6 +202,18 @@ class SentenceScores(Sequence[BLEUResult]):
     brevity_penalties: Column
     stats: SegmentStats
     signature_of: Callable[[BLEUStats], Signature]
+
+    @classmethod
+    def concatenate(cls, parts: Iterable[SentenceScores]) -> SentenceScores:
+        """The results of several batches, one batch after the other (one batch is itself)."""
+        parts = list(parts)
+        if len(parts) == 1:
+            return parts[0]
+        scores, precisions, penalties = (
+            np.concatenate([getattr(part, name) for part in parts]) for name in _SCORES
+        )
+        stats = SegmentStats.concatenate(part.stats for part in parts)
+        return cls(scores, precisions, penalties, stats, parts[0].signature_of)
 
     def __len__(self) -> int:
         return len(self.scores)
