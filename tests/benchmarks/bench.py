@@ -625,9 +625,8 @@ def after_install(
     options: Any, folder: Path, arguments: list[str], environment: dict[str, str]
 ) -> None:
     """The first run of ``bleuprint score`` after ``pip install`` of a wheel, and the run after
-    it, alternated install by install: a wheel of this checkout is built once, then installed
-    into a new folder (``pip install --target``, which writes bytecode as any pip install
-    does) before each first run."""
+    it: a wheel of this checkout is built once, then, run by run, installed into a new folder
+    (``pip install --target``, which writes bytecode as any pip install does) and run twice."""
     wheels = folder / "wheel"
     pip = [sys.executable, "-m", "pip"]
     build = [*pip, "wheel", "--no-deps", "-q", "-w", str(wheels), str(REPOSITORY)]
