@@ -24,12 +24,17 @@ OPTION_SETS = {
     "sentence-level-score-only": ["-i", "SYS1", "-sl", "-b"],
     "confidence-json": ["-i", "SYS1", "-ci", "-cin", "200"],
     "confidence-text-short": ["-i", "SYS1", "--confidence", "-cin", "200", "-f", "text", "-sh"],
+    # Fewer than two resamples: sacreBLEU gives the plain score, with no test in the signature.
+    "confidence-one-resample": ["-i", "SYS1", "-ci", "-cin", "1"],
+    "confidence-no-resamples-text": ["-i", "SYS1", "-ci", "-cin", "0", "-f", "text"],
+    "confidence-negative-resamples": ["-i", "SYS1", "-ci", "-cin", "-5"],
     "systems-json": ["-i", "SYS1", "SYS2", "SYS3"],
     "systems-text": ["-i", "SYS1", "SYS2", "SYS3", "-f", "text", "-w", "2"],
     "systems-latex": ["-i", "SYS1", "SYS2", "-f", "latex"],
     "paired-bs-json": ["-i", "SYS1", "SYS2", "SYS3", "-pbs", "-pbsn", "200"],
     "paired-bs-text": ["-i", "SYS1", "SYS2", "SYS3", "--paired-bs", "-pbsn", "200", "-f", "text"],
     "paired-bs-default-latex": ["-i", "SYS1", "SYS2", "-pbs", "-f", "latex"],
+    "paired-bs-one-resample": ["-i", "SYS1", "SYS2", "-pbs", "-pbsn", "1"],
     "paired-ar-json": ["-i", "SYS1", "SYS2", "-par", "-parn", "500"],
     "paired-ar-default-text": ["-i", "SYS1", "SYS2", "SYS3", "-par", "-f", "text", "-sh"],
     "abbreviated-option": ["-i", "SYS1", "--smooth-m", "none", "--score-o"],
@@ -120,17 +125,50 @@ def test_language_pair_picks_the_tokenizer(shared: object, pair: str) -> None:
     ],
 )
 def test_refusals(tmp_path: Path, arguments: list[str], names: str) -> None:
-    reference = tmp_path / "ref.txt"
-    reference.write_text("a b c\n", "utf-8")
+    message = _refused(tmp_path, arguments)
+    assert message.startswith(f"bleuprint: error: {names}")
+    assert "sacrebleu" in message  # what to do instead
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (
+            ["-i", "hyp.txt", "other.txt", "-pbs", "-pbsn", "100000000"],
+            "paired bootstrap resampling, 100000000 resamples, seed 12345, 2 systems: "
+            "300,000,000 resampled corpora, more than the 100,000,000 a test may score",
+        ),
+        (
+            ["-i", "hyp.txt", "-ci", "-cin", "200000000"],
+            "bootstrap confidence intervals, 200000000 resamples, seed 12345, 1 system: "
+            "200,000,000 resampled corpora",
+        ),
+    ],
+)
+def test_tests_too_large_are_refused_before_they_run(
+    tmp_path: Path, arguments: list[str], message: str
+) -> None:
+    # sacreBLEU would try to allocate the whole resamples x segments matrix (here 800 MB, and
+    # 2.4 GB of scores to come); bleuprint draws in blocks but refuses what would take hours.
+    refused = _refused(tmp_path, arguments)
+    assert refused.startswith(f"bleuprint: error: {message}")
+    assert refused.rstrip().endswith(("lower --paired-bs-n", "lower --confidence-n"))
+
+
+def _refused(tmp_path: Path, arguments: list[str]) -> str:
+    """The one line of standard error of a refused run (exit status 2, nothing printed), on
+    one-line files ``ref.txt``, ``hyp.txt`` and ``other.txt`` (and standard input)."""
+    for name in ("ref.txt", "hyp.txt", "other.txt"):
+        (tmp_path / name).write_text("a b c\n", "utf-8")
     result = subprocess.run(
-        [sys.executable, "-m", "bleuprint.cli", "sacrebleu", str(reference), *arguments],
+        [sys.executable, "-m", "bleuprint.cli", "sacrebleu", "ref.txt", *arguments],
         input=b"a b c\n",
         capture_output=True,
         check=False,
+        cwd=tmp_path,
     )
     assert result.returncode == 2
     assert result.stdout == b""
     message = result.stderr.decode("utf-8")
     assert message.count("\n") == 1
-    assert message.startswith(f"bleuprint: error: {names}")
-    assert "sacrebleu" in message  # what to do instead
+    return message

@@ -16,11 +16,9 @@ resamples, 10,000 randomization trials, and the p-value ``(count + 1) / (n + 1)`
 seed gives sacreBLEU's p-values, means and confidence intervals. (Means and intervals can differ
 from sacreBLEU's in the sixth significant digit: under numpy 2, sacreBLEU computes the precisions
 of resampled corpora in single precision. And where sacreBLEU takes a seed of 0 in paired tests
-to mean "no seed", here 0 is a seed like any other.) sacreBLEU draws all resamples in one call,
-which takes ``resamples x segments`` integers of memory (37 GiB for 100,000 resamples of 50,000
-segments); here they are drawn, summed and scored a block of rows at a time, a block holding
-about four million draws, so memory does not grow with the number of resamples. Blocks are whole
-multiples of 32 rows, which makes numpy's generator give exactly the numbers of one call.
+to mean "no seed", here 0 is a seed like any other.) Where sacreBLEU draws all resamples in one
+call, a ``resamples x segments`` matrix, they are drawn, summed and scored here a block of rows
+at a time, so memory does not grow with the number of resamples; the numbers drawn are the same.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.canonical(max_n=2)
@@ -43,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bleuprint._engine import BLEUScore
+from bleuprint._resampling import Indices, bootstrap_blocks, coin_blocks, mean_and_ci, p_value
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import check_positive_whole
@@ -72,15 +71,6 @@ then receives the plain sums of the corpus's rows, :meth:`SegmentStats.total`)."
 Progress: TypeAlias = Callable[[int], object]
 """Told how many more resampled corpora have been scored."""
 Matrix: TypeAlias = npt.NDArray[np.float64]
-Indices: TypeAlias = npt.NDArray[np.intp]
-
-# Resampled corpora are drawn and summed about this many draws at a time, which bounds the
-# memory of the (corpora x segments) index and draw-count matrices whatever the resamples.
-_BLOCK_DRAWS = 1 << 22
-# Rows of a block: a multiple of 32, so that drawing block after block leaves numpy's generator
-# (which draws booleans 32 to a word) exactly where one call for every row would.
-_ROWS = 32
-_MOST_ROWS = 256
 
 
 @attrs.frozen
@@ -112,8 +102,8 @@ def bootstrap_confidence(
     _check_segments(system)
     check_positive_whole("resamples", resamples)
     rng = np.random.default_rng(seed)
-    (scores,) = score.corpora([system], _bootstrap_blocks(rng, len(system), resamples), progress)
-    mean, ci = _mean_and_ci(scores)
+    (scores,) = score.corpora([system], bootstrap_blocks(rng, len(system), resamples), progress)
+    mean, ci = mean_and_ci(scores)
     return SignificanceResult(score.corpus(system), mean=mean, ci=ci)
 
 
@@ -136,14 +126,14 @@ def paired_bootstrap(
     _check_paired(baseline, system)
     check_positive_whole("resamples", resamples)
     rng = np.random.default_rng(seed)
-    blocks = _bootstrap_blocks(rng, len(system), resamples)
+    blocks = bootstrap_blocks(rng, len(system), resamples)
     baseline_scores, system_scores = score.corpora([baseline, system], blocks, progress)
     differences = np.abs(system_scores - baseline_scores)
     system_score = score.corpus(system)
     observed = abs(score.corpus(baseline) - system_score)
-    mean, ci = _mean_and_ci(system_scores)
+    mean, ci = mean_and_ci(system_scores)
     return SignificanceResult(
-        system_score, _p_value(differences - differences.mean(), observed), mean, ci
+        system_score, p_value(differences - differences.mean(), observed), mean, ci
     )
 
 
@@ -176,11 +166,11 @@ def paired_approximate_randomization(
     first, second = score.corpora(
         [pool, pool], _swapped(rng, trials, own, other), progress, paired=False
     )
-    result = SignificanceResult(system_score, _p_value(np.abs(first - second), observed))
+    result = SignificanceResult(system_score, p_value(np.abs(first - second), observed))
     if confidence_resamples > 0:
-        blocks = _bootstrap_blocks(rng, len(system), confidence_resamples)
+        blocks = bootstrap_blocks(rng, len(system), confidence_resamples)
         (scores,) = score.corpora([system], blocks, progress)
-        mean, ci = _mean_and_ci(scores)
+        mean, ci = mean_and_ci(scores)
         result = attrs.evolve(result, mean=mean, ci=ci)
     return result
 
@@ -324,30 +314,12 @@ def _as_rows(pool: SegmentStats, sums: Matrix) -> SegmentStats:
     )
 
 
-def _block_rows(segments: int) -> int:
-    """Rows of a block of ``segments`` draws each: about ``_BLOCK_DRAWS`` draws, in whole
-    multiples of ``_ROWS``."""
-    rows = _BLOCK_DRAWS // max(segments, 1) // _ROWS * _ROWS
-    return max(_ROWS, min(_MOST_ROWS, rows))
-
-
-def _bootstrap_blocks(rng: np.random.Generator, segments: int, resamples: int) -> Iterator[Indices]:
-    """The resamples' segment indices, a block of rows at a time: the same draws as sacreBLEU's
-    one call for all of them."""
-    step = _block_rows(segments)
-    for start in range(0, resamples, step):
-        indices: Indices = rng.choice(segments, size=(min(step, resamples - start), segments))
-        yield indices
-
-
 def _swapped(
     rng: np.random.Generator, trials: int, own: Indices, other: Indices
 ) -> Iterator[tuple[Indices, Indices]]:
     """For each block of trials, the rows of the two pseudo-systems: pseudo-system A takes the
     baseline's segment where the trial's coin says so and the system's elsewhere, B the rest."""
-    step = _block_rows(len(own))
-    for start in range(0, trials, step):
-        swaps = rng.integers(2, size=(min(step, trials - start), len(own)), dtype=bool)
+    for swaps in coin_blocks(rng, trials, len(own)):
         yield np.where(swaps, own, other), np.where(swaps, other, own)
 
 
@@ -365,19 +337,3 @@ def _check_paired(baseline: SegmentStats, system: SegmentStats) -> None:
         )
     if baseline.counting != system.counting or baseline.max_n != system.max_n:
         raise InputError("the baseline and the system were counted with different configurations")
-
-
-def _mean_and_ci(scores: Matrix) -> tuple[float, float]:
-    """The mean and half the width of the central 95% of the scores, sacreBLEU's way:
-    the scores at ranks ``n // 40`` and ``n - n // 40 - 1`` of the sorted list."""
-    ordered = np.sort(scores)
-    low = len(ordered) // 40
-    high = len(ordered) - low - 1
-    # The mean of the sorted scores: the same summation order, so the same bits, as sacreBLEU.
-    return float(ordered.mean()), float(0.5 * (ordered[high] - ordered[low]))
-
-
-def _p_value(statistics: Matrix, observed: float) -> float:
-    # Strictly greater: a system compared with itself must not look significant by chance.
-    exceeding = int(np.sum(statistics > observed))
-    return (exceeding + 1) / (len(statistics) + 1)

@@ -20,7 +20,7 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import attrs
 
@@ -39,6 +39,7 @@ from bleuprint.cli.corpus import count_segments, looks_tokenized, total_bytes
 from bleuprint.cli.options import SubCommands
 from bleuprint.cli.progress import Progress, Update
 from bleuprint.cli.sacrebleu_numbers import SMOOTH_DEFAULTS, Arithmetic, Rows, Score
+from bleuprint.cli.significance import SignificanceTest
 from bleuprint.compat import sacrebleu as sacrebleu_definition
 from bleuprint.exceptions import ConfigurationError, InputError
 
@@ -319,6 +320,28 @@ def _check(
                 f"the systems have {len(system)} lines and the references {lengths}: "
                 "system and reference files must have the same number of lines"
             )
+    test = _test(arguments)
+    if test is not None:
+        test.check_size(len(systems), len(systems[0]))
+
+
+def _test(arguments: argparse.Namespace) -> SignificanceTest | None:
+    """The test the options ask for, sized as sacreBLEU sizes it (a paired test's 0 or less:
+    its default; an interval from fewer than two resamples: none), or ``None``."""
+    seed, _ = _seed()
+    if arguments.paired_bs or arguments.paired_ar:
+        kind: Literal["bs", "ar"] = "bs" if arguments.paired_bs else "ar"
+        given = _given_samples(arguments, kind)
+        return SignificanceTest(kind, given if given > 0 else _DEFAULT_SAMPLES[kind], seed, 0)
+    if arguments.confidence and arguments.confidence_n > 1:
+        return SignificanceTest("ci", arguments.confidence_n, seed, 0)
+    return None
+
+
+def _given_samples(arguments: argparse.Namespace, kind: str) -> int:
+    """The paired test's size as given (sacreBLEU's explanation prints it, 0 included)."""
+    given: int = arguments.paired_bs_n if kind == "bs" else arguments.paired_ar_n
+    return given
 
 
 def _engine(arguments: argparse.Namespace) -> BLEUScore:
@@ -401,10 +424,10 @@ def _single(
     output_format: str,
 ) -> str:
     width = arguments.width
-    if arguments.confidence:
-        seed, seed_text = _seed()
-        score = arithmetic.with_interval(rows, arguments.confidence_n, seed)
-        signature = signature.with_test(bs=arguments.confidence_n, seed=seed_text)
+    interval = _test(arguments)
+    if interval is not None:
+        score = arithmetic.with_interval(rows, interval.samples, interval.seed)
+        signature = signature.with_test(bs=interval.samples, seed=str(interval.seed).lower())
     else:
         score = arithmetic.corpus(rows)
     if arguments.score_only or output_format != "json":
@@ -439,7 +462,7 @@ def _several(  # noqa: PLR0917 - one caller, the arguments of one output
     import json  # noqa: PLC0415
 
     width = arguments.width
-    test = "bs" if arguments.paired_bs else "ar" if arguments.paired_ar else None
+    test = _test(arguments)
     if test is None:
         scores = [f"{arithmetic.corpus(system).score:.{width}f}" for system in rows]
         if output_format == "json":
@@ -447,14 +470,12 @@ def _several(  # noqa: PLR0917 - one caller, the arguments of one output
             return json.dumps(objects, indent=4) + "\n"
         table = _table(["System", "BLEU"], names, scores, output_format)
         return table + _signatures(signature, arguments.short)
-    given = arguments.paired_bs_n if test == "bs" else arguments.paired_ar_n
-    samples = given if given > 0 else _DEFAULT_SAMPLES[test]
-    seed, _ = _seed()
+    kind, seed = test.kind, test.seed
     # sacreBLEU's paired tests take a seed of 0 as no seed; the baseline's interval does not.
     results = arithmetic.paired(
-        rows, test=test, samples=samples, seed=seed or None, baseline_seed=seed
+        rows, test=kind, samples=test.samples, seed=seed or None, baseline_seed=seed
     )
-    signature = signature.with_test(**{test: samples, "seed": str(seed).lower()})
+    signature = signature.with_test(**{kind: test.samples, "seed": str(seed).lower()})
     if output_format == "json":
         tested = [
             {"system": name, "BLEU": result.as_json()} for name, result in zip(names, results)
@@ -474,7 +495,9 @@ def _several(  # noqa: PLR0917 - one caller, the arguments of one output
     baseline = names[0] if names[0].startswith("Baseline:") else ""
     table = _table(["System", header], names, cells, output_format)
     return (
-        table + _paired_explanation(test, given, baseline) + _signatures(signature, arguments.short)
+        table
+        + _paired_explanation(kind, _given_samples(arguments, kind), baseline)
+        + _signatures(signature, arguments.short)
     )
 
 

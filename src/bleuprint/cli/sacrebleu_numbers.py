@@ -13,19 +13,27 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
+from bleuprint._resampling import (
+    Indices,
+    Scores,
+    bootstrap_blocks,
+    coin_blocks,
+    mean_and_ci,
+    p_value,
+)
 from bleuprint._segments import SegmentStats
 
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 """sacreBLEU's smoothing methods and the value each takes when none is given."""
 
-_BLOCK = 64  # resamples summed at once: bounds the memory of a bootstrap
+_SUMMED_DRAWS = 1 << 18  # draws summed at once: bounds the memory of a bootstrap
 
 Rows = npt.NDArray[Any]
 """One row per segment: ``[hyp_len, ref_len, *matches, *totals]``, sacreBLEU's layout."""
@@ -127,21 +135,26 @@ class Arithmetic:
         logs = [_log(precision) for precision in precisions[:effective]]
         return Score(bp * math.exp(sum(logs) / effective), precisions, bp, sys_len, ref_len)
 
-    def resampled(self, rows: Rows, indices: npt.NDArray[np.int64]) -> list[float]:
-        """The score of each bootstrap resample, on ``float32`` statistics as in sacreBLEU."""
+    def resampled(self, rows: Rows, blocks: Iterable[Indices]) -> Scores:
+        """The score of each bootstrap resample, a block of resamples at a time, on ``float32``
+        statistics as in sacreBLEU."""
         as_float32 = rows.astype(np.float32)
-        return [
-            self.score(summed).score
-            for block in _blocks(indices)
-            for summed in as_float32[block].sum(axis=1)
-        ]
+        step = max(1, _SUMMED_DRAWS // len(rows))
+        return np.array(
+            [
+                self.score(summed).score
+                for block in blocks
+                for start in range(0, len(block), step)
+                for summed in as_float32[block[start : start + step]].sum(axis=1)
+            ]
+        )
 
     def with_interval(self, rows: Rows, resamples: int, seed: int | None) -> Score:
         """``corpus_score(..., n_bootstrap=resamples)``: the score with the bootstrap's mean
         (``statistics.mean``) and half the 95% interval."""
         score = self.corpus(rows)
-        indices = _bootstrap_indices(np.random.default_rng(seed), len(rows), resamples)
-        ordered = sorted(self.resampled(rows, indices))
+        blocks = bootstrap_blocks(np.random.default_rng(seed), len(rows), resamples)
+        ordered = sorted(self.resampled(rows, blocks).tolist())
         lower = len(ordered) // 40
         half = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
         return attrs.evolve(score, mean=statistics.mean(ordered), ci=half)
@@ -161,59 +174,51 @@ class Arithmetic:
         baseline_score = self.corpus(baseline).score
         first = TestResult(baseline_score)
         if test == "bs":
-            indices = _bootstrap_indices(
-                np.random.default_rng(baseline_seed), len(baseline), samples
-            )
-            first = TestResult(
-                baseline_score, None, *_estimate_ci(self.resampled(baseline, indices))
-            )
+            blocks = bootstrap_blocks(np.random.default_rng(baseline_seed), len(baseline), samples)
+            first = TestResult(baseline_score, None, *mean_and_ci(self.resampled(baseline, blocks)))
         results = [first]
         for system in systems[1:]:
             system_score = self.corpus(system).score
             difference = abs(baseline_score - system_score)
             rng = np.random.default_rng(seed)
             if test == "bs":
-                indices = _bootstrap_indices(rng, len(system), samples)
-                baseline_scores = np.array(self.resampled(baseline, indices))
-                system_scores = np.array(self.resampled(system, indices))
-                mean, ci = _estimate_ci(list(system_scores))
+                baseline_scores, system_scores = self._paired_resamples(
+                    rng, samples, baseline, system
+                )
+                mean, ci = mean_and_ci(system_scores)
                 sample_differences = np.abs(system_scores - baseline_scores)
                 centred = sample_differences - sample_differences.mean()
-                results.append(TestResult(system_score, _p_value(centred, difference), mean, ci))
+                results.append(TestResult(system_score, p_value(centred, difference), mean, ci))
             else:
-                chosen = rng.integers(2, size=(samples, len(system)), dtype=bool)
-                first_scores = self._swapped(chosen, baseline, system)
-                second_scores = self._swapped(~chosen, baseline, system)
-                p_value = _p_value(np.abs(first_scores - second_scores), difference)
-                results.append(TestResult(system_score, p_value))
+                first_scores, second_scores = self._swapped(rng, samples, baseline, system)
+                p = p_value(np.abs(first_scores - second_scores), difference)
+                results.append(TestResult(system_score, p))
         return results
 
-    def _swapped(self, chosen: npt.NDArray[np.bool_], first: Rows, second: Rows) -> Rows:
-        # Pseudo-systems of whole-number statistics (numpy.int64), as sacreBLEU makes them.
-        return np.array([self.score(row).score for row in chosen @ first + ~chosen @ second])
+    def _paired_resamples(
+        self, rng: np.random.Generator, samples: int, first: Rows, second: Rows
+    ) -> tuple[Scores, Scores]:
+        """Both systems' scores on the same resamples, drawn a block at a time."""
+        scores: tuple[list[Scores], list[Scores]] = ([], [])
+        for block in bootstrap_blocks(rng, len(first), samples):
+            scores[0].append(self.resampled(first, [block]))
+            scores[1].append(self.resampled(second, [block]))
+        return np.concatenate(scores[0]), np.concatenate(scores[1])
+
+    def _swapped(
+        self, rng: np.random.Generator, trials: int, first: Rows, second: Rows
+    ) -> tuple[Scores, Scores]:
+        """The scores of each trial's two pseudo-systems, of whole-number statistics
+        (``numpy.int64``) as sacreBLEU makes them: one takes ``first``'s segment where the coin
+        says so and ``second``'s elsewhere, the other the rest."""
+        scores: tuple[list[float], list[float]] = ([], [])
+        for chosen in coin_blocks(rng, trials, len(first)):
+            for side, coins in enumerate((chosen, ~chosen)):
+                scores[side].extend(
+                    self.score(row).score for row in coins @ first + ~coins @ second
+                )
+        return np.array(scores[0]), np.array(scores[1])
 
 
 def _log(value: float) -> float:
     return -9999999999 if value == 0.0 else math.log(value)
-
-
-def _bootstrap_indices(
-    rng: np.random.Generator, segments: int, resamples: int
-) -> npt.NDArray[np.int64]:
-    return rng.choice(segments, size=(resamples, segments), replace=True)
-
-
-def _blocks(indices: npt.NDArray[np.int64]) -> Iterator[npt.NDArray[np.int64]]:
-    for start in range(0, len(indices), _BLOCK):
-        yield indices[start : start + _BLOCK]
-
-
-def _estimate_ci(scores: list[float]) -> tuple[float, float]:
-    """``significance.estimate_ci``: numpy's mean, and half the 95% interval."""
-    ordered = np.sort(np.array(scores))
-    lower = len(ordered) // 40
-    return float(ordered.mean()), float(0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower]))
-
-
-def _p_value(statistics_: npt.NDArray[np.float64], observed: float) -> float:
-    return (int(np.sum(statistics_ > observed)) + 1) / (len(statistics_) + 1)

@@ -31,7 +31,7 @@ class SignificanceTest:
 
     kind: Literal["bs", "ar", "ci"]  # paired bootstrap, approximate randomization, intervals
     samples: int
-    seed: int
+    seed: int | None  # None: unseeded (``bleuprint sacrebleu`` under SACREBLEU_SEED=none)
     confidence_resamples: int
 
     @property
@@ -48,7 +48,7 @@ class SignificanceTest:
             text = f"paired bootstrap resampling, {self.samples} resamples"
         else:
             text = f"bootstrap confidence intervals, {self.samples} resamples"
-        return f"{text}, seed {self.seed}"
+        return f"{text}, " + ("unseeded" if self.seed is None else f"seed {self.seed}")
 
     def as_json(self) -> dict[str, Any]:
         fields: dict[str, Any] = {"test": self.kind, "samples": self.samples, "seed": self.seed}
