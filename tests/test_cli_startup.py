@@ -71,6 +71,14 @@ def test_a_score_imports_only_its_presets_definition_and_no_unused_machinery(
     definitions = {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
     assert definitions == {"bleuprint.compat", "bleuprint.compat.sacrebleu"}
     assert not imported & {"bleuprint.aggregation", "regex", "concurrent", "fractions", "decimal"}
+    assert "bleuprint.significance" not in imported  # no test asked for
+
+
+def test_a_score_with_a_test_loads_the_tests(tmp_path: Path) -> None:
+    write_examples(tmp_path)
+    argv = ["score", "-r", "ref.txt", "-i", "hyp.txt", "-ci", "--confidence-n", "10"]
+    imported = _imported_by(f"from bleuprint.cli import main\nmain({argv!r})", cwd=tmp_path)
+    assert "bleuprint.significance" in imported
 
 
 def test_a_pair_imports_only_its_presets_definition_and_no_significance() -> None:

@@ -20,6 +20,13 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+DEFAULT_SEED = 12345
+"""sacreBLEU's default seed (its ``SACREBLEU_SEED``)."""
+DEFAULT_RESAMPLES = 1000
+"""Bootstrap resamples, for paired bootstrap tests and confidence intervals."""
+DEFAULT_TRIALS = 10000
+"""Trials of approximate randomization."""
+
 Indices: TypeAlias = npt.NDArray[np.intp]
 Coins: TypeAlias = npt.NDArray[np.bool_]
 Scores: TypeAlias = npt.NDArray[np.float64]

@@ -40,6 +40,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from bleuprint import _resampling
 from bleuprint._engine import BLEUScore
 from bleuprint._resampling import Indices, bootstrap_blocks, coin_blocks, mean_and_ci, p_value
 from bleuprint._segments import SegmentStats
@@ -58,11 +59,11 @@ __all__ = [
     "paired_bootstrap",
 ]
 
-DEFAULT_SEED = 12345
+DEFAULT_SEED = _resampling.DEFAULT_SEED
 """sacreBLEU's default seed (its ``SACREBLEU_SEED``)."""
-DEFAULT_RESAMPLES = 1000
+DEFAULT_RESAMPLES = _resampling.DEFAULT_RESAMPLES
 """Bootstrap resamples, for paired bootstrap tests and confidence intervals."""
-DEFAULT_TRIALS = 10000
+DEFAULT_TRIALS = _resampling.DEFAULT_TRIALS
 """Trials of approximate randomization."""
 
 Scorer: TypeAlias = "BLEUScore | Callable[[BLEUStats], float]"

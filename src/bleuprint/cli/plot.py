@@ -19,10 +19,11 @@ import attrs
 from bleuprint.cli import output
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.significance import SignificanceResult
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from bleuprint.significance import SignificanceResult
 
 _INSTALL = "pip install '.[plot]' (from the repository)"
 FORMATS = (".png", ".pdf", ".svg")

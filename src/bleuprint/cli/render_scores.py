@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SentenceScores
@@ -20,7 +20,9 @@ from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
 from bleuprint.cli.table import format_table
 from bleuprint.exceptions import ConfigurationError, InputError
-from bleuprint.significance import SignificanceResult
+
+if TYPE_CHECKING:  # imported by the run of a test
+    from bleuprint.significance import SignificanceResult
 
 
 def sentence_scores(
@@ -164,8 +166,11 @@ def _tsv(
         cells += [result.brevity_penalty, result.ratio]
         cells += [result.hypothesis_length, result.reference_length]
         if test is not None:
-            outcome = score.test or SignificanceResult(result.score)
-            cells += [percent(outcome.mean), percent(outcome.ci), outcome.p_value]
+            outcome = score.test
+            if outcome is None:  # a row the test gives nothing for
+                cells += [None, None, None]
+            else:
+                cells += [percent(outcome.mean), percent(outcome.ci), outcome.p_value]
         rows.append("\t".join(_tsv_cell(cell) for cell in cells))
     return "\n".join(rows) + "\n"
 

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from bleuprint import significance
-from bleuprint._engine import BLEUScore
-from bleuprint._segments import SegmentStats
+from bleuprint._resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
 from bleuprint.cli.options import at_least
-from bleuprint.cli.progress import Progress
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.significance import SignificanceResult
+
+if TYPE_CHECKING:  # the tests are imported to run one, not to read the options
+    from bleuprint._engine import BLEUScore
+    from bleuprint._segments import SegmentStats
+    from bleuprint.cli.progress import Progress
+    from bleuprint.significance import SignificanceResult
 
 SIGNIFICANT = 0.05
 """The p-value below which a difference from the baseline is marked significant."""
@@ -113,7 +115,7 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
         "-pbsn",
         "--paired-bs-n",
         type=at_least(1),
-        default=significance.DEFAULT_RESAMPLES,
+        default=DEFAULT_RESAMPLES,
         metavar="N",
         help="bootstrap resamples (default: %(default)s)",
     )
@@ -121,7 +123,7 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
         "-parn",
         "--paired-ar-n",
         type=at_least(1),
-        default=significance.DEFAULT_TRIALS,
+        default=DEFAULT_TRIALS,
         metavar="N",
         help="randomization trials (default: %(default)s)",
     )
@@ -132,14 +134,14 @@ def add_significance_options(parser: argparse.ArgumentParser) -> None:
         "-cin",
         "--confidence-n",
         type=at_least(1),
-        default=significance.DEFAULT_RESAMPLES,
+        default=DEFAULT_RESAMPLES,
         metavar="N",
         help="resamples for the intervals (default: %(default)s)",
     )
     tests.add_argument(
         "--seed",
         type=at_least(0),
-        default=significance.DEFAULT_SEED,
+        default=DEFAULT_SEED,
         help="seed of the random draws (default: sacreBLEU's, %(default)s)",
     )
 
@@ -167,6 +169,8 @@ def run_test(
     """The outcome of ``test`` for each system (``None`` each without a test)."""
     if test is None:
         return [None] * len(systems)
+    from bleuprint import significance  # noqa: PLC0415 - a run without a test never loads it
+
     test.check_size(len(systems), max(len(segments) for segments in systems))
     corpora = test.corpora(len(systems))
     with progress.stage("testing", corpora, "corpora") as update:

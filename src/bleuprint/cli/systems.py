@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
@@ -14,7 +15,9 @@ from bleuprint.cli.corpus import Corpus, count_segments
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, run_test
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.significance import SignificanceResult
+
+if TYPE_CHECKING:  # imported by the run of a test
+    from bleuprint.significance import SignificanceResult
 
 
 @attrs.frozen
