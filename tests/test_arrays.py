@@ -40,7 +40,7 @@ from bleuprint.typing import (
     Tokenizer,
 )
 from tests import oracle
-from tests.conftest import as_the_preset_reads
+from tests.conftest import NLTK_WARNS, as_the_preset_reads
 
 Corpus = tuple[list[Any], list[list[Any]]]
 
@@ -313,6 +313,7 @@ OWN_SUMS = {  # definitions whose corpus is more than the plain sum of its rows
 }
 
 
+@NLTK_WARNS
 @pytest.mark.parametrize("engine", OWN_SUMS.values(), ids=OWN_SUMS.keys())
 @pytest.mark.parametrize("threads", [1, 2])
 def test_chunks_summed_and_scored_as_counted_change_nothing(

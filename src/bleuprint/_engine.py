@@ -335,10 +335,8 @@ class BLEUScore:
         self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
     ) -> BLEUStats:
         """The summed statistics of a corpus, ready to score, merge or store."""
-        total = self.empty_stats()
-        for chunk in self.counting.counted_chunks(hypotheses, references):  # summed as counted
-            total = self.total(chunk, total)
-        return total
+        chunks = self.counting.counted_chunks(hypotheses, references)  # summed as counted
+        return _streaming.summed(self, chunks)
 
     def total(self, segments: SegmentStats, start: BLEUStats | None = None) -> BLEUStats:
         """The corpus statistics of ``segments``, summed as this definition sums them (a

@@ -104,11 +104,7 @@ class SegmentStats(Sequence[BLEUStats]):
         parts = list(parts)
         if len(parts) == 1:
             return parts[0]
-
-        def joined(name: str) -> Column:
-            return np.concatenate([getattr(part, name) for part in parts])
-
-        return cls(*map(joined, _COLUMNS), counting=parts[0].counting)  # type: ignore[misc, arg-type]
+        return cls(*_joined(parts, _COLUMNS), counting=parts[0].counting)  # type: ignore[misc]
 
     def __len__(self) -> int:
         return len(self.hypothesis_lengths)
@@ -181,6 +177,13 @@ _COLUMNS = ("matches", "totals", "hypothesis_lengths", "reference_lengths", "ref
 _SCORES = ("scores", "precisions", "brevity_penalties")
 
 
+def _joined(
+    parts: Sequence[SegmentStats] | Sequence[SentenceScores], names: Sequence[str]
+) -> list[Any]:
+    """Each named column of the parts, one part's rows after the other's."""
+    return [np.concatenate([getattr(part, name) for part in parts]) for name in names]
+
+
 @attrs.frozen(eq=False)
 class SentenceScores(Sequence[BLEUResult]):
     """The sentence-level result of every segment, as arrays; indexing gives one
@@ -209,9 +212,7 @@ class SentenceScores(Sequence[BLEUResult]):
         parts = list(parts)
         if len(parts) == 1:
             return parts[0]
-        scores, precisions, penalties = (
-            np.concatenate([getattr(part, name) for part in parts]) for name in _SCORES
-        )
+        scores, precisions, penalties = _joined(parts, _SCORES)
         stats = SegmentStats.concatenate(part.stats for part in parts)
         return cls(scores, precisions, penalties, stats, parts[0].signature_of)
 

@@ -100,11 +100,18 @@ def count_pairs(
     """The summed statistics of (hypothesis, references) pairs, a chunk at a time."""
     check_positive_whole("chunk_size", chunk_size)
     check_positive_whole("jobs", jobs)
-    total = engine.empty_stats()
-    for segments in _counted(engine, _chunks(pairs, chunk_size), jobs):
-        total = engine.total(segments, total)
+    total = summed(engine, _counted(engine, _chunks(pairs, chunk_size), jobs))
     if not total.segments:
         raise InputError("the corpus is empty: there is nothing to score")
+    return total
+
+
+def summed(engine: Counter, chunks: Iterable[SegmentStats]) -> BLEUStats:
+    """The corpus statistics of the chunks' segments, each chunk added to the running total as
+    the definition sums (:meth:`BLEUScore.total <bleuprint.BLEUScore.total>`) when it comes."""
+    total = engine.empty_stats()
+    for chunk in chunks:
+        total = engine.total(chunk, total)
     return total
 
 
