@@ -84,6 +84,7 @@ def test_pickled_sacrebleu_and_nltk_presets_score_as_the_libraries_do() -> None:
     )
 
 
+@NLTK_WARNS
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_results_and_their_statistics_pickle(name: str) -> None:
     preset = presets.get(name)
@@ -169,6 +170,7 @@ def _same_orders(stats: BLEUStats, like: BLEUStats) -> BLEUStats:
     )
 
 
+@NLTK_WARNS
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_statistics_read_back_score_the_same_under_every_preset(name: str) -> None:
     # NLTK's definition sums into statistics of its own, with fields that equality ignores:
@@ -205,6 +207,7 @@ def test_every_preset_survives_a_trip_through_a_json_dictionary(name: str) -> No
     assert BLEUScore.from_dict(data) == engine
 
 
+@NLTK_WARNS
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_configuration_dictionary_names_the_parts_the_signature_names(name: str) -> None:
     preset = presets.get(name)
