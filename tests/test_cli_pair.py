@@ -47,6 +47,8 @@ def test_pair_defaults_to_canonical_full_precision() -> None:
     ("arguments", "stdin", "message"),
     [
         ((), b"only one line\n", "expected two lines"),
+        # A third line (another reference?) is not silently left out.
+        ((), b"a b\na b\na c\n", "got 3; score more lines with bleuprint score"),
         ((), b"", "got 0"),
         ((), b"ok\n\xff\xfe\n", "<stdin>:2: not valid UTF-8"),
         (("--preset", "nope"), b"a\nb\n", "invalid choice: 'nope'"),
@@ -61,3 +63,13 @@ def test_errors_are_one_line_with_status_2(
     error = completed.stderr.decode()
     assert error.count("\n") == 1 and message in error
     assert "Traceback" not in error
+
+
+def test_a_byte_order_mark_is_kept_and_warned_of_as_score_does() -> None:
+    # The mark stays part of the reference's first token, so "the" no longer matches.
+    completed = run("--preset", "unigram", stdin=b"\xef\xbb\xbfthe cat\nthe cat\n")
+    assert completed.returncode == 0
+    assert completed.stdout.decode() == "0.5000\n"
+    warning = completed.stderr.decode()
+    assert warning.count("\n") == 1
+    assert warning.startswith("bleuprint: warning: <stdin>:1 starts with a byte-order mark")

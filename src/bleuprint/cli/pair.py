@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from bleuprint import presets
-from bleuprint._io import split_segments, standard_input
+from bleuprint._io import byte_order_mark_warning, split_segments, standard_input
 from bleuprint.cli.options import SubCommands, add_width_option
 from bleuprint.exceptions import InputError
 
@@ -15,8 +16,8 @@ def add_command(commands: SubCommands) -> None:
     parser = commands.add_parser(
         "pair",
         help="score one candidate against one reference, read as two lines of standard input",
-        description="Read the reference, then the candidate, one line each, from standard "
-        "input, and print the score as the preset's definition prints it.",
+        description="Read the reference, then the candidate, one line each (exactly two lines), "
+        "from standard input, and print the score as the preset's definition prints it.",
     )
     parser.add_argument("--preset", default="canonical", choices=sorted(presets.PRESETS))
     parser.add_argument(
@@ -35,11 +36,16 @@ def run(arguments: argparse.Namespace) -> str:
     data = standard_input().read()
     # The lines as given: the russian definition measures them in characters.
     lines = split_segments(data, "<stdin>", as_given=True) if data else []
-    if len(lines) < 2:
+    if len(lines) != 2:
+        more = "; score more lines with bleuprint score" if len(lines) > 2 else ""
         raise InputError(
-            f"<stdin>: expected two lines (the reference, then the candidate), got {len(lines)}"
+            f"<stdin>: expected two lines (the reference, then the candidate), got "
+            f"{len(lines)}{more}"
         )
-    reference, candidate = lines[0], lines[1]
+    warning = byte_order_mark_warning("<stdin>", lines)
+    if warning:
+        print(f"bleuprint: warning: {warning}", file=sys.stderr)
+    reference, candidate = lines
     result = preset.build().sentence_score(candidate, [reference])
     if arguments.format == "text":
         return preset.format_score(result.score) + "\n"
