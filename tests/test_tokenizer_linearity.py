@@ -2,13 +2,15 @@
 
 Each adversarial text is timed at two sizes, four times apart; a linear tokenizer takes about
 four times as long on the larger, a quadratic one sixteen. The test asserts the ratio, never
-seconds, so a slow or busy machine does not fail it; it takes the best of a few runs so that a
-pause of the machine does not either, and it times the calling thread alone.
+seconds, so a slow or busy machine does not fail it; it takes the median of a few pairs of runs
+so that a pause or a change of the machine's speed does not either, and it times the calling
+thread alone.
 """
 
 from __future__ import annotations
 
 import functools
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +23,7 @@ SMALL = 10_000
 LARGEST = 160_000
 MEASURABLE = 0.003  # seconds
 GROWTH = 4
+PAIRS = 5
 # Linear work grows 4x, quadratic 16x; 10x leaves room for timing noise and caches.
 LIMIT = 10
 
@@ -55,32 +58,30 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
 }
 
 
-def _best_time(function: Callable[[], object], repeats: int = 3) -> float:
+def _seconds(function: Callable[[], object]) -> float:
     # This thread's CPU time: the process's would count other threads, such as the BLAS
-    # library's workers, which spin for a while after numpy starts them or after each product
-    # of matrices (it once made a quadratic function look 8x, not 16x, on 4x the input).
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.thread_time()
-        function()
-        best = min(best, time.thread_time() - start)
-    return best
+    # library's workers, which spin for a while after numpy starts them or after a product of
+    # matrices.
+    start = time.thread_time()
+    function()
+    return time.thread_time() - start
 
 
 def _ratio(run: Callable[[str], object], make: Callable[[int], str]) -> float:
     """How many times longer ``run`` takes on ``make``'s text at 4x the size. The smaller size
-    grows until one run takes a few milliseconds, below which timings are mostly noise."""
+    grows until one run takes a few milliseconds, below which timings are mostly noise. The
+    answer is the median of a few pairs of runs, each pair back to back: a shared machine's
+    speed changes (by 1.7x, seen here) between one pair and the next, hardly within one, and the
+    median passes over the pair it falls in."""
     size = SMALL
     run(make(size))  # warm up: compiled patterns, caches
-    while (small := _best_time(functools.partial(run, make(size)))) < MEASURABLE:
-        if size >= LARGEST:
-            break
+    while _seconds(functools.partial(run, make(size))) < MEASURABLE and size < LARGEST:
         size *= 2
-    large = make(size * GROWTH)
-    ratio = _best_time(lambda: run(large)) / max(small, 1e-6)
-    if ratio >= LIMIT:  # measure once more: a pause of a shared machine, not the code
-        ratio = min(ratio, _best_time(lambda: run(large)) / _best_time(lambda: run(make(size))))
-    return ratio
+    small, large = make(size), make(size * GROWTH)
+    ratios = [
+        _seconds(lambda: run(large)) / max(_seconds(lambda: run(small)), 1e-6) for _ in range(PAIRS)
+    ]
+    return statistics.median(ratios)
 
 
 @pytest.mark.parametrize("tokenizer", TOKENIZERS, ids=lambda tokenizer: tokenizer.signature)
