@@ -87,6 +87,14 @@ def test_standard_input_and_environment(de_en: Path, tmp_path: Path) -> None:
         assert (got.returncode, got.stdout) == (0, expected.stdout), env
 
 
+def test_the_seed_is_read_only_for_a_test(de_en: Path) -> None:
+    # sacreBLEU ignores a malformed $SACREBLEU_SEED when nothing is resampled.
+    arguments = [str(de_en / "ref.A.txt"), "-i", str(de_en / SYSTEMS[0]), "-b"]
+    expected, got = _both(arguments, env={"SACREBLEU_SEED": "not a number"})
+    assert (got.returncode, got.stdout) == (0, expected.stdout)
+    assert expected.returncode == 0
+
+
 def test_tab_separated_references_and_encoding(de_en: Path, tmp_path: Path) -> None:
     references = zip(
         *((de_en / name).read_text("utf-8").splitlines() for name in ("ref.A.txt", "ref.B.txt"))

@@ -328,14 +328,14 @@ def _check(
 def _test(arguments: argparse.Namespace) -> SignificanceTest | None:
     """The test the options ask for, sized as sacreBLEU sizes it (a paired test's 0 or less:
     its default; an interval from fewer than two resamples: none), or ``None``."""
-    seed, _ = _seed()
     if arguments.paired_bs or arguments.paired_ar:
         kind: Literal["bs", "ar"] = "bs" if arguments.paired_bs else "ar"
         given = _given_samples(arguments, kind)
-        return SignificanceTest(kind, given if given > 0 else _DEFAULT_SAMPLES[kind], seed, 0)
+        samples = given if given > 0 else _DEFAULT_SAMPLES[kind]
+        return SignificanceTest(kind, samples, _seed()[0], 0)
     if arguments.confidence and arguments.confidence_n > 1:
-        return SignificanceTest("ci", arguments.confidence_n, seed, 0)
-    return None
+        return SignificanceTest("ci", arguments.confidence_n, _seed()[0], 0)
+    return None  # $SACREBLEU_SEED is read only for a test, as sacreBLEU reads it
 
 
 def _given_samples(arguments: argparse.Namespace, kind: str) -> int:

@@ -137,8 +137,8 @@ class Arithmetic:
 
     def resampled(self, rows: Rows, blocks: Iterable[Indices]) -> Scores:
         """The score of each bootstrap resample, a block of resamples at a time, on ``float32``
-        statistics as in sacreBLEU."""
-        as_float32 = rows.astype(np.float32)
+        statistics as in sacreBLEU (``rows`` converted, unless they are already)."""
+        as_float32 = rows.astype(np.float32, copy=False)
         step = max(1, _SUMMED_DRAWS // len(rows))
         return np.array(
             [
@@ -200,6 +200,7 @@ class Arithmetic:
     ) -> tuple[Scores, Scores]:
         """Both systems' scores on the same resamples, drawn a block at a time."""
         scores: tuple[list[Scores], list[Scores]] = ([], [])
+        first, second = first.astype(np.float32), second.astype(np.float32)  # once, not per block
         for block in bootstrap_blocks(rng, len(first), samples):
             scores[0].append(self.resampled(first, [block]))
             scores[1].append(self.resampled(second, [block]))
