@@ -44,6 +44,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # this folder's module
 import bench_cases
 import bench_corpora
 
+from bleuprint.cli import BLAS_THREAD_VARIABLES
+
 REPOSITORY = bench_corpora.REPOSITORY
 TOLERANCE = 1e-9  # on the 0-100 scale
 MBRS_TOLERANCE = 1e-4  # mbrs keeps its scores in float32 tensors
@@ -513,6 +515,9 @@ class _RusagePopen(subprocess.Popen[str]):
         return pid, status
 
 
+IMPORT_FLOOR = [sys.executable, "-c", "import numpy, attrs"]
+"""The imports every run of the command makes before bleuprint's own: its floor."""
+
 FIRST_RUNS = ("import", "one test set, en-de Online-B")
 """The cold-start tasks also timed as a first run (an empty bytecode cache)."""
 
@@ -569,6 +574,9 @@ def _cold_start(options: Any, folder: Path) -> None:
             [
                 ("bleuprint pair", [str(scripts / "bleuprint"), "pair"], {}),
                 ("sacrebleu", [str(scripts / "sacrebleu"), *one_line], {}),
+                # What any bleuprint run imports before its own modules: the interpreter,
+                # numpy (its BLAS on one thread, as the command sets it) and attrs.
+                ("numpy and attrs alone", IMPORT_FLOOR, dict.fromkeys(BLAS_THREAD_VARIABLES, "1")),
             ],
         ),
     ]
@@ -882,6 +890,13 @@ def targets(options: Any) -> None:
             "cold pair, one line",
             "sacrebleu",
             "bleuprint pair",
+            1.0,
+        ),
+        (
+            "(numpy and attrs alone against sacrebleu's pair: pair's floor)",
+            "cold pair, one line",
+            "sacrebleu",
+            "numpy and attrs alone",
             1.0,
         ),
     ]
