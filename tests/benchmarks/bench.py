@@ -27,7 +27,9 @@ import argparse
 import json
 import os
 import platform
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -626,7 +628,52 @@ def _cold_start(options: Any, folder: Path) -> None:
                     f"{wall / first_wall:.2f} | {cpu / first_cpu:.2f} | {outputs[tool]} |",
                     flush=True,
                 )
+    if options.instructions:
+        instruction_counts(rows, {**base, "BLEUPRINT_THREADS": "1"}, stdin_of)
     after_install(options, folder, score[1:], {**base, "BLEUPRINT_THREADS": "1"})
+
+
+def instruction_counts(
+    rows: list[tuple[str, list[tuple[str, list[str], dict[str, str]]]]],
+    environment: dict[str, str],
+    stdin_of: dict[str, str],
+) -> None:
+    """The cold-start commands' instructions, counted by valgrind's callgrind in one run each:
+    the same count whatever else the machine does, where times move by half from one minute to
+    the next (it weighs an instruction of numpy's loader as one of the interpreter's loop)."""
+    if shutil.which("valgrind") is None:
+        print("\n(instruction counts: skipped, valgrind is not installed)")
+        return
+    print(
+        "\nInstructions of each cold-start command, counted by `valgrind --tool=callgrind` "
+        "(one run each; millions):\n\n"
+        "| task | tool | instructions (M) | / bleuprint's |\n| --- | --- | ---: | ---: |"
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        counter = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={folder}/out"]
+        for task, commands in rows:
+            counts: dict[str, int] = {}
+            for tool, command, extra in commands:
+                completed = subprocess.run(
+                    [*counter, *command],
+                    env={**environment, **extra},
+                    input=stdin_of.get(tool, ""),
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                counted = _COLLECTED.search(completed.stderr)
+                if counted is None:
+                    raise RuntimeError(f"callgrind printed no count for {tool}: {completed.stderr}")
+                counts[tool] = int(counted[1])
+            RESULTS[f"instructions {task}"] = counts  # type: ignore[assignment]
+            first = counts[commands[0][0]]
+            for tool, count in counts.items():
+                print(f"| {task} | {tool} | {count / 1e6:.0f} | {count / first:.2f} |", flush=True)
+
+
+_COLLECTED = re.compile(r"Collected : (\d+)")
+"""callgrind's line of the instructions it counted."""
 
 
 def after_install(
@@ -700,6 +747,12 @@ def main() -> None:
         "--budget", type=float, default=60, help="no further run of a case after this many seconds"
     )
     parser.add_argument("--cold-runs", type=int, default=11, help="cold-start runs; 0 skips")
+    parser.add_argument(
+        "--instructions",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="also count the cold-start commands' instructions under valgrind (deterministic)",
+    )
     parser.add_argument(
         "--side-venvs",
         default=str(REPOSITORY / ".bench-venvs"),
