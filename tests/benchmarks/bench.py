@@ -666,7 +666,6 @@ def instruction_counts(
                 if counted is None:
                     raise RuntimeError(f"callgrind printed no count for {tool}: {completed.stderr}")
                 counts[tool] = int(counted[1])
-            RESULTS[f"instructions {task}"] = counts  # type: ignore[assignment]
             first = counts[commands[0][0]]
             for tool, count in counts.items():
                 print(f"| {task} | {tool} | {count / 1e6:.0f} | {count / first:.2f} |", flush=True)
