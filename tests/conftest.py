@@ -1,10 +1,12 @@
-"""Shared test set-up: the Hypothesis profiles and the path to ``../shared``."""
+"""Shared test set-up: the Hypothesis profiles, the markers that split CI's runs, and the path to
+``../shared``."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,55 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("dev", derandomize=True, deadline=None, max_examples=200)
+# CI's second run, on the plain-Python twin of the kernel: the compiled run already compares the
+# two kernels head-on, so this one repeats fewer examples (tests that set their own number keep it).
+settings.register_profile(
+    "twin",
+    derandomize=True,
+    deadline=None,
+    max_examples=20,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+# -- markers ------------------------------------------------------------------------------------
+
+# Modules whose tests run the command or a cluster in other processes (the CLI's behaviour does
+# not depend on the kernel, which the in-process tests compare head-on): CI's run on the
+# plain-Python twin leaves them out with ``-m "not processes"``.
+_PROCESS_MODULES = (
+    "test_cli_",
+    "test_dask",
+    "test_docs_cli",
+    "test_benchmark_smoke",
+    "test_set_up",
+)
+
+
+def _under_coverage() -> bool:
+    """Whether this process is measured by coverage, whose tracing slows Python code unevenly."""
+    coverage = sys.modules.get("coverage")
+    return coverage is not None and coverage.Coverage.current() is not None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "processes: the test runs bleuprint in other processes")
+    config.addinivalue_line(
+        "markers", "timing: the test compares measured times (never run under coverage)"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    skip_timing = pytest.mark.skip(
+        reason="a timing test: coverage's tracing distorts times; the plain runs time it"
+    )
+    measured = _under_coverage()
+    for item in items:
+        if item.path.name.startswith(_PROCESS_MODULES):
+            item.add_marker(pytest.mark.processes)
+        if measured and item.get_closest_marker("timing"):
+            item.add_marker(skip_timing)
 
 
 def shared_path() -> Path | None:

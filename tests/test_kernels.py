@@ -226,6 +226,7 @@ def test_flat_ids_leave_anything_but_ints_of_64_bits_to_the_caller(
 
 
 @NOT_BUILT
+@pytest.mark.timing
 def test_the_compiled_kernel_counts_without_the_gil() -> None:
     # One long segment: the GIL-free loop takes nearly all of the call, so a thread that
     # holds the GIL throughout would leave this one a gap as long as the call.
@@ -506,6 +507,7 @@ def test_the_compiled_tokenizers_are_the_python_ones(name: str) -> None:
 
 
 @NOT_BUILT
+@pytest.mark.timing
 @pytest.mark.parametrize("name", sorted(BUILT_IN))
 @pytest.mark.parametrize("run", [".", ",", ".,", "a.", "1.", "1-", "&amp;", "-\n", "<skipped>"])
 def test_the_compiled_tokenizers_are_linear(name: str, run: str) -> None:

@@ -19,6 +19,8 @@ import pytest
 
 from bleuprint import tokenizers
 
+pytestmark = pytest.mark.timing
+
 SMALL = 10_000
 LARGEST = 160_000
 MEASURABLE = 0.003  # seconds
