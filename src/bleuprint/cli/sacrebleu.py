@@ -5,7 +5,9 @@ as sacreBLEU's parser allows them), and standard output is what ``sacrebleu`` pr
 byte, when it is not a terminal: JSON, text and LaTeX, ``-b``, ``-w``, ``-sh``, ``-sl``, ``-e``,
 several systems (files or tab-separated standard input), ``--confidence``, the paired tests with
 their defaults and ``$SACREBLEU_SEED``, ``-l`` and ``$SACREBLEU_FORMAT``. bleuprint counts the
-n-grams; :mod:`~bleuprint.cli.sacrebleu_numbers` turns the counts into sacreBLEU's numbers.
+n-grams; :class:`bleuprint.compat.sacrebleu.Arithmetic` turns the counts into sacreBLEU's
+numbers with sacreBLEU's own floating-point operations (its module says why), and the
+signature is the configuration's, built from the options.
 What bleuprint cannot do (chrF and TER, test sets, SentencePiece tokenizers, ``--detail``) is
 refused in one line with exit status 2. sacreBLEU's own errors (say, files of different
 lengths) also end with status 2, bleuprint's status for every error, where sacreBLEU's is 1.
@@ -33,19 +35,18 @@ from bleuprint._io import (
     split_references,
     standard_input,
 )
+from bleuprint._result import Signature
 from bleuprint._segments import SegmentStats
 from bleuprint.cli import sacrebleu_tables
 from bleuprint.cli.corpus import count_segments, looks_tokenized, total_bytes
 from bleuprint.cli.options import SubCommands
 from bleuprint.cli.progress import Progress, Update
-from bleuprint.cli.sacrebleu_numbers import SMOOTH_DEFAULTS, Arithmetic, Rows, Score
 from bleuprint.cli.significance import SignificanceTest
 from bleuprint.compat import sacrebleu as sacrebleu_definition
+from bleuprint.compat.sacrebleu import Arithmetic, Rows, Score
 from bleuprint.exceptions import ConfigurationError, InputError
 
 _FORMATS = ("json", "text", "latex")
-_TOKENIZERS = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab")
-_SENTENCEPIECE = ("spm", "flores101", "flores200", "spBLEU-1K")
 _SHORT_KEYS = {"version": "v", "nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s"}
 _DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
 
@@ -77,13 +78,14 @@ def add_command(commands: SubCommands) -> None:
     add("--sentence-level", "-sl", action="store_true", help="one score per segment")
     bleu = parser.add_argument_group("BLEU related arguments")
     bleu.add_argument(
-        "--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
-        dest="bleu_smooth_method",
+        "--smooth-method", "-s", choices=list(sacrebleu_definition.SMOOTH_DEFAULTS),
+        default="exp", dest="bleu_smooth_method",
     )  # fmt: skip
     bleu.add_argument("--smooth-value", "-sv", type=float, dest="bleu_smooth_value")
     bleu.add_argument(
-        "--tokenize", "-tok", choices=[*_TOKENIZERS, *_SENTENCEPIECE], dest="bleu_tokenize"
-    )
+        "--tokenize", "-tok", dest="bleu_tokenize",
+        choices=[*sacrebleu_definition.TOKENIZERS, *sacrebleu_definition.SENTENCEPIECE_TOKENIZERS],
+    )  # fmt: skip
     bleu.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true")
     bleu.add_argument("--force", dest="bleu_force", action="store_true")
     other = parser.add_argument_group("chrF and TER arguments (accepted, unused: BLEU only)")
@@ -130,20 +132,24 @@ def run(arguments: argparse.Namespace) -> str:
             references = _read_references(arguments, update)
             names, systems = _read_systems(arguments, paired, update)
         _check(arguments, references, systems, paired)
-        engine = _engine(arguments)
+        configuration = _configuration(arguments)
         arithmetic = Arithmetic(
-            4, arguments.bleu_smooth_method, arguments.bleu_smooth_value, arguments.sentence_level
+            configuration.max_n,
+            arguments.bleu_smooth_method,
+            arguments.bleu_smooth_value,
+            arguments.sentence_level,
         )
         with progress.stage("counting", sum(map(len, systems)), "segments") as update:
             segment_references = [list(segment) for segment in zip(*references)]
             counted = []
             for system in systems:
-                counted.append(count_segments(engine, system, segment_references, update))
+                counted.append(count_segments(configuration, system, segment_references, update))
                 _warn_if_tokenized(system, arguments)
+        signature = _signature_of(configuration, len(references))
         # The tests report no progress: their time is shown.
         tested = paired or arguments.confidence
         with progress.stage("testing" if tested else "scoring"):
-            return _output(arithmetic, engine, names, counted, arguments, format=output_format)
+            return _output(arithmetic, signature, names, counted, arguments, format=output_format)
 
 
 def _total_bytes(arguments: argparse.Namespace) -> int | None:
@@ -153,7 +159,7 @@ def _total_bytes(arguments: argparse.Namespace) -> int | None:
 
 def _output(
     arithmetic: Arithmetic,
-    engine: BLEUScore,
+    signature: _Signature,
     names: list[str],
     counted: list[SegmentStats],
     arguments: argparse.Namespace,
@@ -163,9 +169,6 @@ def _output(
     """sacreBLEU's standard output, from the counted systems."""
     output_format = format
     rows = [arithmetic.rows(segments) for segments in counted]
-    signature = _Signature.parse(
-        sacrebleu_definition.signature(engine.score(engine.total(counted[0])))
-    )
     width = arguments.width
     if arguments.sentence_level:
         shown = signature.format(arguments.short)
@@ -202,7 +205,7 @@ def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
                 "them with sacrebleu (sacrebleu -t SET -l SRC-TRG --echo ref > ref.txt) and "
                 "give the files"
             )
-    if arguments.bleu_tokenize in _SENTENCEPIECE:
+    if arguments.bleu_tokenize in sacrebleu_definition.SENTENCEPIECE_TOKENIZERS:
         raise ConfigurationError(
             f"-tok {arguments.bleu_tokenize}: bleuprint has no SentencePiece tokenizers; {instead}"
         )
@@ -344,7 +347,8 @@ def _given_samples(arguments: argparse.Namespace, kind: str) -> int:
     return given
 
 
-def _engine(arguments: argparse.Namespace) -> BLEUScore:
+def _configuration(arguments: argparse.Namespace) -> BLEUScore:
+    """The configuration sacreBLEU's options make: it counts, and it names the signature."""
     options: dict[str, Any] = {
         "tokenize": arguments.bleu_tokenize,
         "lowercase": arguments.bleu_lowercase,
@@ -371,6 +375,13 @@ def _warn_if_tokenized(system: Sequence[str], arguments: argparse.Namespace) -> 
             "(--force to silence this)",
             file=sys.stderr,
         )
+
+
+def _signature_of(configuration: BLEUScore, references: int) -> _Signature:
+    """sacreBLEU's signature of the configuration: every segment has a line of each of the
+    ``references`` streams (an empty line is a reference too, as in sacreBLEU)."""
+    named = Signature(configuration.signature().parts, reference_counts=frozenset({references}))
+    return _Signature.parse(sacrebleu_definition.signature(named))
 
 
 @attrs.frozen
