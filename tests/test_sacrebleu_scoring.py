@@ -21,7 +21,7 @@ from bleuprint import (
     tokenizers,
     weights,
 )
-from bleuprint.compat.sacrebleu import OPTIONS, from_streams
+from bleuprint.compat.sacrebleu import OPTIONS, Arithmetic, from_streams
 from bleuprint.compat.sacrebleu import signature as sacrebleu_signature
 from tests.sacrebleu_reports import assert_as_sacrebleu
 
@@ -67,6 +67,28 @@ def test_scoring_agrees_with_compute_bleu(given_stats: dict[str, Any]) -> None:
         counting=bleu.counting_signature,
     )
     assert_as_sacrebleu(bleu.score(stats), theirs, options)
+
+
+@settings(max_examples=100)
+@given(given_stats=statistics())
+def test_the_commands_arithmetic_is_compute_bleus_to_the_last_bit(
+    given_stats: dict[str, Any],
+) -> None:
+    # bleuprint sacrebleu prints unrounded numbers: Arithmetic must be sacreBLEU's exactly.
+    counts = {"correct": list(given_stats["correct"]), "total": list(given_stats["total"])}
+    theirs = BLEU.compute_bleu(**{**given_stats, **counts})
+    order = given_stats["max_ngram_order"]
+    arithmetic = Arithmetic(
+        order,
+        given_stats["smooth_method"],
+        given_stats["smooth_value"],
+        given_stats["effective_order"],
+    )
+    lengths = [given_stats["sys_len"], given_stats["ref_len"]]
+    row = [*lengths, *given_stats["correct"], *given_stats["total"]]  # as counted, not added to
+    ours = arithmetic.score(row)
+    assert (ours.score, ours.precisions, ours.bp) == (theirs.score, theirs.precisions, theirs.bp)
+    assert ours.verbose == str(theirs).split(" ", 3)[3]
 
 
 def test_a_precision_on_an_exact_tie_prints_as_sacrebleu_does() -> None:
