@@ -372,7 +372,7 @@ class Score:
 
     @property
     def verbose(self) -> str:
-        """The details after the score: precisions, BP, ratio, lengths."""
+        """The details printed after the score (precisions, BP, ratio, lengths)."""
         ratio = self.sys_len / self.ref_len if self.ref_len else 0
         precisions = "/".join(f"{p:.1f}" for p in self.precisions)
         return (
