@@ -35,6 +35,7 @@ from bleuprint._io import (
     split_references,
     standard_input,
 )
+from bleuprint._resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
 from bleuprint._result import Signature
 from bleuprint._segments import SegmentStats
 from bleuprint.cli import sacrebleu_tables
@@ -48,7 +49,7 @@ from bleuprint.exceptions import ConfigurationError, InputError
 
 _FORMATS = ("json", "text", "latex")
 _SHORT_KEYS = {"version": "v", "nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s"}
-_DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+_DEFAULT_SAMPLES = {"bs": DEFAULT_RESAMPLES, "ar": DEFAULT_TRIALS}
 
 
 def add_command(commands: SubCommands) -> None:
@@ -99,12 +100,12 @@ def add_command(commands: SubCommands) -> None:
         other.add_argument(flag, action="store_true")
     tests = parser.add_argument_group("significance")
     tests.add_argument("--confidence", "-ci", action="store_true")
-    tests.add_argument("--confidence-n", "-cin", type=int, default=1000)
+    tests.add_argument("--confidence-n", "-cin", type=int, default=DEFAULT_RESAMPLES)
     paired = tests.add_mutually_exclusive_group()
     paired.add_argument("--paired-ar", "-par", action="store_true")
     paired.add_argument("--paired-bs", "-pbs", action="store_true")
-    tests.add_argument("--paired-ar-n", "-parn", type=int, default=10000)
-    tests.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000)
+    tests.add_argument("--paired-ar-n", "-parn", type=int, default=DEFAULT_TRIALS)
+    tests.add_argument("--paired-bs-n", "-pbsn", type=int, default=DEFAULT_RESAMPLES)
     tests.add_argument("--paired-jobs", "-j", type=int, default=1, help="accepted, unused")
     report = parser.add_argument_group("reporting")
     report.add_argument("--quiet", "-q", action="store_true")
@@ -159,7 +160,7 @@ def _total_bytes(arguments: argparse.Namespace) -> int | None:
 
 def _output(
     arithmetic: Arithmetic,
-    signature: _Signature,
+    signature: _SacreBLEUSignature,
     names: list[str],
     counted: list[SegmentStats],
     arguments: argparse.Namespace,
@@ -377,27 +378,27 @@ def _warn_if_tokenized(system: Sequence[str], arguments: argparse.Namespace) -> 
         )
 
 
-def _signature_of(configuration: BLEUScore, references: int) -> _Signature:
+def _signature_of(configuration: BLEUScore, references: int) -> _SacreBLEUSignature:
     """sacreBLEU's signature of the configuration: every segment has a line of each of the
     ``references`` streams (an empty line is a reference too, as in sacreBLEU)."""
     named = Signature(configuration.signature().parts, reference_counts=frozenset({references}))
-    return _Signature.parse(sacrebleu_definition.signature(named))
+    return _SacreBLEUSignature.parse(sacrebleu_definition.signature(named))
 
 
 @attrs.frozen
-class _Signature:
+class _SacreBLEUSignature:
     """sacreBLEU's signature of the configuration, with the fields a test adds."""
 
     fields: dict[str, str]
 
     @classmethod
-    def parse(cls, text: str) -> _Signature:
+    def parse(cls, text: str) -> _SacreBLEUSignature:
         return cls(dict(field.split(":", 1) for field in text.split("|")))
 
-    def with_test(self, **fields: object) -> _Signature:
+    def with_test(self, **fields: object) -> _SacreBLEUSignature:
         # sacreBLEU's order: nrefs, bs, ar, seed, then the configuration, version last.
         extended = {"nrefs": self.fields["nrefs"], **{k: str(v) for k, v in fields.items()}}
-        return _Signature({**extended, **self.fields})
+        return _SacreBLEUSignature({**extended, **self.fields})
 
     def format(self, short: bool) -> str:
         return "|".join(
@@ -408,7 +409,7 @@ class _Signature:
 
 def _seed() -> tuple[int | None, str]:
     """``$SACREBLEU_SEED`` (default 12345, ``none``: unseeded) and its text."""
-    text = os.environ.get("SACREBLEU_SEED", "12345")
+    text = os.environ.get("SACREBLEU_SEED", str(DEFAULT_SEED))
     try:
         return (None if text.lower() == "none" else int(text)), text.lower()
     except ValueError:
@@ -430,7 +431,7 @@ def _line(score: Score, width: int, score_only: bool, signature: str) -> str:
 def _single(
     arithmetic: Arithmetic,
     rows: Rows,
-    signature: _Signature,
+    signature: _SacreBLEUSignature,
     arguments: argparse.Namespace,
     output_format: str,
 ) -> str:
@@ -466,7 +467,7 @@ def _several(  # noqa: PLR0917 - one caller, the arguments of one output
     arithmetic: Arithmetic,
     names: Sequence[str],
     rows: Sequence[Rows],
-    signature: _Signature,
+    signature: _SacreBLEUSignature,
     arguments: argparse.Namespace,
     output_format: str,
 ) -> str:
@@ -520,7 +521,7 @@ def _table(
     return f"{draw(headers, rows)}\n\n"
 
 
-def _signatures(signature: _Signature, short: bool) -> str:
+def _signatures(signature: _SacreBLEUSignature, short: bool) -> str:
     rule = "-----------------"
     return f"{rule}\nMetric signatures\n{rule}\n - {'BLEU':<10} {signature.format(short)}\n"
 
