@@ -42,8 +42,14 @@ import numpy.typing as npt
 
 from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
 from bleuprint._preset_entry import PresetEntry
-from bleuprint._resampling import Indices, Scores, bootstrap_blocks, coin_blocks, mean_and_ci
-from bleuprint._resampling import p_value as _p_value
+from bleuprint._resampling import (
+    Indices,
+    Scores,
+    bootstrap_blocks,
+    coin_blocks,
+    mean_and_ci,
+    p_value,
+)
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import parse_part
@@ -515,10 +521,10 @@ class Arithmetic:
                 mean, ci = mean_and_ci(system_scores)
                 sample_differences = np.abs(system_scores - baseline_scores)
                 centred = sample_differences - sample_differences.mean()
-                results.append(PairedResult(system_score, _p_value(centred, difference), mean, ci))
+                results.append(PairedResult(system_score, p_value(centred, difference), mean, ci))
             else:
                 first_scores, second_scores = self._swapped(rng, samples, baseline, system)
-                p = _p_value(np.abs(first_scores - second_scores), difference)
+                p = p_value(np.abs(first_scores - second_scores), difference)
                 results.append(PairedResult(system_score, p))
         return results
 
