@@ -8,8 +8,10 @@ tokenization and without smoothing (:func:`canonical_sacrebleu`).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -74,16 +76,52 @@ def canonical_sacrebleu(**options: Any) -> BLEU:
     return BLEU(**{"tokenize": "none", "smooth_method": "none", **options})
 
 
-def sacrebleu_cli(*arguments: str, cwd: Path) -> str:
-    """The standard output of sacreBLEU's own command line."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "sacrebleu", *arguments],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=True,
+SACREBLEU = Path(sys.executable).with_name("sacrebleu")
+"""sacreBLEU 2.6.0's own command (a test dependency, installed beside the interpreter)."""
+
+_SACREBLEU_RUNS: dict[tuple[object, ...], subprocess.CompletedProcess[bytes]] = {}
+
+
+def sacrebleu_run(
+    *arguments: str,
+    cwd: Path | None = None,
+    stdin: bytes = b"",
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """sacreBLEU's own command on ``arguments``, in ``cwd``, with ``stdin`` and the variables
+    of ``env`` over this process's environment (without ``$SACREBLEU_FORMAT`` unless ``env``
+    sets it): the oracle of every command-line test that compares with sacreBLEU.
+
+    Each run is made once per test run: its outcome is kept, keyed by the arguments, the bytes
+    of every argument that names a file, the folder, standard input and the environment, so
+    that a file written anew runs the command anew."""
+    folder = Path.cwd() if cwd is None else cwd
+    environment = {**os.environ}
+    environment.pop("SACREBLEU_FORMAT", None)
+    environment.update(env or {})
+    files = tuple(
+        (folder / argument).read_bytes() if (folder / argument).is_file() else None
+        for argument in arguments
     )
-    return completed.stdout
+    key = (arguments, files, folder, stdin, tuple(sorted(environment.items())))
+    if key not in _SACREBLEU_RUNS:
+        _SACREBLEU_RUNS[key] = subprocess.run(
+            [str(SACREBLEU), *arguments],
+            input=stdin,
+            capture_output=True,
+            check=False,
+            cwd=folder,
+            env=environment,
+        )
+    return _SACREBLEU_RUNS[key]
+
+
+def sacrebleu_cli(*arguments: str, cwd: Path) -> str:
+    """The standard output of a run of sacreBLEU's own command that must succeed
+    (:func:`sacrebleu_run`)."""
+    completed = sacrebleu_run(*arguments, cwd=cwd)
+    assert completed.returncode == 0, completed.stderr
+    return completed.stdout.decode("utf-8")
 
 
 def write_vector_systems(folder: Path) -> dict[str, Any]:

@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import CANONICAL, fails, run, write_examples
+from tests.cli_helpers import CANONICAL, fails, run, sacrebleu_cli, write_examples
 
 
 @pytest.fixture
@@ -37,12 +35,9 @@ def test_bom_crlf_and_unicode_whitespace_as_sacrebleu(
         b"lone\rcr here\n  lead  space\xc2\xa0\n"
     )
     (tmp_path / "ref.txt").write_bytes(b"the cat sat\na b c d\nlone cr here\nlead space\n")
-    command = [sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt", "-w", "6"]
-    sacrebleu = subprocess.run(
-        [*command, *theirs], capture_output=True, text=True, cwd=tmp_path, check=True
-    )
+    sacrebleu = sacrebleu_cli("ref.txt", "-i", "hyp.txt", "-w", "6", *theirs, cwd=tmp_path)
     completed = run("score", *ours, "-r", "ref.txt", "-i", "hyp.txt", "-w", "6", cwd=tmp_path)
-    expected = json.loads(sacrebleu.stdout)
+    expected = json.loads(sacrebleu)
     output = json.loads(completed.stdout)["systems"][0]
     assert output["score"] == expected["score"]
     assert output["verbose_score"] == expected["verbose_score"]

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +28,7 @@ from tests.cli_helpers import (
     lines,
     run,
     sacrebleu_cli,
+    sacrebleu_run,
     succeed,
     system_json,
     write_examples,
@@ -693,14 +692,9 @@ def test_the_warning_is_sacrebleus(tmp_path: Path) -> None:
     # sacreBLEU's own command warns at the same count (its message, on its logger).
     for tokenized, warned in [(100, True), (99, False)]:
         _tokenized_files(tmp_path, tokenized)
-        completed = subprocess.run(
-            [sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt"],
-            capture_output=True,
-            text=True,
-            cwd=tmp_path,
-            check=True,
-        )
-        assert ("forgot to detokenize" in completed.stderr) is warned
+        completed = sacrebleu_run("ref.txt", "-i", "hyp.txt", cwd=tmp_path)
+        assert completed.returncode == 0
+        assert (b"forgot to detokenize" in completed.stderr) is warned
 
 
 @pytest.mark.parametrize(

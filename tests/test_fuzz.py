@@ -38,7 +38,8 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleuprint import BLEUError, BLEUScore, BLEUStats, cli, sacrebleu_compat
+from bleuprint import BLEUError, BLEUScore, BLEUStats, cli
+from bleuprint.compat import sacrebleu as sacrebleu_definition
 
 SCALE = int(os.environ.get("BLEUPRINT_FUZZ_SCALE", "1"))
 QUICK = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -230,7 +231,7 @@ ENTRY_POINTS = {
     "from_signature": lambda a, b: BLEUScore.from_signature(a),
     "from_dict": lambda a, b: BLEUScore.from_dict(a),
     "stats_from_dict": lambda a, b: BLEUStats.from_dict(a),
-    "from_streams": sacrebleu_compat.from_streams,
+    "from_streams": sacrebleu_definition.from_streams,
 }
 
 

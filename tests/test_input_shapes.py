@@ -15,7 +15,8 @@ import pandas as pd
 import pytest
 import sacrebleu
 
-from bleuprint import BLEUScore, BLEUStats, InputError, sacrebleu_compat
+from bleuprint import BLEUScore, BLEUStats, InputError
+from bleuprint.compat import sacrebleu as sacrebleu_definition
 from bleuprint.exceptions import ConfigurationError, ReferenceLayoutWarning
 
 HYPOTHESES = ["the cat sat on the mat today", "a dog ran in the park", "it rained all day"]
@@ -95,14 +96,14 @@ class TestReferenceLayout:
         assert "references[i] as the references of hypothesis i" in text
         assert "3 lists of 3 references for 3 hypotheses" in text
         assert "sacreBLEU's reference streams" in text
-        assert "bleuprint.sacrebleu_compat.from_streams" in text
+        assert "bleuprint.compat.sacrebleu.from_streams" in text
         assert warning.filename == __file__  # the user's line, not bleuprint's
 
     def test_the_conversion_it_names_gives_sacrebleus_score(self) -> None:
         expected = sacrebleu.corpus_bleu(HYPOTHESES, self.STREAMS).score / 100
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            references = sacrebleu_compat.from_streams(HYPOTHESES, self.STREAMS)
+            references = sacrebleu_definition.from_streams(HYPOTHESES, self.STREAMS)
             result = BLEUScore.sacrebleu().corpus_score(HYPOTHESES, references)
         assert result.score == pytest.approx(expected, abs=1e-12)
 

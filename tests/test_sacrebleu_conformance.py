@@ -13,13 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from bleuprint import BLEUResult, BLEUScore
+from bleuprint import BLEUScore
 from bleuprint.compat.sacrebleu import signature as sacrebleu_signature
 from bleuprint.typing import Tokenizer
-
-SCORE_TOLERANCE = 1e-9  # on sacreBLEU's 0-100 scale
+from tests.sacrebleu_reports import assert_as_sacrebleu
 
 
 @functools.cache
@@ -49,18 +46,6 @@ def reference_files(key: str) -> list[str]:
     return [f"ref.{reference_id}.txt" for reference_id in ids]
 
 
-def assert_matches(result: BLEUResult, expected: dict[str, Any], where: str) -> None:
-    """A bleuprint result equals sacreBLEU's: score, counts, totals, lengths, printed line."""
-    assert abs(100 * result.score - expected["score"]) <= SCORE_TOLERANCE, where
-    assert list(result.matches) == expected["counts"], where
-    assert list(result.totals) == expected["totals"], where
-    assert result.hypothesis_length == expected["sys_len"], where
-    assert result.reference_length == expected["ref_len"], where
-    assert [100 * p for p in result.precisions] == pytest.approx(expected["precisions"]), where
-    assert result.brevity_penalty == pytest.approx(expected["bp"]), where
-    assert str(result) == expected["str"], where
-
-
 def test_corpus_scores(shared: Any, wmt22_pair: str, wmt22_configuration: str) -> None:
     """Every system and reference set of one pair under one configuration."""
     folder = shared("data", "wmt22", wmt22_pair, "expected.json").parent
@@ -77,7 +62,7 @@ def test_corpus_scores(shared: Any, wmt22_pair: str, wmt22_configuration: str) -
             assert expected["kwargs"] == options, where
             streams = [tokenized(folder / name, bleu.tokenizer) for name in reference_files(key)]
             result = bleu.corpus_score(hypotheses, list(zip(*streams)))
-            assert_matches(result, expected, where)
+            assert_as_sacrebleu(result, expected, options, where)
             assert sacrebleu_signature(result) == expected["signature"], where
             checked += 1
     assert checked >= len(pair["systems"])
@@ -94,7 +79,7 @@ def test_corpus_score_from_text(shared: Any, wmt22_pair: str) -> None:
     result = BLEUScore.sacrebleu().corpus_score(
         read_segments(folder / entry["file"]), [list(refs) for refs in zip(*streams)]
     )
-    assert_matches(result, entry["scores"][key], f"{wmt22_pair} {system} {key}")
+    assert_as_sacrebleu(result, entry["scores"][key], {}, f"{wmt22_pair} {system} {key}")
 
 
 # expected_sentence.json names each configuration by the sacreBLEU call that produced it.
@@ -121,7 +106,7 @@ def test_sentence_scores(shared: Any, wmt22_pair: str) -> None:
             assert references == [segment["refs"][name] for name in reference_files(key)]
             result = bleu.sentence_score(segment["hyp"], references)
             where = f"{wmt22_pair} line {segment['line']} {key}"
-            assert_matches(result, expected, where)
+            assert_as_sacrebleu(result, expected, {}, where)
             assert sacrebleu_signature(result) == sentences["signatures"][key], where
             checked += 1
     assert checked >= len(sentences["segments"])

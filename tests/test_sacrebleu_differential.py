@@ -18,8 +18,10 @@ from hypothesis import strategies as st
 from sacrebleu import sentence_bleu
 from sacrebleu.metrics import BLEU
 
-from bleuprint import BLEUScore, sacrebleu_compat
+from bleuprint import BLEUScore
+from bleuprint.compat.sacrebleu import from_streams
 from bleuprint.compat.sacrebleu import signature as sacrebleu_signature
+from tests.sacrebleu_reports import assert_as_sacrebleu
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # its advice on options is not news
 
@@ -81,23 +83,8 @@ def corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
     return hypotheses, streams
 
 
-def reported_counts(result: Any, chosen: dict[str, Any]) -> tuple[list[Any], list[Any]]:
-    """Counts and totals as sacreBLEU reports them (with add-k: incremented above order 1)."""
-    matches, totals = list(result.matches), list(result.totals)
-    if chosen["smooth_method"] == "add-k" and any(matches):
-        k = 1 if chosen["smooth_value"] is None else chosen["smooth_value"]
-        matches = matches[:1] + [count + k for count in matches[1:]]
-        totals = totals[:1] + [count + k for count in totals[1:]]
-    return matches, totals
-
-
 def assert_same(ours: Any, theirs: Any, chosen: dict[str, Any]) -> None:
-    assert abs(100 * ours.score - theirs.score) <= 1e-9
-    assert reported_counts(ours, chosen) == (list(theirs.counts), list(theirs.totals))
-    assert (ours.hypothesis_length, ours.reference_length) == (theirs.sys_len, theirs.ref_len)
-    assert [100 * p for p in ours.precisions] == pytest.approx(theirs.precisions)
-    assert ours.brevity_penalty == pytest.approx(theirs.bp)
-    assert str(ours) == str(theirs)
+    assert_as_sacrebleu(ours, theirs, chosen)
     for width in (0, 1, 4):
         assert ours.format(width) == theirs.format(width)
 
@@ -121,7 +108,7 @@ def test_corpus_scores_agree(
     metric = BLEU(**chosen)
     theirs = metric.corpus_score(hypotheses, streams)
     bleu = BLEUScore.sacrebleu(**chosen)
-    ours = bleu.corpus_score(hypotheses, sacrebleu_compat.from_streams(hypotheses, streams))
+    ours = bleu.corpus_score(hypotheses, from_streams(hypotheses, streams))
     assert_same(ours, theirs, chosen)
     assert sacrebleu_signature(ours) == str(metric.get_signature())
 

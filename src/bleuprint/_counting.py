@@ -321,7 +321,7 @@ def _check_layout(hypotheses: Sequence[Segment], references: Sequence[object]) -
     convert = (
         "if they are sacreBLEU's reference streams (references[k][i], the k-th reference of "
         "hypothesis i), convert them with "
-        "bleuprint.sacrebleu_compat.from_streams(hypotheses, streams)"
+        "bleuprint.compat.sacrebleu.from_streams(hypotheses, streams)"
     )
     if len(references) != size:
         hint = f"; {convert}" if streams and references else ""

@@ -5,7 +5,9 @@ as sacreBLEU's parser allows them), and standard output is what ``sacrebleu`` pr
 byte, when it is not a terminal: JSON, text and LaTeX, ``-b``, ``-w``, ``-sh``, ``-sl``, ``-e``,
 several systems (files or tab-separated standard input), ``--confidence``, the paired tests with
 their defaults and ``$SACREBLEU_SEED``, ``-l`` and ``$SACREBLEU_FORMAT``. bleuprint counts the
-n-grams; :mod:`~bleuprint.cli.sacrebleu_numbers` turns the counts into sacreBLEU's numbers.
+n-grams; :class:`bleuprint.compat.sacrebleu.Arithmetic` turns the counts into sacreBLEU's
+numbers with sacreBLEU's own floating-point operations (its module says why), and the
+signature is the configuration's, built from the options.
 What bleuprint cannot do (chrF and TER, test sets, SentencePiece tokenizers, ``--detail``) is
 refused in one line with exit status 2. sacreBLEU's own errors (say, files of different
 lengths) also end with status 2, bleuprint's status for every error, where sacreBLEU's is 1.
@@ -33,21 +35,21 @@ from bleuprint._io import (
     split_references,
     standard_input,
 )
+from bleuprint._resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
+from bleuprint._result import Signature
 from bleuprint._segments import SegmentStats
 from bleuprint.cli import sacrebleu_tables
 from bleuprint.cli.corpus import count_segments, looks_tokenized, total_bytes
 from bleuprint.cli.options import SubCommands
 from bleuprint.cli.progress import Progress, Update
-from bleuprint.cli.sacrebleu_numbers import SMOOTH_DEFAULTS, Arithmetic, Rows, Score
 from bleuprint.cli.significance import SignificanceTest
 from bleuprint.compat import sacrebleu as sacrebleu_definition
+from bleuprint.compat.sacrebleu import Arithmetic, Rows, Score
 from bleuprint.exceptions import ConfigurationError, InputError
 
 _FORMATS = ("json", "text", "latex")
-_TOKENIZERS = ("none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab")
-_SENTENCEPIECE = ("spm", "flores101", "flores200", "spBLEU-1K")
 _SHORT_KEYS = {"version": "v", "nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s"}
-_DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+_DEFAULT_SAMPLES = {"bs": DEFAULT_RESAMPLES, "ar": DEFAULT_TRIALS}
 
 
 def add_command(commands: SubCommands) -> None:
@@ -77,13 +79,14 @@ def add_command(commands: SubCommands) -> None:
     add("--sentence-level", "-sl", action="store_true", help="one score per segment")
     bleu = parser.add_argument_group("BLEU related arguments")
     bleu.add_argument(
-        "--smooth-method", "-s", choices=list(SMOOTH_DEFAULTS), default="exp",
-        dest="bleu_smooth_method",
+        "--smooth-method", "-s", choices=list(sacrebleu_definition.SMOOTH_DEFAULTS),
+        default="exp", dest="bleu_smooth_method",
     )  # fmt: skip
     bleu.add_argument("--smooth-value", "-sv", type=float, dest="bleu_smooth_value")
     bleu.add_argument(
-        "--tokenize", "-tok", choices=[*_TOKENIZERS, *_SENTENCEPIECE], dest="bleu_tokenize"
-    )
+        "--tokenize", "-tok", dest="bleu_tokenize",
+        choices=[*sacrebleu_definition.TOKENIZERS, *sacrebleu_definition.SENTENCEPIECE_TOKENIZERS],
+    )  # fmt: skip
     bleu.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true")
     bleu.add_argument("--force", dest="bleu_force", action="store_true")
     other = parser.add_argument_group("chrF and TER arguments (accepted, unused: BLEU only)")
@@ -97,12 +100,12 @@ def add_command(commands: SubCommands) -> None:
         other.add_argument(flag, action="store_true")
     tests = parser.add_argument_group("significance")
     tests.add_argument("--confidence", "-ci", action="store_true")
-    tests.add_argument("--confidence-n", "-cin", type=int, default=1000)
+    tests.add_argument("--confidence-n", "-cin", type=int, default=DEFAULT_RESAMPLES)
     paired = tests.add_mutually_exclusive_group()
     paired.add_argument("--paired-ar", "-par", action="store_true")
     paired.add_argument("--paired-bs", "-pbs", action="store_true")
-    tests.add_argument("--paired-ar-n", "-parn", type=int, default=10000)
-    tests.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000)
+    tests.add_argument("--paired-ar-n", "-parn", type=int, default=DEFAULT_TRIALS)
+    tests.add_argument("--paired-bs-n", "-pbsn", type=int, default=DEFAULT_RESAMPLES)
     tests.add_argument("--paired-jobs", "-j", type=int, default=1, help="accepted, unused")
     report = parser.add_argument_group("reporting")
     report.add_argument("--quiet", "-q", action="store_true")
@@ -130,20 +133,24 @@ def run(arguments: argparse.Namespace) -> str:
             references = _read_references(arguments, update)
             names, systems = _read_systems(arguments, paired, update)
         _check(arguments, references, systems, paired)
-        engine = _engine(arguments)
+        configuration = _configuration(arguments)
         arithmetic = Arithmetic(
-            4, arguments.bleu_smooth_method, arguments.bleu_smooth_value, arguments.sentence_level
+            configuration.max_n,
+            arguments.bleu_smooth_method,
+            arguments.bleu_smooth_value,
+            arguments.sentence_level,
         )
         with progress.stage("counting", sum(map(len, systems)), "segments") as update:
             segment_references = [list(segment) for segment in zip(*references)]
             counted = []
             for system in systems:
-                counted.append(count_segments(engine, system, segment_references, update))
+                counted.append(count_segments(configuration, system, segment_references, update))
                 _warn_if_tokenized(system, arguments)
+        signature = _signature_of(configuration, len(references))
         # The tests report no progress: their time is shown.
         tested = paired or arguments.confidence
         with progress.stage("testing" if tested else "scoring"):
-            return _output(arithmetic, engine, names, counted, arguments, format=output_format)
+            return _output(arithmetic, signature, names, counted, arguments, format=output_format)
 
 
 def _total_bytes(arguments: argparse.Namespace) -> int | None:
@@ -153,7 +160,7 @@ def _total_bytes(arguments: argparse.Namespace) -> int | None:
 
 def _output(
     arithmetic: Arithmetic,
-    engine: BLEUScore,
+    signature: _SacreBLEUSignature,
     names: list[str],
     counted: list[SegmentStats],
     arguments: argparse.Namespace,
@@ -163,9 +170,6 @@ def _output(
     """sacreBLEU's standard output, from the counted systems."""
     output_format = format
     rows = [arithmetic.rows(segments) for segments in counted]
-    signature = _Signature.parse(
-        sacrebleu_definition.signature(engine.score(engine.total(counted[0])))
-    )
     width = arguments.width
     if arguments.sentence_level:
         shown = signature.format(arguments.short)
@@ -202,7 +206,7 @@ def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
                 "them with sacrebleu (sacrebleu -t SET -l SRC-TRG --echo ref > ref.txt) and "
                 "give the files"
             )
-    if arguments.bleu_tokenize in _SENTENCEPIECE:
+    if arguments.bleu_tokenize in sacrebleu_definition.SENTENCEPIECE_TOKENIZERS:
         raise ConfigurationError(
             f"-tok {arguments.bleu_tokenize}: bleuprint has no SentencePiece tokenizers; {instead}"
         )
@@ -344,7 +348,8 @@ def _given_samples(arguments: argparse.Namespace, kind: str) -> int:
     return given
 
 
-def _engine(arguments: argparse.Namespace) -> BLEUScore:
+def _configuration(arguments: argparse.Namespace) -> BLEUScore:
+    """The configuration sacreBLEU's options make: it counts, and it names the signature."""
     options: dict[str, Any] = {
         "tokenize": arguments.bleu_tokenize,
         "lowercase": arguments.bleu_lowercase,
@@ -373,20 +378,27 @@ def _warn_if_tokenized(system: Sequence[str], arguments: argparse.Namespace) -> 
         )
 
 
+def _signature_of(configuration: BLEUScore, references: int) -> _SacreBLEUSignature:
+    """sacreBLEU's signature of the configuration: every segment has a line of each of the
+    ``references`` streams (an empty line is a reference too, as in sacreBLEU)."""
+    named = Signature(configuration.signature().parts, reference_counts=frozenset({references}))
+    return _SacreBLEUSignature.parse(sacrebleu_definition.signature(named))
+
+
 @attrs.frozen
-class _Signature:
+class _SacreBLEUSignature:
     """sacreBLEU's signature of the configuration, with the fields a test adds."""
 
     fields: dict[str, str]
 
     @classmethod
-    def parse(cls, text: str) -> _Signature:
+    def parse(cls, text: str) -> _SacreBLEUSignature:
         return cls(dict(field.split(":", 1) for field in text.split("|")))
 
-    def with_test(self, **fields: object) -> _Signature:
+    def with_test(self, **fields: object) -> _SacreBLEUSignature:
         # sacreBLEU's order: nrefs, bs, ar, seed, then the configuration, version last.
         extended = {"nrefs": self.fields["nrefs"], **{k: str(v) for k, v in fields.items()}}
-        return _Signature({**extended, **self.fields})
+        return _SacreBLEUSignature({**extended, **self.fields})
 
     def format(self, short: bool) -> str:
         return "|".join(
@@ -397,7 +409,7 @@ class _Signature:
 
 def _seed() -> tuple[int | None, str]:
     """``$SACREBLEU_SEED`` (default 12345, ``none``: unseeded) and its text."""
-    text = os.environ.get("SACREBLEU_SEED", "12345")
+    text = os.environ.get("SACREBLEU_SEED", str(DEFAULT_SEED))
     try:
         return (None if text.lower() == "none" else int(text)), text.lower()
     except ValueError:
@@ -419,7 +431,7 @@ def _line(score: Score, width: int, score_only: bool, signature: str) -> str:
 def _single(
     arithmetic: Arithmetic,
     rows: Rows,
-    signature: _Signature,
+    signature: _SacreBLEUSignature,
     arguments: argparse.Namespace,
     output_format: str,
 ) -> str:
@@ -455,7 +467,7 @@ def _several(  # noqa: PLR0917 - one caller, the arguments of one output
     arithmetic: Arithmetic,
     names: Sequence[str],
     rows: Sequence[Rows],
-    signature: _Signature,
+    signature: _SacreBLEUSignature,
     arguments: argparse.Namespace,
     output_format: str,
 ) -> str:
@@ -509,7 +521,7 @@ def _table(
     return f"{draw(headers, rows)}\n\n"
 
 
-def _signatures(signature: _Signature, short: bool) -> str:
+def _signatures(signature: _SacreBLEUSignature, short: bool) -> str:
     rule = "-----------------"
     return f"{rule}\nMetric signatures\n{rule}\n - {'BLEU':<10} {signature.format(short)}\n"
 

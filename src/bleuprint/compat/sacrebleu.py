@@ -1,11 +1,12 @@
-"""sacreBLEU 2.6.0 on bleuprint's engine: its options as parts, its names, its signature.
+"""sacreBLEU 2.6.0's whole recipe: its options as parts, its names, its signature, its layout of
+references, and its own arithmetic for the drop-in command.
 
 The presets :meth:`BLEUScore.sacrebleu <bleuprint.BLEUScore.sacrebleu>` (corpus BLEU, as
 ``sacrebleu.corpus_bleu`` and the ``sacrebleu`` command compute it) and
 :meth:`BLEUScore.sacrebleu_sentence <bleuprint.BLEUScore.sacrebleu_sentence>`
 (``sacrebleu.sentence_bleu``) are built from :func:`parts`. A result prints sacreBLEU's line
-with ``str(result)``, and :func:`signature` gives sacreBLEU's signature of it. For sacreBLEU's
-layout of references as streams, see :func:`bleuprint.sacrebleu_compat.from_streams`.
+with ``str(result)``, and :func:`signature` gives sacreBLEU's signature of it.
+:func:`from_streams` turns sacreBLEU's reference streams into references per hypothesis.
 
 >>> from bleuprint import BLEUScore
 >>> from bleuprint.compat import sacrebleu
@@ -15,30 +16,60 @@ layout of references as streams, see :func:`bleuprint.sacrebleu_compat.from_stre
 BLEU = 48.89 85.7/66.7/40.0/25.0 (BP = 1.000 ratio = 1.000 hyp_len = 7 ref_len = 7)
 >>> sacrebleu.signature(result)
 'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
+
+**Why sacreBLEU's arithmetic is written here a second time.** The engine scores every
+definition with the same array operations, on the [0, 1] scale: its scores agree with
+sacreBLEU's to about the fifteenth digit, and its printed line, which rounds, is sacreBLEU's
+byte for byte. The drop-in command ``bleuprint sacrebleu`` also prints numbers sacreBLEU leaves
+unrounded (the JSON of its paired tests: scores, means, intervals, p-values), and those agree to
+the last bit only when they are computed with sacreBLEU's own floating-point operations, in its
+order and on its number types: ``BLEU._compute_score_from_stats`` on the 0-100 scale, its
+bootstrap on ``float32`` statistics, its paired tests on ``int64`` ones. :class:`Arithmetic` is
+that code, on the counts bleuprint's engine makes; nothing but the command uses it.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+import attrs
+import numpy as np
+import numpy.typing as npt
+
 from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
 from bleuprint._preset_entry import PresetEntry
-from bleuprint._result import BLEUResult
+from bleuprint._resampling import (
+    Indices,
+    Scores,
+    bootstrap_blocks,
+    coin_blocks,
+    mean_and_ci,
+    p_value,
+)
+from bleuprint._result import BLEUResult, Signature
+from bleuprint._segments import SegmentStats
 from bleuprint._signature import parse_part
-from bleuprint.exceptions import ConfigurationError
+from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import Smoother, Tokenizer
 
 __all__ = [
     "CORPUS_PRESET",
+    "MAX_NGRAM_ORDER",
     "OPTIONS",
     "PRESETS",
+    "SENTENCEPIECE_TOKENIZERS",
     "SENTENCE_PRESET",
     "SMOOTH_DEFAULTS",
     "TOKENIZERS",
     "VERSION",
+    "Arithmetic",
+    "PairedResult",
+    "Score",
+    "from_streams",
     "parts",
     "sentence_parts",
     "signature",
@@ -46,30 +77,39 @@ __all__ = [
     "tokenizer_name",
 ]
 
+# -- sacreBLEU's names and defaults ------------------------------------------------------------
+
 VERSION = "2.6.0"
 """The sacreBLEU version whose numbers, signature and printed line are reproduced."""
+
+MAX_NGRAM_ORDER = 4
+"""sacreBLEU's n-gram order when none is given (its command line has no option for it)."""
 
 TOKENIZERS: Mapping[str, Callable[[], Tokenizer]] = MappingProxyType(
     {
         "none": tokenizers.Whitespace,
+        "zh": tokenizers.Chinese,
         "13a": tokenizers.Mteval13a,
         "intl": tokenizers.International,
         "char": tokenizers.Chars,
-        "zh": tokenizers.Chinese,
         "ja-mecab": tokenizers.JapaneseMecab,
         "ko-mecab": tokenizers.KoreanMecab,
     }
 )
-"""sacreBLEU's ``tokenize`` names and the tokenizers that reproduce them."""
+"""sacreBLEU's ``tokenize`` names, in its order, and the tokenizers that reproduce them."""
+
+SENTENCEPIECE_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
+"""sacreBLEU's other ``tokenize`` names, its SentencePiece models, which bleuprint does not
+ship: asking for them is a :class:`~bleuprint.ConfigurationError`."""
 
 SMOOTH_DEFAULTS: Mapping[str, float | None] = MappingProxyType(
     {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 )
-"""sacreBLEU's ``smooth_method`` names and the ``smooth_value`` each uses when given none."""
+"""sacreBLEU's ``smooth_method`` names and the ``smooth_value`` each uses when given none
+(``None``: the method takes no value)."""
 
 # sacreBLEU picks the tokenizer from the target language when ``tokenize`` is not given.
 _LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-_UNSUPPORTED_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
 
 
 OPTIONS = (
@@ -83,6 +123,8 @@ OPTIONS = (
 )
 """The keyword arguments of ``sacrebleu.metrics.BLEU`` that change its numbers."""
 
+# -- the parts ---------------------------------------------------------------------------------
+
 
 def parts(
     *,
@@ -90,7 +132,7 @@ def parts(
     lowercase: bool = False,
     smooth_method: str = "exp",
     smooth_value: float | None = None,
-    max_ngram_order: int = 4,
+    max_ngram_order: int = MAX_NGRAM_ORDER,
     effective_order: bool = False,
     trg_lang: str = "",
 ) -> dict[str, Any]:
@@ -100,8 +142,7 @@ def parts(
     ``smooth_method="exp"`` (``none``, ``floor``, ``add-k``), ``smooth_value`` (``None``: 0.1
     for floor, 1 for add-k), ``max_ngram_order=4``, ``effective_order=False``,
     ``trg_lang=""``. The references of each hypothesis are a list, as everywhere in
-    bleuprint; for sacreBLEU's reference streams see
-    :func:`bleuprint.sacrebleu_compat.from_streams`.
+    bleuprint; for sacreBLEU's reference streams see :func:`from_streams`.
 
     >>> sorted(parts(tokenize="intl", smooth_method="floor").items())
     [('ngrams', Contiguous(max_n=4)), ('smoothing', Floor(value=0.1)),
@@ -133,7 +174,7 @@ def _default_tokenize(trg_lang: str) -> str:
 
 
 def _tokenizer(name: str) -> Tokenizer:
-    if name in _UNSUPPORTED_TOKENIZERS:
+    if name in SENTENCEPIECE_TOKENIZERS:
         raise ConfigurationError(
             f"tokenize={name!r} (SentencePiece) is not supported by bleuprint; "
             f"choose one of {', '.join(TOKENIZERS)}"
@@ -158,6 +199,8 @@ def _smoother(method: str, value: float | None) -> Smoother:
     return smoothing.Floor(given) if method == "floor" else smoothing.AddK(given)
 
 
+# -- the signature -----------------------------------------------------------------------------
+
 # The parts sacreBLEU always uses, whatever its options.
 _FIXED_PARTS = {
     "match": matching.Clipped(),
@@ -167,28 +210,37 @@ _FIXED_PARTS = {
 }
 
 
-def signature(result: BLEUResult) -> str:
-    """sacreBLEU's signature for a result whose configuration sacreBLEU can compute.
+def signature(of: BLEUResult | Signature) -> str:
+    """sacreBLEU's signature of a configuration sacreBLEU can compute: a result's, or a
+    configuration's own, without scoring anything: bleuprint's :class:`~bleuprint.Signature`
+    (the parts of :meth:`BLEUScore.signature <bleuprint.BLEUScore.signature>`) with the
+    number of references of each segment (sacreBLEU's ``nrefs``).
+
+    >>> from bleuprint import BLEUScore, Signature
+    >>> bleu = BLEUScore.sacrebleu(smooth_method="floor")
+    >>> signature(Signature(bleu.signature().parts, reference_counts=frozenset({2})))
+    'nrefs:2|case:mixed|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0'
 
     sacreBLEU's signature does not name the n-gram order. A configuration sacreBLEU cannot
     compute (another tokenizer, matching, brevity penalty, ...) raises
     :class:`~bleuprint.ConfigurationError`.
     """
-    configured = {family: _part(family, text) for family, text in result.signature.parts.items()}
+    named = of.signature if isinstance(of, BLEUResult) else of
+    configured = {family: _part(family, text) for family, text in named.parts.items()}
     for family, part in _FIXED_PARTS.items():
         if configured[family] != part:
-            raise _no_signature(family, result.signature.parts[family])
+            raise _no_signature(family, named.parts[family])
     if not isinstance(configured["ngram"], ngrams.Contiguous):
-        raise _no_signature("ngram", result.signature.parts["ngram"])
+        raise _no_signature("ngram", named.parts["ngram"])
     tokenizer, smoother = configured["tok"], configured["smooth"]
     names = {"tok": tokenizer_name(tokenizer), "smooth": smoother_name(smoother)}
     for family, name in names.items():
         if name is None:
-            raise _no_signature(family, result.signature.parts[family])
+            raise _no_signature(family, named.parts[family])
     if not isinstance(configured["weights"], (weights.Uniform, weights.EffectiveOrder)):
-        raise _no_signature("weights", result.signature.parts["weights"])
+        raise _no_signature("weights", named.parts["weights"])
     fields = {
-        "nrefs": result.signature.nrefs,
+        "nrefs": named.nrefs,
         "case": "lc" if isinstance(tokenizer, tokenizers.Lowercase) else "mixed",
         "eff": "yes" if isinstance(configured["weights"], weights.EffectiveOrder) else "no",
         "tok": names["tok"],
@@ -229,6 +281,281 @@ def _no_signature(family: str, part: str) -> ConfigurationError:
     return ConfigurationError(
         f"no sacreBLEU signature: sacreBLEU has no equivalent of the {family} part {part!r}"
     )
+
+
+# -- the layout of references ------------------------------------------------------------------
+
+
+def from_streams(
+    hypotheses: Sequence[str], reference_streams: Sequence[Sequence[str | None]]
+) -> list[list[str]]:
+    """sacreBLEU's reference streams as bleuprint's references per hypothesis.
+
+    sacreBLEU takes references as *streams*, one list per reference set, each as long as the
+    hypotheses: ``reference_streams[k][i]`` is the k-th reference of hypothesis ``i``, or
+    ``None`` where that hypothesis has fewer references. As in sacreBLEU 2.6.0, only ``None``
+    is dropped: an empty string is a reference of length 0. Where sacreBLEU silently scores
+    something other than what was meant, this raises :class:`~bleuprint.InputError`: a stream
+    of another length than the hypotheses (sacreBLEU drops the extra segments), a stream given
+    as one string (sacreBLEU reads its characters as segments), a segment left without
+    references.
+
+    >>> from_streams(["a b", "c"], [["a b", "c"], ["a", ""]])
+    [['a b', 'a'], ['c', '']]
+    >>> from_streams(["a b", "c"], [["a b"], ["c"]])
+    Traceback (most recent call last):
+    ...
+    bleuprint.exceptions.InputError: reference stream 0 has 1 segment but there are 2 ...
+    """
+    _check_segments("hypotheses", hypotheses, allow_none=False)
+    if isinstance(reference_streams, str) or not isinstance(reference_streams, Sequence):
+        raise InputError(
+            "references must be a list of reference streams (lists of strings), "
+            f"got {type(reference_streams).__name__}"
+        )
+    if not reference_streams:
+        raise InputError("no reference stream given")
+    for number, stream in enumerate(reference_streams):
+        _check_segments(f"reference stream {number}", stream, allow_none=True)
+        if len(stream) != len(hypotheses):
+            raise InputError(
+                f"reference stream {number} has {_segments(len(stream))} but there are "
+                f"{len(hypotheses)} hypotheses: give one stream per reference set, "
+                "each as long as the hypotheses"
+            )
+    references = [
+        [reference for reference in segment if reference is not None]
+        for segment in zip(*reference_streams)
+    ]
+    for index, segment in enumerate(references):
+        if not segment:
+            raise InputError(f"segment {index}: every reference stream has None there")
+    return references
+
+
+def _segments(count: int) -> str:
+    return f"{count} segment" + ("" if count == 1 else "s")
+
+
+def _check_segments(what: str, segments: object, *, allow_none: bool) -> None:
+    if isinstance(segments, str):
+        # for a reference stream: the usual slip is passing one stream without its list
+        hint = " (one reference per hypothesis is one stream: pass [references])"
+        raise InputError(
+            f"{what} is a single string; it must be a list of strings, one per segment"
+            + (hint if allow_none else "")
+        )
+    if not isinstance(segments, Sequence):
+        raise InputError(
+            f"{what} must be a list of strings, one per segment, got {type(segments).__name__}"
+        )
+    for index, segment in enumerate(segments):
+        if not isinstance(segment, str) and not (allow_none and segment is None):
+            raise InputError(
+                f"{what}, segment {index}: expected a string, got {type(segment).__name__}"
+            )
+
+
+# -- sacreBLEU's own arithmetic, for the drop-in command (see the module's docstring) ----------
+
+_SUMMED_DRAWS = 1 << 18  # draws summed at once: bounds the memory of a bootstrap
+
+Rows = npt.NDArray[Any]
+"""One row per segment: ``[hyp_len, ref_len, *matches, *totals]``, sacreBLEU's layout."""
+
+
+@attrs.frozen
+class Score:
+    """One BLEU score as sacreBLEU's ``BLEUScore`` holds it (0-100 scale)."""
+
+    score: float
+    precisions: list[float]
+    bp: float
+    sys_len: int
+    ref_len: int
+    mean: float = -1.0  # sacreBLEU's "no interval": printed only when > 0
+    ci: float = -1.0
+
+    @property
+    def verbose(self) -> str:
+        """The details printed after the score (precisions, BP, ratio, lengths)."""
+        ratio = self.sys_len / self.ref_len if self.ref_len else 0
+        precisions = "/".join(f"{p:.1f}" for p in self.precisions)
+        return (
+            f"{precisions} (BP = {self.bp:.3f} ratio = {ratio:.3f} hyp_len = {self.sys_len:d} "
+            f"ref_len = {self.ref_len:d})"
+        )
+
+
+@attrs.frozen
+class PairedResult:
+    """One system's outcome of a paired test (sacreBLEU's ``significance.Result``)."""
+
+    score: float
+    p_value: float | None = None
+    mean: float | None = None
+    ci: float | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields of sacreBLEU's JSON for this system."""
+        return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
+
+
+@attrs.frozen
+class Arithmetic:
+    """sacreBLEU's ``BLEU._compute_score_from_stats`` and its tests, with the order, smoothing
+    and effective order of sacreBLEU's options (:data:`SMOOTH_DEFAULTS` names the methods)."""
+
+    max_ngram_order: int
+    smooth_method: str
+    smooth_value: float | None
+    effective_order: bool
+
+    def rows(self, segments: SegmentStats) -> Rows:
+        """The counts of each segment in sacreBLEU's layout, as whole numbers."""
+        columns = [
+            np.asarray(segments.hypothesis_lengths).reshape(-1, 1),
+            np.asarray(segments.reference_lengths).reshape(-1, 1),
+            np.asarray(segments.matches).reshape(len(segments), -1),
+            np.asarray(segments.totals).reshape(len(segments), -1),
+        ]
+        rows: Rows = np.rint(np.hstack(columns)).astype(np.int64)
+        return rows
+
+    def corpus(self, rows: Rows) -> Score:
+        """The corpus score, summed in Python integers as sacreBLEU sums its lists."""
+        return self.score([int(value) for value in rows.sum(axis=0)])
+
+    def score(self, stats: Sequence[Any]) -> Score:
+        """``BLEU._compute_score_from_stats``: the numbers keep the type they come in
+        (``int``, ``numpy.int64`` or ``numpy.float32``), as they do in sacreBLEU."""
+        order = self.max_ngram_order
+        correct, total = list(stats[2 : 2 + order]), list(stats[2 + order :])
+        sys_len, ref_len = int(stats[0]), int(stats[1])
+        value = self.smooth_value
+        if value is None:
+            value = SMOOTH_DEFAULTS[self.smooth_method]
+        bp = 1.0
+        if sys_len < ref_len:
+            bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+        precisions = [0.0] * order
+        if not any(correct):
+            return Score(0.0, precisions, bp, sys_len, ref_len)
+        smooth_mteval = 1.0
+        effective = order
+        for n in range(1, order + 1):
+            if self.smooth_method == "add-k" and n > 1:
+                correct[n - 1] += value
+                total[n - 1] += value
+            if total[n - 1] == 0:
+                break
+            if self.effective_order:
+                effective = n
+            if correct[n - 1] == 0:
+                if self.smooth_method == "exp":
+                    smooth_mteval *= 2
+                    precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+                elif self.smooth_method == "floor":
+                    precisions[n - 1] = 100.0 * value / total[n - 1]  # type: ignore[operator]
+            else:
+                precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+        logs = [_log(precision) for precision in precisions[:effective]]
+        return Score(bp * math.exp(sum(logs) / effective), precisions, bp, sys_len, ref_len)
+
+    def resampled(self, rows: Rows, blocks: Iterable[Indices]) -> Scores:
+        """The score of each bootstrap resample, a block of resamples at a time, on ``float32``
+        statistics as in sacreBLEU (``rows`` converted, unless they are already)."""
+        as_float32 = rows.astype(np.float32, copy=False)
+        step = max(1, _SUMMED_DRAWS // len(rows))
+        return np.array(
+            [
+                self.score(summed).score
+                for block in blocks
+                for start in range(0, len(block), step)
+                for summed in as_float32[block[start : start + step]].sum(axis=1)
+            ]
+        )
+
+    def with_interval(self, rows: Rows, resamples: int, seed: int | None) -> Score:
+        """``corpus_score(..., n_bootstrap=resamples)``: the score with the bootstrap's mean
+        (``statistics.mean``) and half the 95% interval."""
+        # Imported here: it imports fractions and decimal, which scoring without a test (a
+        # plain ``bleuprint score``, whose default preset is this module's) does without.
+        import statistics  # noqa: PLC0415
+
+        score = self.corpus(rows)
+        blocks = bootstrap_blocks(np.random.default_rng(seed), len(rows), resamples)
+        ordered = sorted(self.resampled(rows, blocks).tolist())
+        lower = len(ordered) // 40
+        half = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
+        return attrs.evolve(score, mean=statistics.mean(ordered), ci=half)
+
+    def paired(
+        self,
+        systems: Sequence[Rows],
+        *,
+        test: str,
+        samples: int,
+        seed: int | None,
+        baseline_seed: int | None,
+    ) -> list[PairedResult]:
+        """``PairedTest``: the baseline first (with its bootstrap interval under ``bs``, drawn
+        with ``baseline_seed``), then each system against it."""
+        baseline = systems[0]
+        baseline_score = self.corpus(baseline).score
+        first = PairedResult(baseline_score)
+        if test == "bs":
+            blocks = bootstrap_blocks(np.random.default_rng(baseline_seed), len(baseline), samples)
+            first = PairedResult(
+                baseline_score, None, *mean_and_ci(self.resampled(baseline, blocks))
+            )
+        results = [first]
+        for system in systems[1:]:
+            system_score = self.corpus(system).score
+            difference = abs(baseline_score - system_score)
+            rng = np.random.default_rng(seed)
+            if test == "bs":
+                baseline_scores, system_scores = self._paired_resamples(
+                    rng, samples, baseline, system
+                )
+                mean, ci = mean_and_ci(system_scores)
+                sample_differences = np.abs(system_scores - baseline_scores)
+                centred = sample_differences - sample_differences.mean()
+                results.append(PairedResult(system_score, p_value(centred, difference), mean, ci))
+            else:
+                first_scores, second_scores = self._swapped(rng, samples, baseline, system)
+                p = p_value(np.abs(first_scores - second_scores), difference)
+                results.append(PairedResult(system_score, p))
+        return results
+
+    def _paired_resamples(
+        self, rng: np.random.Generator, samples: int, first: Rows, second: Rows
+    ) -> tuple[Scores, Scores]:
+        """Both systems' scores on the same resamples, drawn a block at a time."""
+        scores: tuple[list[Scores], list[Scores]] = ([], [])
+        first, second = first.astype(np.float32), second.astype(np.float32)  # once, not per block
+        for block in bootstrap_blocks(rng, len(first), samples):
+            scores[0].append(self.resampled(first, [block]))
+            scores[1].append(self.resampled(second, [block]))
+        return np.concatenate(scores[0]), np.concatenate(scores[1])
+
+    def _swapped(
+        self, rng: np.random.Generator, trials: int, first: Rows, second: Rows
+    ) -> tuple[Scores, Scores]:
+        """The scores of each trial's two pseudo-systems, of whole-number statistics
+        (``numpy.int64``) as sacreBLEU makes them: one takes ``first``'s segment where the coin
+        says so and ``second``'s elsewhere, the other the rest."""
+        scores: tuple[list[float], list[float]] = ([], [])
+        for chosen in coin_blocks(rng, trials, len(first)):
+            for side, coins in enumerate((chosen, ~chosen)):
+                scores[side].extend(
+                    self.score(row).score for row in coins @ first + ~coins @ second
+                )
+        return np.array(scores[0]), np.array(scores[1])
+
+
+def _log(value: float) -> float:
+    return -9999999999 if value == 0.0 else math.log(value)
 
 
 CORPUS_PRESET = PresetEntry("sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts)
