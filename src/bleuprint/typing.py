@@ -2,7 +2,8 @@
 
 A part is any object with a ``signature`` (a short text naming it and its parameters) and the
 method of its family: a ``__call__`` for the counting families, a method on rows of statistics
-for the scoring ones (or a ``__call__`` of a ``Scalar*`` shape, which the engine adapts).
+for the scoring ones (a part written for one set of statistics at a time plugs in through its
+family's ``FromScalar`` adapter).
 bleuprint's own parts are small frozen attrs classes; a user's part need only fit the
 protocol, no subclassing required:
 
@@ -24,7 +25,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import (
     TYPE_CHECKING,
     Any,
-    Generic,
     Protocol,
     TypeAlias,
     TypeGuard,
@@ -32,7 +32,6 @@ from typing import (
     runtime_checkable,
 )
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -129,8 +128,9 @@ class LengthMeasure(Protocol):
 #
 # Scoring parts see many sets of statistics at once, one row each (the segments of a corpus, or
 # one corpus total as a single row: scoring one set of statistics is scoring one row). A part
-# written for one set of statistics at a time (the ``Scalar*`` shapes below) plugs in through
-# its family's adapter, which the engine applies by itself.
+# written for one set of statistics at a time plugs in through its family's adapter
+# (``smoothing.FromScalar``, ``weights.FromScalar``, ``brevity.PenaltyFromScalar``,
+# ``brevity.ReferenceLengthFromScalar``), which calls it once per row.
 
 #: A numpy array of 64-bit integers (counts, lengths, token ids).
 IntArray: TypeAlias = "npt.NDArray[np.int64]"
@@ -196,79 +196,6 @@ class Weights(Protocol):
     def weights_array(
         self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray, /
     ) -> FloatArray: ...
-
-
-# -- The shapes of scoring parts written for one set of statistics at a time ----------------
-#
-# A part of one of these shapes scores one set of statistics per call; the engine wraps it in
-# its family's adapter (``smoothing.FromScalar``, ``weights.FromScalar``,
-# ``brevity.PenaltyFromScalar``, ``brevity.ReferenceLengthFromScalar``; each a
-# :class:`ScalarAdapter`), which calls it once per row.
-
-
-class _Signed(Protocol):
-    @property
-    def signature(self) -> str: ...
-
-
-_Scalar = TypeVar("_Scalar", bound=_Signed)
-
-
-@attrs.frozen
-class ScalarAdapter(Generic[_Scalar]):
-    """What every adapter of a scalar part is: the part, under its own signature and with
-    its own constraints on the orders; each family's adapter adds its method on rows."""
-
-    part: _Scalar
-
-    @property
-    def signature(self) -> str:
-        """The part's own signature."""
-        return self.part.signature
-
-    def order_problem(self, max_n: int) -> str | None:
-        """Whatever the part says of the orders."""
-        return order_problem_of(self.part, max_n)
-
-
-@runtime_checkable
-class ScalarReferenceLength(Protocol):
-    """Chooses the reference length one hypothesis is compared with."""
-
-    @property
-    def signature(self) -> str: ...
-
-    def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int], /) -> float: ...
-
-
-@runtime_checkable
-class ScalarBrevityPenalty(Protocol):
-    """The brevity penalty of one pair of lengths."""
-
-    @property
-    def signature(self) -> str: ...
-
-    def __call__(self, hypothesis_length: float, reference_length: float, /) -> float: ...
-
-
-@runtime_checkable
-class ScalarSmoother(Protocol):
-    """The precisions of one set of statistics, one per order (``None`` where undefined)."""
-
-    @property
-    def signature(self) -> str: ...
-
-    def __call__(self, stats: BLEUStats, /) -> list[Precision]: ...
-
-
-@runtime_checkable
-class ScalarWeights(Protocol):
-    """The weights of one set of statistics, one per precision."""
-
-    @property
-    def signature(self) -> str: ...
-
-    def __call__(self, stats: BLEUStats, precisions: Sequence[Precision], /) -> list[float]: ...
 
 
 # -- Optional protocols: what a part needs beyond its family's call ----------------------

@@ -82,14 +82,14 @@ class RequireAllMatched(Part, family="smooth", name="all-matched"):
     an unmatched order, and neither does a weight of 0 for that order.
 
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
     >>> smoothing.precisions(RequireAllMatched(smoothing.AddOne()), stats)
     [0.0, 0.0, 0.0]
     """
 
     inner: Smoother = attrs.field(
-        factory=smoothing.NoSmoothing, converter=smoothing.on_rows, validator=fits(Smoother)
+        factory=smoothing.NoSmoothing, validator=fits(Smoother, adapter="smoothing.FromScalar")
     )
 
     def order_problem(self, max_n: int) -> str | None:
