@@ -1,11 +1,11 @@
 """torchmetrics 1.9.0's ``BLEUScore`` and ``bleu_score``; with ``tokenize`` and ``lowercase``,
 its ``SacreBLEUScore`` and ``sacre_bleu_score``.
 
-Whitespace tokens (or sacreBLEU's tokenizer, lowercased after tokenizing); the closest reference
-length with ties going to the first listed; ``smooth=True`` adds one to the counts of orders 2
-and up. Quirk (:class:`RequireAllMatched`): the score is 0 whenever an order has no match,
-before any smoothing and whatever its weight. ``weights`` must have ``n_gram`` entries (default
-uniform).
+Whitespace tokens (or sacreBLEU's tokenizer, lowercased after tokenizing:
+:class:`LowercaseAfter`); the closest reference length with ties going to the first listed;
+``smooth=True`` adds one to the counts of orders 2 and up. Quirk (:class:`RequireAllMatched`):
+the score is 0 whenever an order has no match, before any smoothing and whatever its weight.
+``weights`` must have ``n_gram`` entries (default uniform).
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.torchmetrics()
@@ -35,7 +35,7 @@ from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.typing import BoolArray, FloatArray, OrderConstrained, Smoother, Tokenizer
 
-__all__ = ["PRESET", "PRESETS", "RequireAllMatched", "parts"]
+__all__ = ["PRESET", "PRESETS", "LowercaseAfter", "RequireAllMatched", "parts"]
 
 
 def parts(
@@ -72,7 +72,24 @@ def _tokenizer(tokenize: str | None, lowercase: bool) -> Tokenizer:
             f"tokenize must be one of {', '.join(sacrebleu.TOKENIZERS)}, got "
             f"{tokenize!r} (bleuprint does not ship the flores sentencepiece models)"
         )
-    return tokenizers.LowercaseAfter(tokenizer) if lowercase else tokenizer
+    return LowercaseAfter(tokenizer) if lowercase else tokenizer
+
+
+@attrs.frozen
+class LowercaseAfter(Part, family="tok", name="lowercase-after"):
+    """Quirk (torchmetrics' ``SacreBLEUScore(lowercase=True)``): tokenize with ``inner``, then
+    lowercase each token, where sacreBLEU (:class:`~bleuprint.tokenizers.Lowercase`) lowercases
+    before; the two differ only where lowercasing changes what a tokenizer sees
+    (``"İ".lower()`` is two code points, for example).
+
+    >>> LowercaseAfter(tokenizers.Mteval13a())("The EU's GDP.")
+    ['the', "eu's", 'gdp', '.']
+    """
+
+    inner: Tokenizer = attrs.field(validator=fits(Tokenizer))
+
+    def __call__(self, text: str) -> list[str]:
+        return [token.lower() for token in self.inner(text)]
 
 
 @attrs.frozen
