@@ -57,6 +57,9 @@ nitpick_ignore_regex = [
     # the private type variables of typing.implements (a part narrowed to the protocol asked)
     # and of the FromScalar adapters' base (the scalar part it adapts)
     ("py:class", r"bleuprint\.(typing\._Part|_scalar_parts\._Call)"),
+    # the engine's counting parts, which pairwise scores and MBR take the engine's counting as
+    # (typing.PairwiseScorer's parameter): engine machinery, not documented
+    ("py:class", r"bleuprint\._counting\.Counting"),
 ]
 
 

@@ -1,4 +1,5 @@
-"""The interfaces of the engine's parts, as :class:`typing.Protocol` classes.
+"""The interfaces of the engine's parts, as :class:`typing.Protocol` classes, and of the engine
+as the functions that take one see it.
 
 A part is any object with a ``signature`` (a short text naming it and its parameters) and the
 method of its family: a ``__call__`` for the counting families, a method on rows of statistics
@@ -16,6 +17,11 @@ protocol, no subclassing required:
 ...         return [word.strip() for word in text.split(",") if word.strip()]
 >>> BLEUScore(tokenizer=CommaTokenizer()).compute("a, b, c, d", ["a,b,c,d"])
 1.0
+
+A part of bleuprint's own mixes in :class:`Part`, which registers its name so that a signature
+parses back into it; a user's part may too. Besides the protocols, this module holds the type
+aliases of segments and arrays, and two functions that ask a part through a protocol:
+:func:`implements` (a cached ``isinstance``) and :func:`order_problem_of`.
 """
 
 from __future__ import annotations
@@ -35,10 +41,46 @@ from typing import (
 import numpy as np
 import numpy.typing as npt
 
+from bleuprint._signature import Part
+
 if TYPE_CHECKING:
     from bleuprint._result import BLEUResult
-    from bleuprint._segments import SegmentStats
+    from bleuprint._segments import SegmentStats, SentenceScores
     from bleuprint._stats import BLEUStats
+
+__all__ = [
+    "Aggregation",
+    "ArrayConvertible",
+    "ArrayLengthMeasure",
+    "ArrayMatcher",
+    "ArrayNgramExtractor",
+    "BatchTokenizer",
+    "BoolArray",
+    "BrevityPenalty",
+    "CorpusSmoother",
+    "FloatArray",
+    "IntArray",
+    "LengthMeasure",
+    "Matcher",
+    "Ngram",
+    "NgramCounts",
+    "NgramExtractor",
+    "OrderConstrained",
+    "PairwiseScorer",
+    "Part",
+    "Precision",
+    "ReferenceChoosing",
+    "ReferenceLength",
+    "Segment",
+    "Smoother",
+    "StatsScorer",
+    "TokenIdSequence",
+    "Tokenizer",
+    "Tokens",
+    "Weights",
+    "implements",
+    "order_problem_of",
+]
 
 Tokens: TypeAlias = Sequence[str]
 """A tokenized segment."""
@@ -196,6 +238,48 @@ class Weights(Protocol):
     def weights_array(
         self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray, /
     ) -> FloatArray: ...
+
+
+# -- The engine as the functions that take one see it ------------------------------------------
+#
+# Pairwise scores, MBR decoding, self-BLEU and the accumulator are written against what they
+# call of an engine, not against BLEUScore (which lives in a layer above them).
+
+_Counting_co = TypeVar("_Counting_co", covariant=True)
+
+
+class PairwiseScorer(Protocol[_Counting_co]):
+    """What pairwise scores, MBR decoding and self-BLEU need of an engine
+    (:class:`~bleuprint.BLEUScore` is one): to count and score many segments, and its counting
+    parts (of the type it is parameterised with, which they hand on to the kernel)."""
+
+    @property
+    def counting(self) -> _Counting_co: ...
+
+    def count_segments(
+        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]], /
+    ) -> SegmentStats: ...
+
+    def score_segments(self, segments: SegmentStats, /) -> SentenceScores: ...
+
+
+class StatsScorer(Protocol):
+    """What an :class:`~bleuprint.Accumulator` needs of an engine
+    (:class:`~bleuprint.BLEUScore` is one): to count segments, sum their statistics as its
+    definition sums a corpus, score a sum, and describe itself (to pickle the accumulator, the
+    engine must pickle too)."""
+
+    def count_segments(
+        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]], /
+    ) -> SegmentStats: ...
+
+    def total(self, segments: SegmentStats, start: BLEUStats | None = None, /) -> BLEUStats: ...
+
+    def empty_stats(self) -> BLEUStats: ...
+
+    def score(self, stats: BLEUStats, /) -> BLEUResult: ...
+
+    def to_dict(self) -> dict[str, str]: ...
 
 
 # -- Optional protocols: what a part needs beyond its family's call ----------------------
