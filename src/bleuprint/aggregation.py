@@ -133,6 +133,13 @@ class SentenceMean(Part, family="smooth", name="sentence-mean"):
     a macro average, ignite's default. The corpus result's other numbers (precisions, brevity
     penalty) are those of the summed statistics.
 
+    Args:
+        inner: the smoother of each segment (one written for a set of statistics at a time
+            goes in :class:`~bleuprint.smoothing.FromScalar`).
+
+    Raises:
+        ConfigurationError: ``inner`` is not a smoother.
+
     >>> from bleuprint import smoothing
     >>> from bleuprint import BLEUStats
     >>> smoothing.precisions(SentenceMean(smoothing.Exp()), BLEUStats((3, 0), (4, 3), 4, 4))
@@ -168,6 +175,13 @@ class MinPrecisionRecall(Part, family="smooth", name="min-precision-recall"):
     precision and recall; 0 where neither has such an n-gram. The reference's count is that of
     contiguous n-grams of the reference length. A corpus sums each segment's matches and its
     larger count. The precisions it reports are the plain ones, order by order.
+
+    Args:
+        min_len: the lowest order counted.
+
+    Raises:
+        ConfigurationError: ``min_len`` is not a whole number of at least 1, or (when the
+            engine is built) is above the highest order.
 
     >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1), (4, 3), 4, 6)  # the reference has 6 + 5 n-grams

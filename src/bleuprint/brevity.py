@@ -127,6 +127,12 @@ class Closest(Part, family="ref", name="closest"):
 
     ``ties="shorter"`` (Papineni et al., sacreBLEU, NLTK) breaks a tie between a shorter and a
     longer reference towards the shorter; ``ties="first"`` keeps the first listed.
+
+    Args:
+        ties: ``"shorter"`` or ``"first"``.
+
+    Raises:
+        ConfigurationError: ``ties`` is neither.
     """
 
     ties: str = attrs.field(default="shorter", validator=one_of(("shorter", "first")))
@@ -224,6 +230,12 @@ class Ratio(Part, family="bp", name="ratio"):
     """The length ratio ``c / r`` itself, uncapped unless ``capped=True`` (then ``min(1, c/r)``).
 
     An empty reference (``r = 0``) gives 0.
+
+    Args:
+        capped: whether the ratio is capped at 1.
+
+    Raises:
+        ConfigurationError: ``capped`` is not ``True`` or ``False``.
     """
 
     capped: bool = attrs.field(default=False, validator=boolean)

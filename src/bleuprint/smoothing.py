@@ -114,6 +114,12 @@ class Floor(Part, family="smooth", name="floor"):
     Chen and Cherry's method 1). ``value`` is from 0 to 1: sacreBLEU takes more, and then
     scores above 100.
 
+    Args:
+        value: the matches an unmatched order counts.
+
+    Raises:
+        ConfigurationError: ``value`` is not a number from 0 to 1.
+
     >>> from bleuprint import BLEUStats
     >>> precisions(Floor(), BLEUStats((3, 0, 0, 0), (4, 3, 2, 1), 4, 4))
     [0.75, 0.03333333333333333, 0.05, 0.1]
@@ -142,6 +148,12 @@ class AddK(Part, family="smooth", name="add-k"):
     Since it adds to the totals too, an order above 1 without n-grams becomes defined
     (``k / k = 1``). sacreBLEU reports the incremented counts and totals; the statistics
     here keep the counted ones.
+
+    Args:
+        k: what is added.
+
+    Raises:
+        ConfigurationError: ``k`` is not a finite number of at least 0.
 
     >>> from bleuprint import BLEUStats
     >>> precisions(AddK(), BLEUStats((3, 1, 0, 0), (4, 3, 2, 0), 4, 4))
@@ -195,6 +207,12 @@ class AddOne(Part, family="smooth", name="add-one"):
     (``unigrams=True``); torchmetrics leaves unigrams alone (``unigrams=False``). An order
     without n-grams gets ``1/1``.
 
+    Args:
+        unigrams: whether unigrams get one added too.
+
+    Raises:
+        ConfigurationError: ``unigrams`` is not ``True`` or ``False``.
+
     >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 0), 4, 4)
     >>> precisions(AddOne(), stats), precisions(AddOne(unigrams=True), stats)
@@ -219,6 +237,12 @@ class AddOne(Part, family="smooth", name="add-one"):
 class ReplaceZero(Part, family="smooth", name="replace-zero"):
     """A zero or undefined precision becomes ``value`` (distancia: ``1e-9``); others stay.
 
+    Args:
+        value: the precision that replaces a zero or undefined one.
+
+    Raises:
+        ConfigurationError: ``value`` is not a number from 0 to 1.
+
     >>> from bleuprint import BLEUStats
     >>> precisions(ReplaceZero(), BLEUStats((3, 0, 0), (4, 3, 0), 4, 4))
     [0.75, 1e-09, 1e-09]
@@ -240,6 +264,10 @@ class RejectZero(Part, family="smooth", name="reject-zero"):
     """The plain ratio, for definitions that take the logarithm of every precision: a zero or
     undefined precision is an :class:`~bleuprint.InputError` (where distancia without
     smoothing crashes with "math domain error").
+
+    Raises:
+        InputError: (when scoring) a precision is zero or undefined; the message names the
+            order.
 
     >>> from bleuprint import BLEUStats
     >>> precisions(RejectZero(), BLEUStats((3, 0), (4, 3), 4, 4))

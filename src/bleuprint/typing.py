@@ -199,7 +199,19 @@ class ReferenceLength(Protocol):
         reference_lengths: IntArray,
         reference_counts: IntArray,
         /,
-    ) -> npt.NDArray[np.int64 | np.float64]: ...
+    ) -> npt.NDArray[np.int64 | np.float64]:
+        """The reference length of each segment.
+
+        Args:
+            hypothesis_lengths: one per segment.
+            reference_lengths: the lengths of every segment's references, segment after
+                segment.
+            reference_counts: how many references each segment has (at least 1).
+
+        Returns:
+            One length per segment (integers, or reals for a rule such as an average).
+        """
+        ...
 
 
 @runtime_checkable
@@ -212,7 +224,17 @@ class BrevityPenalty(Protocol):
 
     def penalty_array(
         self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray, /
-    ) -> FloatArray: ...
+    ) -> FloatArray:
+        """The penalty of each pair of lengths.
+
+        Args:
+            hypothesis_lengths: one per row (a segment, or a corpus total).
+            reference_lengths: the reference length each is compared with.
+
+        Returns:
+            One factor per row, which multiplies the geometric mean of the precisions.
+        """
+        ...
 
 
 @runtime_checkable
@@ -224,7 +246,21 @@ class Smoother(Protocol):
     @property
     def signature(self) -> str: ...
 
-    def precisions_array(self, stats: SegmentStats, /) -> tuple[FloatArray, BoolArray]: ...
+    def precisions_array(self, stats: SegmentStats, /) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions.
+
+        Args:
+            stats: rows of statistics (a corpus total is a single row).
+
+        Returns:
+            The precisions, one row per row of ``stats`` and one column per order, and
+            whether each is defined, of the same shape.
+
+        Raises:
+            InputError: where the definition cannot score the statistics (a smoother that
+                takes the logarithm of a zero precision, for example).
+        """
+        ...
 
 
 @runtime_checkable
@@ -237,7 +273,18 @@ class Weights(Protocol):
 
     def weights_array(
         self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray, /
-    ) -> FloatArray: ...
+    ) -> FloatArray:
+        """Every row's weights.
+
+        Args:
+            stats: rows of statistics.
+            precisions: their precisions, as the smoother gave them.
+            defined: where those precisions are defined.
+
+        Returns:
+            One weight per row and order, of the shape of ``precisions``.
+        """
+        ...
 
 
 # -- The engine as the functions that take one see it ------------------------------------------

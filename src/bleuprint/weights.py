@@ -92,6 +92,13 @@ class Explicit(Part, family="weights", name="explicit"):
     weigh 0. An undefined precision of positive weight makes the score 0, as with uniform
     weights.
 
+    Args:
+        values: the weight of orders 1, 2, ..., as many as at most the orders scored.
+
+    Raises:
+        ConfigurationError: a weight is not a finite number of at least 0, or all are 0; or
+            (when the engine is built) there are more weights than orders.
+
     >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
     >>> order_weights(Explicit((0.7, 0.3)), stats, [0.75, 1 / 3, 0.0])

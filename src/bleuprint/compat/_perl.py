@@ -46,6 +46,9 @@ class AsciiLowercase(Part, family="tok", name="ascii-lowercase"):
     """Lowercase the letters A to Z only, then tokenize with ``inner``: ``É``, ``Ä`` or ``Д``
     keep their case (Perl's ``lc`` on bytes, ``tr/[A-Z]/[a-z]/``).
 
+    Args:
+        inner: the tokenizer of the lowercased text.
+
     >>> AsciiLowercase(AsciiWhitespace())("École ÉTÉ Cat")
     ['École', 'ÉtÉ', 'cat']
     """
@@ -64,6 +67,9 @@ class CharwiseLowercase(Part, family="tok", name="charwise-lowercase"):
     that ends a word becomes the final small sigma); a character on its own has no context, so
     here a capital sigma always becomes the medial small sigma. Every other character
     lowercases as :meth:`str.lower` does (``İ`` is two code points).
+
+    Args:
+        inner: the tokenizer of the lowercased text.
 
     >>> from bleuprint import tokenizers
     >>> CharwiseLowercase(tokenizers.Whitespace())("ΟΔΟΣ İ")

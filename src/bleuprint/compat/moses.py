@@ -47,14 +47,28 @@ __all__ = [
 
 def parts(lc: bool = False) -> dict[str, Any]:
     """The parts that compute ``multi-bleu.perl [-lc]``: ASCII-whitespace tokens, ASCII-only
-    lowercasing with ``lc=True``."""
+    lowercasing with ``lc=True``.
+
+    Args:
+        lc: the script's ``-lc`` (lowercase A to Z).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+    """
     tokenizer: Tokenizer = AsciiWhitespace()
     return {**_scoring(), "tokenizer": AsciiLowercase(tokenizer) if lc else tokenizer}
 
 
 def detok_parts(lc: bool = False) -> dict[str, Any]:
     """The parts that compute ``multi-bleu-detok.perl [-lc]``: the ``13a`` tokens, Unicode
-    lowercasing before tokenizing with ``lc=True``."""
+    lowercasing before tokenizing with ``lc=True``.
+
+    Args:
+        lc: the script's ``-lc`` (Perl's ``lc``, character by character).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+    """
     tokenizer: Tokenizer = tokenizers.Mteval13a()
     return {**_scoring(), "tokenizer": CharwiseLowercase(tokenizer) if lc else tokenizer}
 

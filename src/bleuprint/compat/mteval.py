@@ -41,7 +41,14 @@ __all__ = [
 
 
 def v13a_parts(c: bool = False) -> dict[str, Any]:
-    """The parts that compute ``mteval-v13a.pl -b [-c]``: ``c=True`` keeps the case."""
+    """The parts that compute ``mteval-v13a.pl -b [-c]``.
+
+    Args:
+        c: the script's ``-c``: keep the case (else A to Z are lowercased).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+    """
     tokenizer: Tokenizer = tokenizers.Mteval13a()
     return {
         **_scoring(),
@@ -50,7 +57,16 @@ def v13a_parts(c: bool = False) -> dict[str, Any]:
 
 
 def v14_parts(c: bool = False, international_tokenization: bool = False) -> dict[str, Any]:
-    """The parts that compute ``mteval-v14.pl -b [-c] [--international-tokenization]``."""
+    """The parts that compute ``mteval-v14.pl -b [-c] [--international-tokenization]``.
+
+    Args:
+        c: the script's ``-c``: keep the case.
+        international_tokenization: the script's ``--international-tokenization`` (which
+            also lowercases every letter, with Perl's ``lc``, where ``c`` is not given).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+    """
     if international_tokenization:
         intl: Tokenizer = InternationalUnescaped()
         tokenizer = intl if c else CharwiseLowercase(intl)

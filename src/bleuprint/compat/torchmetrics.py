@@ -33,7 +33,7 @@ from bleuprint._signature import Part
 from bleuprint._validators import fits
 from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import BoolArray, FloatArray, OrderConstrained, Smoother, Tokenizer
+from bleuprint.typing import BoolArray, FloatArray, Smoother, Tokenizer, order_problem_of
 
 __all__ = ["PRESET", "PRESETS", "LowercaseAfter", "RequireAllMatched", "parts"]
 
@@ -45,7 +45,22 @@ def parts(
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> dict[str, Any]:
-    """The parts that compute torchmetrics' BLEU with these arguments (its names and defaults)."""
+    """The parts that compute torchmetrics' BLEU with these arguments (its names and defaults).
+
+    Args:
+        n_gram: the highest order.
+        smooth: add one to the counts of orders 2 and up.
+        weights: one weight per order (default uniform).
+        tokenize: a sacreBLEU tokenizer's name (``SacreBLEUScore``); ``None``: whitespace.
+        lowercase: lowercase the tokens after tokenizing (``SacreBLEUScore``).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+
+    Raises:
+        ConfigurationError: ``weights`` is not one per order, or ``tokenize`` is not a
+            tokenizer bleuprint has.
+    """
     if weights is not None and len(weights) != n_gram:
         raise ConfigurationError(
             f"torchmetrics needs one weight per order: {len(weights)} weights for n_gram={n_gram}"
@@ -82,6 +97,12 @@ class LowercaseAfter(Part, family="tok", name="lowercase-after"):
     before; the two differ only where lowercasing changes what a tokenizer sees
     (``"İ".lower()`` is two code points, for example).
 
+    Args:
+        inner: the tokenizer whose tokens are lowercased.
+
+    Raises:
+        ConfigurationError: ``inner`` is not a tokenizer.
+
     >>> LowercaseAfter(tokenizers.Mteval13a())("The EU's GDP.")
     ['the', "eu's", 'gdp', '.']
     """
@@ -98,6 +119,12 @@ class RequireAllMatched(Part, family="smooth", name="all-matched"):
     only then does the ``inner`` smoother run. So smoothing never rescues a hypothesis with
     an unmatched order, and neither does a weight of 0 for that order.
 
+    Args:
+        inner: the smoother of the rows where every order has a match.
+
+    Raises:
+        ConfigurationError: ``inner`` is not a smoother.
+
     >>> from bleuprint import smoothing
     >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
@@ -111,7 +138,7 @@ class RequireAllMatched(Part, family="smooth", name="all-matched"):
 
     def order_problem(self, max_n: int) -> str | None:
         """Whatever the ``inner`` smoother needs of the orders."""
-        return self.inner.order_problem(max_n) if isinstance(self.inner, OrderConstrained) else None
+        return order_problem_of(self.inner, max_n)
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
         """Every row's precisions: 0 in every order of a row with an unmatched order, else
