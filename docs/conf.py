@@ -55,8 +55,11 @@ nitpick_ignore_regex = [
     ("py:.*", r"(numpy|npt|dask|distributed|pandas|attrs|attr|math)(\..*)?"),
     ("py:meth", r"str\..*"),
     # the private type variables of typing.implements (a part narrowed to the protocol asked)
-    # and of typing.ScalarAdapter (the scalar part it adapts)
-    ("py:class", r"bleuprint\.typing\._(Part|Scalar)"),
+    # and of the FromScalar adapters' base (the scalar part it adapts)
+    ("py:class", r"bleuprint\.(typing\._Part|_scalar_parts\._Call)"),
+    # the engine's counting parts, which pairwise scores and MBR take the engine's counting as
+    # (typing.PairwiseScorer's parameter): engine machinery, not documented
+    ("py:class", r"bleuprint\._counting\.Counting"),
 ]
 
 

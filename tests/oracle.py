@@ -424,7 +424,7 @@ def score(engine: BLEUScore, stats: BLEUStats) -> tuple[float, tuple[float, ...]
 @attrs.frozen
 class Scalar:
     """A built-in part seen as a user's part written for one set of statistics at a time
-    (a ``Scalar*`` protocol of bleuprint.typing): its family's call is the oracle's."""
+    (for its family's ``FromScalar`` adapter): its family's call is the oracle's."""
 
     part: Any
     family: str

@@ -3,7 +3,7 @@ the oracle (``tests/oracle.py``).
 
 The simple path is forced by wrapping each counting part in an object that fits only the plain
 protocol, and each scoring part in the oracle's formula written for one set of statistics at a
-time (which the engine calls through its adapters); the two engines then count the same thing,
+time (in its family's ``FromScalar`` adapter); the two engines then count the same thing,
 and every score must equal the oracle's exactly, down to the last bit of every float.
 """
 
@@ -70,6 +70,12 @@ SCORING_FAMILIES = {
     "smoothing": "smooth",
     "weights": "weights",
 }
+ADAPTERS = {
+    "ref": brevity.ReferenceLengthFromScalar,
+    "bp": brevity.PenaltyFromScalar,
+    "smooth": smoothing.FromScalar,
+    "weights": weights.FromScalar,
+}
 
 
 def scalar(part: Any, family: str) -> Any:
@@ -77,8 +83,8 @@ def scalar(part: Any, family: str) -> Any:
         inner = getattr(part, "inner", None)
         return part if inner is None else attrs.evolve(part, inner=scalar(inner, family))
     if isinstance(part, CorpusSmoother):
-        return oracle.ScalarCorpusSmoother(part, family)
-    return oracle.Scalar(part, family)
+        return ADAPTERS[family](oracle.ScalarCorpusSmoother(part, family))
+    return ADAPTERS[family](oracle.Scalar(part, family))
 
 
 @attrs.frozen
@@ -95,7 +101,7 @@ def plain(part: Any) -> Plain:
 
 def simple(engine: BLEUScore) -> BLEUScore:
     """The same configuration, counting one segment at a time, scoring with the oracle's
-    formulas one set of statistics at a time (through the engine's adapters)."""
+    formulas one set of statistics at a time (through the families' adapters)."""
     return attrs.evolve(
         engine,
         **{field: plain(getattr(engine, field)) for field in COUNTING_PARTS},

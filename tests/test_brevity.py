@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import closest_ref_length
 from sacrebleu.metrics import BLEU
 
-from bleuprint import ConfigurationError, InputError, brevity
+from bleuprint import BLEUScore, ConfigurationError, InputError, brevity
 from bleuprint.brevity import penalty as penalty_of
 from bleuprint.brevity import reference_length
 from bleuprint.typing import (
@@ -169,3 +170,44 @@ def test_penalty_arrays_are_the_oracles(pairs: list[tuple[int, int]]) -> None:
     for penalty in PENALTIES:
         expected = [oracle.penalty(penalty, c, r) for c, r in pairs]
         assert penalty.penalty_array(hypotheses, references).tolist() == expected
+
+
+# -- rules and penalties written for one hypothesis at a time ---------------------------------
+
+
+def test_reference_length_from_scalar_calls_the_rule_with_each_segment_s_references() -> None:
+    longest = brevity.ReferenceLengthFromScalar(
+        lambda c, lengths: max(lengths), signature="longest"
+    )
+    assert isinstance(longest, ReferenceLength) and longest.signature == "longest"
+    picked = longest.reference_length_array(
+        np.array([5, 1]), np.array([3, 7, 9, 2]), np.array([3, 1])
+    )
+    assert picked.tolist() == [9, 2]
+    assert (
+        longest.reference_length_array(
+            np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        ).tolist()
+        == []
+    )
+
+
+def test_penalty_from_scalar_calls_the_penalty_with_each_pair_of_lengths() -> None:
+    linear = brevity.PenaltyFromScalar(lambda c, r: min(1.0, c / r), signature="linear")
+    assert isinstance(linear, BrevityPenalty) and linear.signature == "linear"
+    assert linear.penalty_array(np.array([3.0, 8.0]), np.array([6.0, 4.0])).tolist() == [0.5, 1.0]
+    # "a b" against "a b c d": every unigram matches, BP = 2/4
+    engine = BLEUScore.canonical(max_n=1, brevity_penalty=linear)
+    assert engine.compute("a b", ["a b c d"]) == 0.5
+
+
+def test_a_bare_scalar_penalty_is_refused_pointing_to_its_adapter() -> None:
+    @attrs.frozen
+    class Linear:
+        signature = "linear"
+
+        def __call__(self, c: float, r: float) -> float:
+            return min(1.0, c / r)
+
+    with pytest.raises(ConfigurationError, match=r"plugs in as brevity\.PenaltyFromScalar"):
+        BLEUScore(brevity_penalty=Linear())  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bleuprint import BLEUScore, InputError, tokenizers
+from bleuprint.compat import moses
 
 from .conftest import CIRCULATION, circulation_cases, require_shared
 
@@ -55,6 +56,22 @@ def test_detok_is_sacrebleu_without_smoothing() -> None:
 
 def test_ascii_whitespace_and_lowercase() -> None:
     # Hand-checked: U+00A0 joins, tab splits; only A-Z lowercase.
-    assert tokenizers.AsciiWhitespace()("a\u00a0b\tc") == ["a\u00a0b", "c"]
-    assert tokenizers.AsciiLowercase(tokenizers.Whitespace())("ÉCOLE Cat") == ["École", "cat"]
+    assert moses.AsciiWhitespace()("a\u00a0b\tc") == ["a\u00a0b", "c"]
+    assert moses.AsciiLowercase(tokenizers.Whitespace())("ÉCOLE Cat") == ["École", "cat"]
     assert BLEUScore.moses_multi_bleu(lc=True).compute("ÉTÉ", ["été"]) == 0.0
+
+
+@pytest.mark.parametrize(
+    "bleu",
+    [
+        BLEUScore.moses_multi_bleu(lc=True),
+        BLEUScore.moses_multi_bleu_detok(lc=True),
+        BLEUScore.mteval_v13a(),
+        BLEUScore.mteval_v14(international_tokenization=True),
+    ],
+    ids=["multi-bleu-lc", "detok-lc", "mteval-v13a", "mteval-v14-intl"],
+)
+def test_perl_s_tokenizers_rebuild_from_their_signatures(bleu: BLEUScore) -> None:
+    signature = str(bleu.signature())
+    assert "ascii-" in signature or "charwise-lowercase" in signature
+    assert BLEUScore.from_signature(signature) == bleu

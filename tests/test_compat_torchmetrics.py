@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
 from hypothesis import strategies as st
 
 from bleuprint import (
@@ -38,6 +39,13 @@ def test_torchmetrics_lowercases_after_tokenizing() -> None:
     after = BLEUScore.torchmetrics(tokenize="char", lowercase=True).tokenizer
     assert after("İa") == ["i\u0307", "a"]
     assert tokenizers.Lowercase(tokenizers.Chars())("İa") == ["i", "\u0307", "a"]
+
+
+@given(text=st.text(alphabet=st.sampled_from(list("aB1 .,-&;()İßΣ\u00a0\t"))))
+def test_lowercase_after_by_its_definition(text: str) -> None:
+    inner = tokenizers.Mteval13a()
+    lowered = torchmetrics.LowercaseAfter(inner)(text)
+    assert lowered == [token.lower() for token in inner(text)]
 
 
 def test_torchmetrics_unknown_tokenizer() -> None:

@@ -6,14 +6,24 @@ statistics; the others against their formulas, worked by hand.
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from bleuprint import BLEUStats, ConfigurationError, InputError, SegmentStats, smoothing
+from bleuprint import (
+    BLEUScore,
+    BLEUStats,
+    ConfigurationError,
+    InputError,
+    SegmentStats,
+    ngrams,
+    smoothing,
+    weights,
+)
 from bleuprint.smoothing import precisions as smoothed
-from bleuprint.typing import Smoother
+from bleuprint.typing import Precision, Smoother
 from tests import oracle
 
 MAX_N = 4
@@ -168,3 +178,77 @@ def test_floor_and_add_k_refuse_a_value_that_is_not_a_number_at_least_zero(
         smoothing.Floor(value)  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="k must be a finite number of at least 0"):
         smoothing.AddK(value)  # type: ignore[arg-type]
+
+
+# -- a user's smoother written for one set of statistics at a time -----------------------------
+
+
+def _halves(stats: BLEUStats) -> list[Precision]:
+    return [0.5] * (stats.max_n - 1) + [None]
+
+
+def test_from_scalar_calls_a_plain_function_once_per_row_under_the_signature_given() -> None:
+    part = smoothing.FromScalar(_halves, signature="halves")
+    assert isinstance(part, Smoother) and part.signature == "halves"
+    rows = SegmentStats.concatenate(
+        [
+            SegmentStats.of(_stats((1, 0, 0), (2, 1, 0))),
+            SegmentStats.of(_stats((0, 0, 0), (1, 0, 0))),
+        ]
+    )
+    precisions, defined = part.precisions_array(rows)
+    assert precisions.tolist() == [[0.5, 0.5, 0.0]] * 2
+    assert defined.tolist() == [[True, True, False]] * 2
+    # its geometric mean: uniform weights over an undefined order score 0; effective order 0.5
+    engine = BLEUScore(ngrams=ngrams.Contiguous(3), smoothing=part)
+    assert engine.compute("a b", ["a b"]) == 0.0
+    effective = attrs.evolve(engine, weights=weights.EffectiveOrder())
+    assert effective.compute("a b", ["a b"]) == 0.5
+    assert effective.signature().parts["smooth"] == "halves"
+
+
+def test_from_scalar_takes_a_part_s_own_signature_and_refuses_a_function_without_one() -> None:
+    @attrs.frozen
+    class Halves:
+        signature = "halves"
+        __call__ = staticmethod(_halves)
+
+    assert smoothing.FromScalar(Halves()).signature == "halves"
+    with pytest.raises(ConfigurationError, match="FromScalar: signature must be a non-empty"):
+        smoothing.FromScalar(_halves)
+    with pytest.raises(ConfigurationError, match="FromScalar: part must be callable"):
+        smoothing.FromScalar("halves", signature="halves")  # type: ignore[arg-type]
+
+
+def test_a_scalar_part_given_bare_is_refused_pointing_to_its_adapter() -> None:
+    @attrs.frozen
+    class Halves:
+        signature = "halves"
+        __call__ = staticmethod(_halves)
+
+    with pytest.raises(ConfigurationError, match=r"plugs in as smoothing\.FromScalar\(part\)"):
+        BLEUScore(smoothing=Halves())  # type: ignore[arg-type]
+
+
+def test_from_scalar_sums_a_corpus_with_the_part_s_own_total_where_it_has_one() -> None:
+    @attrs.frozen
+    class CountingTotals:
+        signature = "counting-totals"
+        __call__ = staticmethod(_halves)
+
+        def total(self, segments: SegmentStats, start: BLEUStats) -> BLEUStats:
+            summed = segments.total(start)
+            return attrs.evolve(summed, hypothesis_length=summed.hypothesis_length + 100)
+
+    rows = SegmentStats.of(_stats((1, 0), (2, 1)))
+    start = BLEUStats.empty(2)
+    own = smoothing.FromScalar(CountingTotals()).total(rows, start)
+    plain = smoothing.FromScalar(_halves, signature="halves").total(rows, start)
+    assert (own.hypothesis_length, plain.hypothesis_length) == (102, 2)
+
+
+def test_corpus_from_scalar_is_a_deprecated_name_of_from_scalar() -> None:
+    with pytest.deprecated_call(match=r"smoothing\.CorpusFromScalar is deprecated"):
+        assert smoothing.CorpusFromScalar is smoothing.FromScalar
+    with pytest.raises(AttributeError, match="has no attribute 'on_rows'"):
+        smoothing.on_rows  # noqa: B018

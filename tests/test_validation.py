@@ -75,7 +75,7 @@ REFUSED: list[tuple[Callable[[], Any], str, str]] = [
     (lambda: weights.Explicit((INF, 1)), "values", "inf"),
     (lambda: weights.Explicit((0, 0)), "values", "(0.0, 0.0)"),
     (lambda: tokenizers.Lowercase(inner=3), "inner", "3"),
-    (lambda: tokenizers.LowercaseAfter(inner="13a"), "inner", "'13a'"),
+    (lambda: torchmetrics.LowercaseAfter(inner="13a"), "inner", "'13a'"),
     (lambda: tokenizers.from_callable(3, signature="x"), "function", "3"),
     (lambda: tokenizers.from_callable(str.split, signature=""), "signature", "''"),
     (lambda: torchmetrics.RequireAllMatched(3), "inner", "3"),

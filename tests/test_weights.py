@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleuprint import BLEUStats, ConfigurationError, InputError, weights
+from bleuprint import BLEUScore, BLEUStats, ConfigurationError, InputError, ngrams, weights
 from bleuprint.typing import Precision, Weights
 from bleuprint.weights import order_weights
 from tests import oracle
@@ -97,3 +98,41 @@ def test_uniform_and_effective_weights_are_non_negative_and_sum_to_one_or_zero(
 def test_more_explicit_weights_than_orders() -> None:
     with pytest.raises(InputError, match="3 weights given but only 2 orders"):
         order_weights(weights.Explicit((1, 1, 1)), BLEUStats((1, 1), (1, 1), 2, 2), [1.0, 1.0])
+
+
+def test_from_scalar_weighs_each_row_with_a_plain_function() -> None:
+    seen: list[list[Precision]] = []
+
+    def unigrams_only(stats: BLEUStats, precisions: list[Precision]) -> list[float]:
+        seen.append(precisions)
+        return [1.0] + [0.0] * (len(precisions) - 1)
+
+    part = weights.FromScalar(unigrams_only, signature="unigrams-only")
+    assert isinstance(part, Weights) and part.signature == "unigrams-only"
+    assert order_weights(part, _stats(3), [0.5, None, 0.25]) == [1.0, 0.0, 0.0]
+    assert seen == [[0.5, None, 0.25]]  # undefined precisions reach the function as None
+    # every unigram matches, no bigram does: uniform weights score 0, these 1
+    engine = BLEUScore(ngrams=ngrams.Contiguous(2), weights=part)
+    assert engine.compute("a b c d", ["a c b d"]) == 1.0
+    assert BLEUScore(ngrams=ngrams.Contiguous(2)).compute("a b c d", ["a c b d"]) == 0.0
+
+
+def test_from_scalar_says_what_its_part_says_of_the_orders() -> None:
+    plain = weights.FromScalar(lambda stats, precisions: [1.0], signature="plain")
+    assert plain.order_problem(1) is None  # a plain function says nothing of the orders
+    explicit = weights.FromScalar(_ExplicitScalar((0.5, 0.5)))
+    assert explicit.order_problem(1) == "2 weights given but only 1 orders are scored"
+    with pytest.raises(ConfigurationError, match="2 weights given but only 1 orders"):
+        BLEUScore(ngrams=ngrams.Contiguous(1), weights=explicit)
+
+
+@attrs.frozen
+class _ExplicitScalar:
+    values: tuple[float, ...]
+    signature = "explicit-scalar"
+
+    def order_problem(self, max_n: int) -> str | None:
+        return weights.Explicit(self.values).order_problem(max_n)
+
+    def __call__(self, stats: BLEUStats, precisions: list[Precision]) -> list[float]:
+        return list(self.values)

@@ -5,13 +5,14 @@ summed as the engine's definition sums a corpus (NLTK's into
 :class:`~bleuprint.compat.nltk.NLTKStats`), so :meth:`Accumulator.compute` is exactly
 ``engine.corpus_score`` of all the batches one after the other.
 
-This module knows the engine only as a :class:`Scorer`: what it calls, and nothing more.
+This module knows the engine only as a :class:`~bleuprint.typing.StatsScorer`: what it calls,
+and nothing more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 import attrs
 import numpy as np
@@ -20,29 +21,12 @@ from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import InputError, StatisticsMismatchError
-from bleuprint.typing import Segment
+from bleuprint.typing import Segment, StatsScorer
 
-__all__ = ["Accumulator", "Scorer", "accumulator"]
-
-
-class Scorer(Protocol):
-    """What an accumulator needs of an engine (:class:`~bleuprint.BLEUScore` is one); to
-    pickle the accumulator, the engine must pickle too."""
-
-    def count_segments(
-        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
-    ) -> SegmentStats: ...
-
-    def total(self, segments: SegmentStats, start: BLEUStats | None = None) -> BLEUStats: ...
-
-    def empty_stats(self) -> BLEUStats: ...
-
-    def score(self, stats: BLEUStats) -> BLEUResult: ...
-
-    def to_dict(self) -> dict[str, str]: ...
+__all__ = ["Accumulator", "accumulator"]
 
 
-def _no_segments(engine: Scorer) -> BLEUStats:
+def _no_segments(engine: StatsScorer) -> BLEUStats:
     """The statistics of no segment, summed as the engine's definition sums a corpus: of the
     class that its sums have (NLTK's records more than the counts)."""
     empty = engine.empty_stats()
@@ -79,7 +63,7 @@ class Accumulator:
     in a different order by a merge, and may differ in the last bits.
     """
 
-    engine: Scorer
+    engine: StatsScorer
     _stats: BLEUStats = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
@@ -121,7 +105,7 @@ class Accumulator:
         return {"configuration": self.engine.to_dict(), "stats": self._stats.to_dict()}
 
     @classmethod
-    def from_dict(cls, engine: Scorer, data: Mapping[str, Any]) -> Accumulator:
+    def from_dict(cls, engine: StatsScorer, data: Mapping[str, Any]) -> Accumulator:
         """An accumulator of ``engine`` holding the statistics that :meth:`to_dict` wrote; the
         configuration written must be the engine's."""
         unknown = sorted(set(data) - {"configuration", "stats"})
@@ -145,6 +129,6 @@ class Accumulator:
             )
 
 
-def accumulator(engine: Scorer) -> Accumulator:
+def accumulator(engine: StatsScorer) -> Accumulator:
     """A new :class:`Accumulator` of this configuration, holding no segment yet."""
     return Accumulator(engine)

@@ -185,23 +185,21 @@ class BLEUScore:
     ngrams: NgramExtractor = attrs.field(factory=ngrams.Contiguous, validator=fits(NgramExtractor))
     matching: Matcher = attrs.field(factory=matching.Clipped, validator=fits(Matcher))
     length: LengthMeasure = attrs.field(factory=brevity.Tokens, validator=fits(LengthMeasure))
-    # Scoring parts work on rows; one written for a set of statistics at a time (a ``Scalar*``
-    # protocol of bleuprint.typing) is wrapped in its family's adapter.
+    # Scoring parts work on rows; one written for a set of statistics at a time plugs in
+    # through its family's FromScalar adapter, which a refused callable is pointed to.
     reference_length: ReferenceLength = attrs.field(
         factory=brevity.Closest,
-        converter=brevity.reference_length_on_rows,
-        validator=fits(ReferenceLength),
+        validator=fits(ReferenceLength, adapter="brevity.ReferenceLengthFromScalar"),
     )
     brevity_penalty: BrevityPenalty = attrs.field(
         factory=brevity.Exponential,
-        converter=brevity.penalty_on_rows,
-        validator=fits(BrevityPenalty),
+        validator=fits(BrevityPenalty, adapter="brevity.PenaltyFromScalar"),
     )
     smoothing: Smoother = attrs.field(
-        factory=smoothing.NoSmoothing, converter=smoothing.on_rows, validator=fits(Smoother)
+        factory=smoothing.NoSmoothing, validator=fits(Smoother, adapter="smoothing.FromScalar")
     )
     weights: Weights = attrs.field(
-        factory=weights.Uniform, converter=weights.on_rows, validator=fits(Weights)
+        factory=weights.Uniform, validator=fits(Weights, adapter="weights.FromScalar")
     )
 
     def __attrs_post_init__(self) -> None:

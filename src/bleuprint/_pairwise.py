@@ -5,33 +5,21 @@ kernel interns the candidates' tokens and labels their n-grams)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol
 
 import numpy as np
 
 from bleuprint._counting import ArrayCounting, Counting, KernelParts, as_corpus, candidate_tokens
 from bleuprint._kernels import ngram_labels
-from bleuprint._segments import SegmentStats, SentenceScores
-from bleuprint.typing import FloatArray, IntArray, Segment
+from bleuprint._segments import SegmentStats
+from bleuprint.typing import FloatArray, IntArray, PairwiseScorer, Segment
 
 _PAIRWISE_BLOCK_ENTRIES = 1 << 22  # pairs (or matrix cells) credited or scored at once
 _FEW_STREAMS = 64  # an n-gram held by at most this many candidates is credited pair by pair
 
 
-class Scorer(Protocol):
-    """What pairwise scoring needs of the engine."""
-
-    @property
-    def counting(self) -> Counting: ...
-
-    def count_segments(
-        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
-    ) -> SegmentStats: ...
-
-    def score_segments(self, segments: SegmentStats) -> SentenceScores: ...
-
-
-def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list[FloatArray]:
+def pairwise_scores(
+    engine: PairwiseScorer[Counting], groups: Sequence[Sequence[Segment]]
+) -> list[FloatArray]:
     """For each group of candidates, the square matrix of sentence scores of every candidate
     (row) against every other as its only reference (column), in one call: for
     minimum-Bayes-risk decoding and self-BLEU.
@@ -65,7 +53,7 @@ def pairwise_scores(engine: Scorer, groups: Sequence[Sequence[Segment]]) -> list
 
 
 def _pairwise_matrix(
-    engine: Scorer,
+    engine: PairwiseScorer[Counting],
     parts: KernelParts,
     token_ids: IntArray,
     token_counts: IntArray,

@@ -16,6 +16,7 @@ import numpy as np
 
 from bleuprint._kernels import geometric_mean, weighted_geometric_means
 from bleuprint._result import BLEUResult, Signature
+from bleuprint._scalar_parts import ScalarPartAdapter
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._stats import BLEUStats
 from bleuprint.typing import (
@@ -24,7 +25,6 @@ from bleuprint.typing import (
     BrevityPenalty,
     CorpusSmoother,
     FloatArray,
-    ScalarAdapter,
     Smoother,
     Weights,
     implements,
@@ -49,7 +49,7 @@ class ScoringParts:
         corpora its own way, no part that sees whole statistics one set at a time."""
         corpus_smoother = implements(self.smoothing, CorpusSmoother)
         return not (corpus_smoother or implements(self.smoothing, Aggregation)) and not any(
-            isinstance(part, ScalarAdapter) for part in attrs.astuple(self, recurse=False)
+            isinstance(part, ScalarPartAdapter) for part in attrs.astuple(self, recurse=False)
         )
 
     def score_segments(

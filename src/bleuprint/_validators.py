@@ -110,8 +110,9 @@ def boolean(instance: object, attribute: attrs.Attribute[Any], value: object) ->
         _refuse(instance, attribute.name, "True or False", value)
 
 
-def fits(protocol: type) -> Validator:
-    """An object fitting the runtime-checkable ``protocol`` (a part of that family)."""
+def fits(protocol: type, *, adapter: str = "") -> Validator:
+    """An object fitting the runtime-checkable ``protocol`` (a part of that family); a
+    callable refused is pointed to ``adapter``, the family's adapter of scalar parts, if any."""
 
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if not isinstance(value, protocol):
@@ -121,6 +122,9 @@ def fits(protocol: type) -> Validator:
                 f"a part fitting the {protocol.__name__} protocol (a signature and its "
                 "family's method, see bleuprint.typing)",
                 value,
+                f"a part written for one set of statistics at a time plugs in as {adapter}(part)"
+                if adapter and callable(value)
+                else "",
             )
 
     return check

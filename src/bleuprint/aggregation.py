@@ -33,7 +33,6 @@ from typing import Any, cast
 import attrs
 import numpy as np
 
-from bleuprint import smoothing
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
@@ -134,13 +133,20 @@ class SentenceMean(Part, family="smooth", name="sentence-mean"):
     a macro average, ignite's default. The corpus result's other numbers (precisions, brevity
     penalty) are those of the summed statistics.
 
+    Args:
+        inner: the smoother of each segment (one written for a set of statistics at a time
+            goes in :class:`~bleuprint.smoothing.FromScalar`).
+
+    Raises:
+        ConfigurationError: ``inner`` is not a smoother.
+
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> smoothing.precisions(SentenceMean(smoothing.Exp()), BLEUStats((3, 0), (4, 3), 4, 4))
     [0.75, 0.16666666666666666]
     """
 
-    inner: Smoother = attrs.field(converter=smoothing.on_rows, validator=fits(Smoother))
+    inner: Smoother = attrs.field(validator=fits(Smoother, adapter="smoothing.FromScalar"))
 
     def order_problem(self, max_n: int) -> str | None:
         """Whatever the ``inner`` smoother needs of the orders."""
@@ -170,7 +176,14 @@ class MinPrecisionRecall(Part, family="smooth", name="min-precision-recall"):
     contiguous n-grams of the reference length. A corpus sums each segment's matches and its
     larger count. The precisions it reports are the plain ones, order by order.
 
-    >>> from bleuprint._stats import BLEUStats
+    Args:
+        min_len: the lowest order counted.
+
+    Raises:
+        ConfigurationError: ``min_len`` is not a whole number of at least 1, or (when the
+            engine is built) is above the highest order.
+
+    >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1), (4, 3), 4, 6)  # the reference has 6 + 5 n-grams
     >>> MinPrecisionRecall().corpus_result_of(stats)  # 4 / 11
     0.36363636363636365

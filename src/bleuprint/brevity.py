@@ -16,34 +16,25 @@ Reference lengths and penalties work on many segments (or corpora) at once, see
 >>> brevity.penalty(brevity.Ratio(), 12, 10), brevity.penalty(brevity.Ratio(capped=True), 12, 10)
 (1.2, 1.0)
 
-Parts written for one hypothesis at a time (:class:`bleuprint.typing.ScalarReferenceLength`,
-:class:`bleuprint.typing.ScalarBrevityPenalty`) plug in through
-:class:`ReferenceLengthFromScalar` and :class:`PenaltyFromScalar`, which the engine applies by
-itself.
+Rules and penalties written for one hypothesis at a time, or plain functions, plug in through
+:class:`ReferenceLengthFromScalar` and :class:`PenaltyFromScalar`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
 from bleuprint._exact import exactly
+from bleuprint._scalar_parts import ScalarPartAdapter
 from bleuprint._signature import Part
 from bleuprint._validators import boolean, one_of
 from bleuprint.exceptions import InputError
-from bleuprint.typing import (
-    BrevityPenalty,
-    FloatArray,
-    IntArray,
-    ReferenceLength,
-    ScalarAdapter,
-    ScalarBrevityPenalty,
-    ScalarReferenceLength,
-)
+from bleuprint.typing import BrevityPenalty, FloatArray, IntArray, ReferenceLength
 
 __all__ = [
     "Average",
@@ -57,16 +48,23 @@ __all__ = [
     "Shortest",
     "Tokens",
     "penalty",
-    "penalty_on_rows",
     "reference_length",
-    "reference_length_on_rows",
 ]
 
 
 def reference_length(
     rule: ReferenceLength, hypothesis_length: int, reference_lengths: Sequence[int]
 ) -> float:
-    """The reference length ``rule`` picks for one hypothesis."""
+    """The reference length ``rule`` picks for one hypothesis.
+
+    Args:
+        rule: any reference-length rule (a part with ``reference_length_array``).
+        hypothesis_length: the hypothesis's length.
+        reference_lengths: the lengths of its references (at least one).
+
+    Returns:
+        The length the hypothesis is compared with (a real number for :class:`Average`).
+    """
     picked: float = rule.reference_length_array(
         np.array([hypothesis_length]),
         np.array(reference_lengths, np.int64),
@@ -76,7 +74,16 @@ def reference_length(
 
 
 def penalty(part: BrevityPenalty, hypothesis_length: float, reference_length: float) -> float:
-    """The brevity penalty of one pair of lengths."""
+    """The brevity penalty of one pair of lengths.
+
+    Args:
+        part: any brevity penalty (a part with ``penalty_array``).
+        hypothesis_length: the hypothesis's length ``c``.
+        reference_length: the reference length ``r`` it is compared with.
+
+    Returns:
+        The factor the geometric mean of the precisions is multiplied by.
+    """
     factor: float = part.penalty_array(
         np.array([hypothesis_length], np.float64), np.array([reference_length], np.float64)
     )[0].item()
@@ -120,6 +127,12 @@ class Closest(Part, family="ref", name="closest"):
 
     ``ties="shorter"`` (Papineni et al., sacreBLEU, NLTK) breaks a tie between a shorter and a
     longer reference towards the shorter; ``ties="first"`` keeps the first listed.
+
+    Args:
+        ties: ``"shorter"`` or ``"first"``.
+
+    Raises:
+        ConfigurationError: ``ties`` is neither.
     """
 
     ties: str = attrs.field(default="shorter", validator=one_of(("shorter", "first")))
@@ -217,6 +230,12 @@ class Ratio(Part, family="bp", name="ratio"):
     """The length ratio ``c / r`` itself, uncapped unless ``capped=True`` (then ``min(1, c/r)``).
 
     An empty reference (``r = 0``) gives 0.
+
+    Args:
+        capped: whether the ratio is capped at 1.
+
+    Raises:
+        ConfigurationError: ``capped`` is not ``True`` or ``False``.
     """
 
     capped: bool = attrs.field(default=False, validator=boolean)
@@ -250,10 +269,22 @@ class NoPenalty(Part, family="bp", name="no-penalty"):
 
 
 @attrs.frozen
-class ReferenceLengthFromScalar(ScalarAdapter[ScalarReferenceLength]):
-    """A :class:`~bleuprint.typing.ScalarReferenceLength` (a rule that picks one hypothesis's
-    reference length per call) on many segments: it calls the rule once per segment. The engine
-    wraps such a rule in it by itself."""
+class ReferenceLengthFromScalar(ScalarPartAdapter[Callable[[int, Sequence[int]], float]]):
+    """A reference-length rule written for one hypothesis at a time, on many segments: it calls
+    ``part`` once per segment.
+
+    Args:
+        part: a callable (a part, or a plain function) taking a hypothesis length and the
+            lengths of its references and returning the one it is compared with.
+        signature: the signature results name it by; by default ``part.signature``.
+
+    Raises:
+        ConfigurationError: ``part`` is not callable, or has no signature and none is given.
+
+    >>> longest = ReferenceLengthFromScalar(lambda c, lengths: max(lengths), signature="longest")
+    >>> reference_length(longest, 5, [3, 7, 9])
+    9
+    """
 
     def reference_length_array(
         self,
@@ -261,7 +292,7 @@ class ReferenceLengthFromScalar(ScalarAdapter[ScalarReferenceLength]):
         reference_lengths: IntArray,
         reference_counts: IntArray,
     ) -> npt.NDArray[np.int64 | np.float64]:
-        """The rule's reference length of each segment."""
+        """The part's reference length of each segment."""
         ends = np.cumsum(reference_counts).tolist()
         lengths = reference_lengths.tolist()
         picked = [
@@ -274,10 +305,22 @@ class ReferenceLengthFromScalar(ScalarAdapter[ScalarReferenceLength]):
 
 
 @attrs.frozen
-class PenaltyFromScalar(ScalarAdapter[ScalarBrevityPenalty]):
-    """A :class:`~bleuprint.typing.ScalarBrevityPenalty` (a penalty of one pair of lengths per
-    call) on many pairs: it calls the part once per pair. The engine wraps such a part in it by
-    itself."""
+class PenaltyFromScalar(ScalarPartAdapter[Callable[[float, float], float]]):
+    """A brevity penalty written for one pair of lengths at a time, on many pairs: it calls
+    ``part`` once per pair.
+
+    Args:
+        part: a callable (a part, or a plain function) taking a hypothesis length ``c`` and a
+            reference length ``r`` and returning the penalty.
+        signature: the signature results name it by; by default ``part.signature``.
+
+    Raises:
+        ConfigurationError: ``part`` is not callable, or has no signature and none is given.
+
+    >>> linear = PenaltyFromScalar(lambda c, r: min(1.0, c / r), signature="linear")
+    >>> penalty(linear, 3, 6)
+    0.5
+    """
 
     def penalty_array(
         self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray
@@ -285,19 +328,3 @@ class PenaltyFromScalar(ScalarAdapter[ScalarBrevityPenalty]):
         """The part's penalty of each pair."""
         pairs = zip(hypothesis_lengths.tolist(), reference_lengths.tolist())
         return np.array([self.part(c, r) for c, r in pairs], np.float64)
-
-
-def reference_length_on_rows(part: ReferenceLength | ScalarReferenceLength) -> ReferenceLength:
-    """``part`` if it works on many segments; a rule of the scalar shape in its adapter
-    (anything else as it is, for the engine's check to refuse)."""
-    if isinstance(part, ReferenceLength) or not isinstance(part, ScalarReferenceLength):
-        return part
-    return ReferenceLengthFromScalar(part)
-
-
-def penalty_on_rows(part: BrevityPenalty | ScalarBrevityPenalty) -> BrevityPenalty:
-    """``part`` if it works on many pairs of lengths; a penalty of the scalar shape in its
-    adapter (anything else as it is, for the engine's check to refuse)."""
-    if isinstance(part, BrevityPenalty) or not isinstance(part, ScalarBrevityPenalty):
-        return part
-    return PenaltyFromScalar(part)

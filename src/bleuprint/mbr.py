@@ -28,12 +28,11 @@ import attrs
 import numpy as np
 
 from bleuprint import _pairwise
-from bleuprint._counting import ArrayCounting, candidate_tokens
+from bleuprint._counting import ArrayCounting, Counting, candidate_tokens
 from bleuprint._kernels import ngram_labels
-from bleuprint._pairwise import Scorer
 from bleuprint._segments import SegmentStats
 from bleuprint.exceptions import ConfigurationError, InputError
-from bleuprint.typing import FloatArray, Segment
+from bleuprint.typing import FloatArray, PairwiseScorer, Segment
 
 __all__ = ["MBRChoice", "mbr", "self_bleu"]
 
@@ -51,7 +50,7 @@ class MBRChoice:
 
 
 def mbr(
-    engine: Scorer,
+    engine: PairwiseScorer[Counting],
     groups: Sequence[Sequence[Segment]],
     *,
     mode: str = "exact",
@@ -92,7 +91,7 @@ def mbr(
     return [MBRChoice(_first_best(values), values) for values in utilities]
 
 
-def self_bleu(engine: Scorer, samples: Sequence[Segment]) -> float:
+def self_bleu(engine: PairwiseScorer[Counting], samples: Sequence[Segment]) -> float:
     """Self-BLEU (Zhu et al., 2018, Texygen): the mean over the samples of each one's sentence
     BLEU against all the others as its references. Near 1, the samples repeat each other;
     near 0, they share few n-grams. (Texygen scores with NLTK's ``sentence_bleu`` and
@@ -154,7 +153,11 @@ def _mean_rows(matrix: FloatArray, weights: FloatArray, include_self: bool) -> F
 
 
 def _aggregate_utilities(
-    engine: Scorer, number: int, group: Sequence[Segment], weights: FloatArray, include_self: bool
+    engine: PairwiseScorer[Counting],
+    number: int,
+    group: Sequence[Segment],
+    weights: FloatArray,
+    include_self: bool,
 ) -> FloatArray:
     """Each candidate's sentence BLEU against the mean n-gram counts and the mean length of
     its pseudo-references, all candidates in one pass."""

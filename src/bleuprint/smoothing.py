@@ -7,7 +7,7 @@ weights: uniform weights make the score 0, effective-order weights leave it out.
 :func:`precisions` gives one set of statistics' precisions, ``None`` where undefined:
 
 >>> from bleuprint import smoothing
->>> from bleuprint._stats import BLEUStats
+>>> from bleuprint import BLEUStats
 >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
 >>> smoothing.precisions(smoothing.NoSmoothing(), stats)
 [0.75, 0.3333333333333333, 0.0]
@@ -23,37 +23,30 @@ to 3), with its treatment of zeros:
 - the first order without n-grams, and every order after it, is undefined (``None``), even if
   a later order has n-grams (which counting never produces, but raw statistics can).
 
-A smoother written for one set of statistics at a time (:class:`bleuprint.typing.ScalarSmoother`)
-plugs in through :class:`FromScalar`, which the engine applies by itself.
+A smoother written for one set of statistics at a time, or a plain function of
+:class:`~bleuprint.BLEUStats`, plugs in through :class:`FromScalar`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 import numpy as np
 
+from bleuprint._deprecated import DeprecatedNames
+from bleuprint._scalar_parts import ScalarPartAdapter
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
+from bleuprint._stats import BLEUStats
 from bleuprint._validators import between, boolean, non_negative
 from bleuprint.exceptions import InputError
-from bleuprint.typing import (
-    BoolArray,
-    FloatArray,
-    Precision,
-    ScalarAdapter,
-    ScalarSmoother,
-    Smoother,
-)
-
-if TYPE_CHECKING:
-    from bleuprint._stats import BLEUStats
+from bleuprint.typing import BoolArray, FloatArray, Precision, Smoother
 
 __all__ = [
     "AddK",
     "AddOne",
-    "CorpusFromScalar",
     "Exp",
     "ExpUnzeroed",
     "Floor",
@@ -61,13 +54,20 @@ __all__ = [
     "NoSmoothing",
     "RejectZero",
     "ReplaceZero",
-    "on_rows",
     "precisions",
 ]
 
 
 def precisions(smoother: Smoother, stats: BLEUStats) -> list[Precision]:
-    """The precisions of one set of statistics (its one row), ``None`` where undefined."""
+    """The precisions of one set of statistics: those of its one row.
+
+    Args:
+        smoother: any smoother (a part with ``precisions_array``).
+        stats: the statistics of a segment or a corpus.
+
+    Returns:
+        One precision per order, ``None`` where the order is undefined.
+    """
     values, defined = smoother.precisions_array(SegmentStats.of(stats))
     return [value if known else None for value, known in zip(values[0].tolist(), defined[0])]
 
@@ -114,7 +114,13 @@ class Floor(Part, family="smooth", name="floor"):
     Chen and Cherry's method 1). ``value`` is from 0 to 1: sacreBLEU takes more, and then
     scores above 100.
 
-    >>> from bleuprint._stats import BLEUStats
+    Args:
+        value: the matches an unmatched order counts.
+
+    Raises:
+        ConfigurationError: ``value`` is not a number from 0 to 1.
+
+    >>> from bleuprint import BLEUStats
     >>> precisions(Floor(), BLEUStats((3, 0, 0, 0), (4, 3, 2, 1), 4, 4))
     [0.75, 0.03333333333333333, 0.05, 0.1]
     """
@@ -143,7 +149,13 @@ class AddK(Part, family="smooth", name="add-k"):
     (``k / k = 1``). sacreBLEU reports the incremented counts and totals; the statistics
     here keep the counted ones.
 
-    >>> from bleuprint._stats import BLEUStats
+    Args:
+        k: what is added.
+
+    Raises:
+        ConfigurationError: ``k`` is not a finite number of at least 0.
+
+    >>> from bleuprint import BLEUStats
     >>> precisions(AddK(), BLEUStats((3, 1, 0, 0), (4, 3, 2, 0), 4, 4))
     [0.75, 0.5, 0.3333333333333333, 1.0]
     """
@@ -164,7 +176,7 @@ class Exp(Part, family="smooth", name="exp"):
     """sacreBLEU's default ``exp`` (Chen and Cherry's method 3, NIST's ``mteval-v13a``): the
     k-th order with n-grams but no match gets precision ``1 / (2**k * totals)``.
 
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> precisions(Exp(), BLEUStats((3, 0, 1, 0), (4, 3, 2, 1), 4, 4))
     [0.75, 0.16666666666666666, 0.5, 0.25]
     """
@@ -195,7 +207,13 @@ class AddOne(Part, family="smooth", name="add-one"):
     (``unigrams=True``); torchmetrics leaves unigrams alone (``unigrams=False``). An order
     without n-grams gets ``1/1``.
 
-    >>> from bleuprint._stats import BLEUStats
+    Args:
+        unigrams: whether unigrams get one added too.
+
+    Raises:
+        ConfigurationError: ``unigrams`` is not ``True`` or ``False``.
+
+    >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 0), 4, 4)
     >>> precisions(AddOne(), stats), precisions(AddOne(unigrams=True), stats)
     ([0.75, 0.5, 1.0], [0.8, 0.5, 1.0])
@@ -219,7 +237,13 @@ class AddOne(Part, family="smooth", name="add-one"):
 class ReplaceZero(Part, family="smooth", name="replace-zero"):
     """A zero or undefined precision becomes ``value`` (distancia: ``1e-9``); others stay.
 
-    >>> from bleuprint._stats import BLEUStats
+    Args:
+        value: the precision that replaces a zero or undefined one.
+
+    Raises:
+        ConfigurationError: ``value`` is not a number from 0 to 1.
+
+    >>> from bleuprint import BLEUStats
     >>> precisions(ReplaceZero(), BLEUStats((3, 0, 0), (4, 3, 0), 4, 4))
     [0.75, 1e-09, 1e-09]
     """
@@ -241,7 +265,11 @@ class RejectZero(Part, family="smooth", name="reject-zero"):
     undefined precision is an :class:`~bleuprint.InputError` (where distancia without
     smoothing crashes with "math domain error").
 
-    >>> from bleuprint._stats import BLEUStats
+    Raises:
+        InputError: (when scoring) a precision is zero or undefined; the message names the
+            order.
+
+    >>> from bleuprint import BLEUStats
     >>> precisions(RejectZero(), BLEUStats((3, 0), (4, 3), 4, 4))
     Traceback (most recent call last):
     ...
@@ -269,7 +297,7 @@ class ExpUnzeroed(Part, family="smooth", name="exp-unzeroed"):
     order without n-grams counts precision 1, so it leaves the log sum alone while keeping its
     weight. Only statistics without any n-gram are undefined (the score is 0).
 
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> precisions(ExpUnzeroed(), BLEUStats((0, 0, 0, 0), (2, 1, 0, 0), 2, 2))
     [0.25, 0.25, 1.0, 1.0]
     >>> precisions(Exp(), BLEUStats((0, 0, 0, 0), (2, 1, 0, 0), 2, 2))
@@ -292,47 +320,53 @@ class ExpUnzeroed(Part, family="smooth", name="exp-unzeroed"):
 
 
 @attrs.frozen
-class FromScalar(ScalarAdapter[ScalarSmoother]):
-    """A :class:`~bleuprint.typing.ScalarSmoother` (a part that smooths one set of statistics
-    per call) on rows: it calls the part once per row, with the row's
-    :class:`~bleuprint.BLEUStats`. The engine wraps such a part in it by itself:
+class FromScalar(ScalarPartAdapter[Callable[[BLEUStats], Sequence[Precision]]]):
+    """A smoother written for one set of statistics at a time, on rows: it calls ``part``
+    once per row, with the row's :class:`~bleuprint.BLEUStats`.
+
+    Args:
+        part: a callable (a part, or a plain function) taking one set of statistics and
+            returning one precision per order, ``None`` where the order is undefined; if it
+            also has a ``total(segments, start)`` (a corpus summed its own way, as
+            :class:`~bleuprint.typing.CorpusSmoother` says), corpora are summed with it.
+        signature: the signature results name it by; by default ``part.signature``.
+
+    Raises:
+        ConfigurationError: ``part`` is not callable, or has no signature and none is given.
 
     >>> from bleuprint import BLEUScore
-    >>> @attrs.frozen
-    ... class Halves:
-    ...     signature = "halves"
-    ...     def __call__(self, stats):
-    ...         return [0.5] * stats.max_n
-    >>> bleu = BLEUScore(smoothing=Halves())
-    >>> bleu.smoothing
-    FromScalar(part=Halves())
+    >>> def halves(stats):
+    ...     return [0.5] * stats.max_n
+    >>> bleu = BLEUScore(smoothing=FromScalar(halves, signature="halves"))
     >>> bleu.compute("a b c d", ["a b c e"])
     0.5
+    >>> bleu.smoothing.signature
+    'halves'
     """
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
-        """The part's precisions of each row (``None`` is undefined)."""
+        """The part's precisions of each row, and where they are defined (not ``None``)."""
         rows = [self.part(row) for row in stats]
         width = len(rows[0]) if rows else stats.max_n
         values = np.array([[p or 0.0 for p in row] for row in rows], np.float64)
         defined = np.array([[p is not None for p in row] for row in rows], np.bool_)
         return values.reshape(len(rows), width), defined.reshape(len(rows), width)
 
-
-@attrs.frozen
-class CorpusFromScalar(FromScalar):
-    """:class:`FromScalar` for a part that also sums corpora its own way (``total``, as
-    :class:`~bleuprint.typing.CorpusSmoother` says)."""
-
     def total(self, segments: SegmentStats, start: BLEUStats) -> BLEUStats:
-        """The part's corpus sum."""
-        total: BLEUStats = self.part.total(segments, start)  # type: ignore[attr-defined]
-        return total
+        """The corpus statistics of ``segments`` added to ``start``: summed by the part's own
+        ``total`` where it has one, else plainly."""
+        own_total = getattr(self.part, "total", None)
+        if callable(own_total):
+            total: BLEUStats = own_total(segments, start)
+            return total
+        return segments.total(start)
 
 
-def on_rows(part: Smoother | ScalarSmoother) -> Smoother:
-    """``part`` if it smooths rows; a part of the scalar shape in its adapter (anything else
-    as it is, for the engine's check to refuse)."""
-    if isinstance(part, Smoother) or not isinstance(part, ScalarSmoother):
-        return part
-    return CorpusFromScalar(part) if callable(getattr(part, "total", None)) else FromScalar(part)
+# (FromScalar sums a corpus with the part's own total, where it has one.)
+_DEPRECATED = DeprecatedNames(
+    __name__, {"CorpusFromScalar": ("bleuprint.smoothing.FromScalar", lambda: FromScalar)}
+)
+
+
+def __getattr__(name: str) -> Any:
+    return _DEPRECATED.get(name)

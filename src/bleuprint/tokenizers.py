@@ -22,22 +22,21 @@ The sacreBLEU 2.6.0 tokenizers are reproduced exactly, quirks included (see
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar
 
 import attrs
 
+from bleuprint._deprecated import DeprecatedNames
 from bleuprint._signature import Part
 from bleuprint._validators import fits, is_callable, non_empty_text
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.typing import BatchTokenizer, Tokenizer
 
 __all__ = [
-    "AsciiLowercase",
-    "AsciiWhitespace",
     "Chars",
-    "CharwiseLowercase",
     "Chinese",
     "ChineseFixed",
     "Codepoints",
@@ -46,7 +45,6 @@ __all__ = [
     "KoreanMecab",
     "Letters",
     "Lowercase",
-    "LowercaseAfter",
     "Mteval13a",
     "Whitespace",
     "from_callable",
@@ -505,79 +503,30 @@ class Codepoints(Part, family="tok", name="codepoints"):
         return list(text)
 
 
-@attrs.frozen
-class LowercaseAfter(Part, family="tok", name="lowercase-after"):
-    """Tokenize with ``inner``, then lowercase each token.
-
-    torchmetrics' ``SacreBLEUScore(lowercase=True)`` lowercases after tokenizing, where
-    sacreBLEU (:class:`Lowercase`) lowercases before; the two differ only where lowercasing
-    changes what a tokenizer sees (``"İ".lower()`` is two code points, for example).
-
-    >>> LowercaseAfter(Mteval13a())("The EU's GDP.")
-    ['the', "eu's", 'gdp', '.']
-    """
-
-    inner: Tokenizer = attrs.field(validator=fits(Tokenizer))
-
-    def __call__(self, text: str) -> list[str]:
-        return [token.lower() for token in self.inner(text)]
+# Peer quirks that lived here, under their old names: Perl's string semantics (Moses', mteval's)
+# and torchmetrics' lowercasing after tokenizing. Loaded on use: their modules sit above this
+# one in the layers.
+def _moved(module: str, name: str) -> Any:
+    return getattr(importlib.import_module(module), name)
 
 
-# -- ASCII-only text handling (byte-oriented scripts such as Moses' multi-bleu.perl) -----------
-
-# Perl's ``split`` on a string read as bytes: space, tab, line feed, vertical tab, form feed,
-# carriage return. Nothing else splits (a no-break space, U+2009, U+3000 join their neighbours).
-_ASCII_WHITESPACE = re.compile("[ \t\n\v\f\r]+")
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-@attrs.frozen
-class AsciiWhitespace(Part, family="tok", name="ascii-whitespace"):
-    """Split on runs of ASCII whitespace only (space, tab, ``\\n``, ``\\v``, ``\\f``, ``\\r``).
-
-    What a script that reads its input as bytes sees: a no-break space or any other Unicode
-    space is part of a token, where :class:`Whitespace` splits on it.
-
-    >>> AsciiWhitespace()("the cat\\u00a0sat\\ton the\\u3000mat")
-    ['the', 'cat\\xa0sat', 'on', 'the\\u3000mat']
-    """
-
-    def __call__(self, text: str) -> list[str]:
-        return [token for token in _ASCII_WHITESPACE.split(text) if token]
+_DEPRECATED = DeprecatedNames(
+    __name__,
+    {
+        **{
+            name: (
+                f"bleuprint.compat.moses.{name} (Perl's string semantics)",
+                functools.partial(_moved, "bleuprint.compat._perl", name),
+            )
+            for name in ("AsciiLowercase", "AsciiWhitespace", "CharwiseLowercase")
+        },
+        "LowercaseAfter": (
+            "bleuprint.compat.torchmetrics.LowercaseAfter",
+            functools.partial(_moved, "bleuprint.compat.torchmetrics", "LowercaseAfter"),
+        ),
+    },
+)
 
 
-@attrs.frozen
-class AsciiLowercase(Part, family="tok", name="ascii-lowercase"):
-    """Lowercase the letters A to Z only, then tokenize with ``inner``: ``É``, ``Ä`` or ``Д``
-    keep their case (Perl's ``lc`` on bytes, ``tr/[A-Z]/[a-z]/``).
-
-    >>> AsciiLowercase(AsciiWhitespace())("École ÉTÉ Cat")
-    ['École', 'ÉtÉ', 'cat']
-    """
-
-    inner: Tokenizer
-
-    def __call__(self, text: str) -> list[str]:
-        return self.inner(text.translate(_ASCII_LOWER))
-
-
-@attrs.frozen
-class CharwiseLowercase(Part, family="tok", name="charwise-lowercase"):
-    """Lowercase each character on its own, then tokenize with ``inner``: Perl's ``lc``.
-
-    :meth:`str.lower` applies Unicode's one context rule, the final sigma (a capital sigma
-    that ends a word becomes the final small sigma); a character on its own has no context, so
-    here a capital sigma always becomes the medial small sigma. Every other character
-    lowercases as :meth:`str.lower` does (``İ`` is two code points).
-
-    >>> CharwiseLowercase(Whitespace())("ΟΔΟΣ İ")
-    ['οδοσ', 'i̇']
-    """
-
-    inner: Tokenizer
-
-    def __call__(self, text: str) -> list[str]:
-        lowered = text.lower()
-        if "Σ" in text:  # the only character whose lowercase depends on its context
-            lowered = "".join(character.lower() for character in text)
-        return self.inner(lowered)
+def __getattr__(name: str) -> Any:
+    return _DEPRECATED.get(name)

@@ -1,8 +1,10 @@
-"""The interfaces of the engine's parts, as :class:`typing.Protocol` classes.
+"""The interfaces of the engine's parts, as :class:`typing.Protocol` classes, and of the engine
+as the functions that take one see it.
 
 A part is any object with a ``signature`` (a short text naming it and its parameters) and the
 method of its family: a ``__call__`` for the counting families, a method on rows of statistics
-for the scoring ones (or a ``__call__`` of a ``Scalar*`` shape, which the engine adapts).
+for the scoring ones (a part written for one set of statistics at a time plugs in through its
+family's ``FromScalar`` adapter).
 bleuprint's own parts are small frozen attrs classes; a user's part need only fit the
 protocol, no subclassing required:
 
@@ -15,6 +17,11 @@ protocol, no subclassing required:
 ...         return [word.strip() for word in text.split(",") if word.strip()]
 >>> BLEUScore(tokenizer=CommaTokenizer()).compute("a, b, c, d", ["a,b,c,d"])
 1.0
+
+A part of bleuprint's own mixes in :class:`Part`, which registers its name so that a signature
+parses back into it; a user's part may too. Besides the protocols, this module holds the type
+aliases of segments and arrays, and two functions that ask a part through a protocol:
+:func:`implements` (a cached ``isinstance``) and :func:`order_problem_of`.
 """
 
 from __future__ import annotations
@@ -24,7 +31,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import (
     TYPE_CHECKING,
     Any,
-    Generic,
     Protocol,
     TypeAlias,
     TypeGuard,
@@ -32,14 +38,49 @@ from typing import (
     runtime_checkable,
 )
 
-import attrs
 import numpy as np
 import numpy.typing as npt
 
+from bleuprint._signature import Part
+
 if TYPE_CHECKING:
     from bleuprint._result import BLEUResult
-    from bleuprint._segments import SegmentStats
+    from bleuprint._segments import SegmentStats, SentenceScores
     from bleuprint._stats import BLEUStats
+
+__all__ = [
+    "Aggregation",
+    "ArrayConvertible",
+    "ArrayLengthMeasure",
+    "ArrayMatcher",
+    "ArrayNgramExtractor",
+    "BatchTokenizer",
+    "BoolArray",
+    "BrevityPenalty",
+    "CorpusSmoother",
+    "FloatArray",
+    "IntArray",
+    "LengthMeasure",
+    "Matcher",
+    "Ngram",
+    "NgramCounts",
+    "NgramExtractor",
+    "OrderConstrained",
+    "PairwiseScorer",
+    "Part",
+    "Precision",
+    "ReferenceChoosing",
+    "ReferenceLength",
+    "Segment",
+    "Smoother",
+    "StatsScorer",
+    "TokenIdSequence",
+    "Tokenizer",
+    "Tokens",
+    "Weights",
+    "implements",
+    "order_problem_of",
+]
 
 Tokens: TypeAlias = Sequence[str]
 """A tokenized segment."""
@@ -129,8 +170,9 @@ class LengthMeasure(Protocol):
 #
 # Scoring parts see many sets of statistics at once, one row each (the segments of a corpus, or
 # one corpus total as a single row: scoring one set of statistics is scoring one row). A part
-# written for one set of statistics at a time (the ``Scalar*`` shapes below) plugs in through
-# its family's adapter, which the engine applies by itself.
+# written for one set of statistics at a time plugs in through its family's adapter
+# (``smoothing.FromScalar``, ``weights.FromScalar``, ``brevity.PenaltyFromScalar``,
+# ``brevity.ReferenceLengthFromScalar``), which calls it once per row.
 
 #: A numpy array of 64-bit integers (counts, lengths, token ids).
 IntArray: TypeAlias = "npt.NDArray[np.int64]"
@@ -157,7 +199,19 @@ class ReferenceLength(Protocol):
         reference_lengths: IntArray,
         reference_counts: IntArray,
         /,
-    ) -> npt.NDArray[np.int64 | np.float64]: ...
+    ) -> npt.NDArray[np.int64 | np.float64]:
+        """The reference length of each segment.
+
+        Args:
+            hypothesis_lengths: one per segment.
+            reference_lengths: the lengths of every segment's references, segment after
+                segment.
+            reference_counts: how many references each segment has (at least 1).
+
+        Returns:
+            One length per segment (integers, or reals for a rule such as an average).
+        """
+        ...
 
 
 @runtime_checkable
@@ -170,7 +224,17 @@ class BrevityPenalty(Protocol):
 
     def penalty_array(
         self, hypothesis_lengths: FloatArray, reference_lengths: FloatArray, /
-    ) -> FloatArray: ...
+    ) -> FloatArray:
+        """The penalty of each pair of lengths.
+
+        Args:
+            hypothesis_lengths: one per row (a segment, or a corpus total).
+            reference_lengths: the reference length each is compared with.
+
+        Returns:
+            One factor per row, which multiplies the geometric mean of the precisions.
+        """
+        ...
 
 
 @runtime_checkable
@@ -182,7 +246,21 @@ class Smoother(Protocol):
     @property
     def signature(self) -> str: ...
 
-    def precisions_array(self, stats: SegmentStats, /) -> tuple[FloatArray, BoolArray]: ...
+    def precisions_array(self, stats: SegmentStats, /) -> tuple[FloatArray, BoolArray]:
+        """Every row's precisions.
+
+        Args:
+            stats: rows of statistics (a corpus total is a single row).
+
+        Returns:
+            The precisions, one row per row of ``stats`` and one column per order, and
+            whether each is defined, of the same shape.
+
+        Raises:
+            InputError: where the definition cannot score the statistics (a smoother that
+                takes the logarithm of a zero precision, for example).
+        """
+        ...
 
 
 @runtime_checkable
@@ -195,80 +273,60 @@ class Weights(Protocol):
 
     def weights_array(
         self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray, /
-    ) -> FloatArray: ...
+    ) -> FloatArray:
+        """Every row's weights.
+
+        Args:
+            stats: rows of statistics.
+            precisions: their precisions, as the smoother gave them.
+            defined: where those precisions are defined.
+
+        Returns:
+            One weight per row and order, of the shape of ``precisions``.
+        """
+        ...
 
 
-# -- The shapes of scoring parts written for one set of statistics at a time ----------------
+# -- The engine as the functions that take one see it ------------------------------------------
 #
-# A part of one of these shapes scores one set of statistics per call; the engine wraps it in
-# its family's adapter (``smoothing.FromScalar``, ``weights.FromScalar``,
-# ``brevity.PenaltyFromScalar``, ``brevity.ReferenceLengthFromScalar``; each a
-# :class:`ScalarAdapter`), which calls it once per row.
+# Pairwise scores, MBR decoding, self-BLEU and the accumulator are written against what they
+# call of an engine, not against BLEUScore (which lives in a layer above them).
+
+_Counting_co = TypeVar("_Counting_co", covariant=True)
 
 
-class _Signed(Protocol):
-    @property
-    def signature(self) -> str: ...
-
-
-_Scalar = TypeVar("_Scalar", bound=_Signed)
-
-
-@attrs.frozen
-class ScalarAdapter(Generic[_Scalar]):
-    """What every adapter of a scalar part is: the part, under its own signature and with
-    its own constraints on the orders; each family's adapter adds its method on rows."""
-
-    part: _Scalar
+class PairwiseScorer(Protocol[_Counting_co]):
+    """What pairwise scores, MBR decoding and self-BLEU need of an engine
+    (:class:`~bleuprint.BLEUScore` is one): to count and score many segments, and its counting
+    parts (of the type it is parameterised with, which they hand on to the kernel)."""
 
     @property
-    def signature(self) -> str:
-        """The part's own signature."""
-        return self.part.signature
+    def counting(self) -> _Counting_co: ...
 
-    def order_problem(self, max_n: int) -> str | None:
-        """Whatever the part says of the orders."""
-        return order_problem_of(self.part, max_n)
+    def count_segments(
+        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]], /
+    ) -> SegmentStats: ...
 
-
-@runtime_checkable
-class ScalarReferenceLength(Protocol):
-    """Chooses the reference length one hypothesis is compared with."""
-
-    @property
-    def signature(self) -> str: ...
-
-    def __call__(self, hypothesis_length: int, reference_lengths: Sequence[int], /) -> float: ...
+    def score_segments(self, segments: SegmentStats, /) -> SentenceScores: ...
 
 
-@runtime_checkable
-class ScalarBrevityPenalty(Protocol):
-    """The brevity penalty of one pair of lengths."""
+class StatsScorer(Protocol):
+    """What an :class:`~bleuprint.Accumulator` needs of an engine
+    (:class:`~bleuprint.BLEUScore` is one): to count segments, sum their statistics as its
+    definition sums a corpus, score a sum, and describe itself (to pickle the accumulator, the
+    engine must pickle too)."""
 
-    @property
-    def signature(self) -> str: ...
+    def count_segments(
+        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]], /
+    ) -> SegmentStats: ...
 
-    def __call__(self, hypothesis_length: float, reference_length: float, /) -> float: ...
+    def total(self, segments: SegmentStats, start: BLEUStats | None = None, /) -> BLEUStats: ...
 
+    def empty_stats(self) -> BLEUStats: ...
 
-@runtime_checkable
-class ScalarSmoother(Protocol):
-    """The precisions of one set of statistics, one per order (``None`` where undefined)."""
+    def score(self, stats: BLEUStats, /) -> BLEUResult: ...
 
-    @property
-    def signature(self) -> str: ...
-
-    def __call__(self, stats: BLEUStats, /) -> list[Precision]: ...
-
-
-@runtime_checkable
-class ScalarWeights(Protocol):
-    """The weights of one set of statistics, one per precision."""
-
-    @property
-    def signature(self) -> str: ...
-
-    def __call__(self, stats: BLEUStats, precisions: Sequence[Precision], /) -> list[float]: ...
+    def to_dict(self) -> dict[str, str]: ...
 
 
 # -- Optional protocols: what a part needs beyond its family's call ----------------------

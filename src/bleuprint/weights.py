@@ -5,47 +5,46 @@ Weights work on rows of statistics and their precisions (see
 statistics:
 
 >>> from bleuprint import weights
->>> from bleuprint._stats import BLEUStats
+>>> from bleuprint import BLEUStats
 >>> stats = BLEUStats((2, 1, 0, 0), (2, 1, 0, 0), 2, 2)
 >>> weights.order_weights(weights.Uniform(), stats, [1.0, 1.0, None, None])
 [0.25, 0.25, 0.25, 0.25]
 >>> weights.order_weights(weights.EffectiveOrder(), stats, [1.0, 1.0, None, None])
 [0.5, 0.5, 0.0, 0.0]
 
-Weights written for one set of statistics at a time (:class:`bleuprint.typing.ScalarWeights`)
-plug in through :class:`FromScalar`, which the engine applies by itself.
+Weights written for one set of statistics at a time, or a plain function, plug in through
+:class:`FromScalar`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
 
 import attrs
 import numpy as np
 
+from bleuprint._scalar_parts import ScalarPartAdapter
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
+from bleuprint._stats import BLEUStats
 from bleuprint._validators import finite_numbers, float_tuple, none_negative, not_all_zero
 from bleuprint.exceptions import InputError
-from bleuprint.typing import (
-    BoolArray,
-    FloatArray,
-    Precision,
-    ScalarAdapter,
-    ScalarWeights,
-    Weights,
-)
+from bleuprint.typing import BoolArray, FloatArray, Precision, Weights
 
-if TYPE_CHECKING:
-    from bleuprint._stats import BLEUStats
-
-__all__ = ["EffectiveOrder", "Explicit", "FromScalar", "Uniform", "on_rows", "order_weights"]
+__all__ = ["EffectiveOrder", "Explicit", "FromScalar", "Uniform", "order_weights"]
 
 
 def order_weights(part: Weights, stats: BLEUStats, precisions: Sequence[Precision]) -> list[float]:
-    """The weights of one set of statistics (its one row) with these precisions (``None``:
-    undefined)."""
+    """The weights of one set of statistics with these precisions: those of its one row.
+
+    Args:
+        part: any weights (a part with ``weights_array``).
+        stats: the statistics of a segment or a corpus.
+        precisions: one per order, ``None`` where the order is undefined.
+
+    Returns:
+        One weight per order.
+    """
     defined = np.array([[precision is not None for precision in precisions]])
     values = np.array([[precision or 0.0 for precision in precisions]], np.float64)
     weighed: list[float] = part.weights_array(SegmentStats.of(stats), values, defined)[0].tolist()
@@ -93,7 +92,14 @@ class Explicit(Part, family="weights", name="explicit"):
     weigh 0. An undefined precision of positive weight makes the score 0, as with uniform
     weights.
 
-    >>> from bleuprint._stats import BLEUStats
+    Args:
+        values: the weight of orders 1, 2, ..., as many as at most the orders scored.
+
+    Raises:
+        ConfigurationError: a weight is not a finite number of at least 0, or all are 0; or
+            (when the engine is built) there are more weights than orders.
+
+    >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
     >>> order_weights(Explicit((0.7, 0.3)), stats, [0.75, 1 / 3, 0.0])
     [0.7, 0.3, 0.0]
@@ -125,11 +131,25 @@ class Explicit(Part, family="weights", name="explicit"):
 
 
 @attrs.frozen
-class FromScalar(ScalarAdapter[ScalarWeights]):
-    """A :class:`~bleuprint.typing.ScalarWeights` (a part that weighs one set of statistics
-    per call) on rows: it calls the part once per row, with the row's
-    :class:`~bleuprint.BLEUStats` and its precisions (``None`` where undefined). The engine
-    wraps such a part in it by itself."""
+class FromScalar(ScalarPartAdapter[Callable[[BLEUStats, Sequence[Precision]], Sequence[float]]]):
+    """Weights written for one set of statistics at a time, on rows: it calls ``part`` once per
+    row, with the row's :class:`~bleuprint.BLEUStats` and its precisions.
+
+    Args:
+        part: a callable (a part, or a plain function) taking one set of statistics and its
+            precisions (``None`` where undefined) and returning one weight per order.
+        signature: the signature results name it by; by default ``part.signature``.
+
+    Raises:
+        ConfigurationError: ``part`` is not callable, or has no signature and none is given.
+
+    >>> from bleuprint import BLEUScore
+    >>> def unigrams_only(stats, precisions):
+    ...     return [1.0] + [0.0] * (len(precisions) - 1)
+    >>> bleu = BLEUScore(weights=FromScalar(unigrams_only, signature="unigrams-only"))
+    >>> bleu.compute("a b c d", ["a c b d"])  # every unigram matches, no bigram does
+    1.0
+    """
 
     def weights_array(
         self, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
@@ -141,11 +161,3 @@ class FromScalar(ScalarAdapter[ScalarWeights]):
             for row, values, knowns in rows
         ]
         return np.array(weighed, np.float64).reshape(precisions.shape)
-
-
-def on_rows(part: Weights | ScalarWeights) -> Weights:
-    """``part`` if it weighs rows; a part of the scalar shape in its adapter (anything else
-    as it is, for the engine's check to refuse)."""
-    if isinstance(part, Weights) or not isinstance(part, ScalarWeights):
-        return part
-    return FromScalar(part)

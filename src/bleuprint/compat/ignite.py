@@ -69,7 +69,7 @@ class IgniteSmoothing(Part, family="smooth", name="ignite"):
       gets 1).
 
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 0), 4, 4)
     >>> [smoothing.precisions(IgniteSmoothing(method), stats)
     ...  for method in ("smooth1", "nltk_smooth2", "smooth2")]

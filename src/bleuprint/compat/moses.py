@@ -1,12 +1,13 @@
 """Moses' ``multi-bleu.perl`` and ``multi-bleu-detok.perl`` (mosesdecoder 34452895).
 
 ``multi-bleu.perl`` reads its files as bytes: it splits on ASCII whitespace only (a no-break
-space joins two tokens: :class:`~bleuprint.tokenizers.AsciiWhitespace`), and ``-lc`` lowercases
-A to Z only (:class:`~bleuprint.tokenizers.AsciiLowercase`). ``multi-bleu-detok.perl`` reads
-UTF-8, tokenizes like ``mteval-v13a.pl`` keeping the case, and lowercases with Perl's Unicode
-``lc``: it is ``sacrebleu(smooth_method="none")``. Both score BLEU-4 without smoothing against
-the closest reference length (ties: the shorter), and die dividing by zero where the whole
-hypothesis side is empty (:class:`MosesPenalty`).
+space joins two tokens: :class:`AsciiWhitespace`), and ``-lc`` lowercases A to Z only
+(:class:`AsciiLowercase`). ``multi-bleu-detok.perl`` reads UTF-8, tokenizes like
+``mteval-v13a.pl`` keeping the case, and lowercases with Perl's Unicode ``lc``
+(:class:`CharwiseLowercase`): it is ``sacrebleu(smooth_method="none")``. These three are Perl's
+string semantics, which NIST's ``mteval`` scripts share (:mod:`bleuprint.compat.mteval`). Both
+score BLEU-4 without smoothing against the closest reference length (ties: the shorter), and die
+dividing by zero where the whole hypothesis side is empty (:class:`MosesPenalty`).
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.moses_multi_bleu()
@@ -27,24 +28,49 @@ from bleuprint import ngrams, smoothing, tokenizers
 from bleuprint._exact import exactly
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
+from bleuprint.compat._perl import AsciiLowercase, AsciiWhitespace, CharwiseLowercase
 from bleuprint.exceptions import InputError
 from bleuprint.typing import FloatArray, Tokenizer
 
-__all__ = ["DETOK_PRESET", "PRESET", "PRESETS", "MosesPenalty", "detok_parts", "parts"]
+__all__ = [
+    "DETOK_PRESET",
+    "PRESET",
+    "PRESETS",
+    "AsciiLowercase",
+    "AsciiWhitespace",
+    "CharwiseLowercase",
+    "MosesPenalty",
+    "detok_parts",
+    "parts",
+]
 
 
 def parts(lc: bool = False) -> dict[str, Any]:
     """The parts that compute ``multi-bleu.perl [-lc]``: ASCII-whitespace tokens, ASCII-only
-    lowercasing with ``lc=True``."""
-    tokenizer: Tokenizer = tokenizers.AsciiWhitespace()
-    return {**_scoring(), "tokenizer": tokenizers.AsciiLowercase(tokenizer) if lc else tokenizer}
+    lowercasing with ``lc=True``.
+
+    Args:
+        lc: the script's ``-lc`` (lowercase A to Z).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+    """
+    tokenizer: Tokenizer = AsciiWhitespace()
+    return {**_scoring(), "tokenizer": AsciiLowercase(tokenizer) if lc else tokenizer}
 
 
 def detok_parts(lc: bool = False) -> dict[str, Any]:
     """The parts that compute ``multi-bleu-detok.perl [-lc]``: the ``13a`` tokens, Unicode
-    lowercasing before tokenizing with ``lc=True``."""
+    lowercasing before tokenizing with ``lc=True``.
+
+    Args:
+        lc: the script's ``-lc`` (Perl's ``lc``, character by character).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+    """
     tokenizer: Tokenizer = tokenizers.Mteval13a()
-    return {**_scoring(), "tokenizer": tokenizers.CharwiseLowercase(tokenizer) if lc else tokenizer}
+    return {**_scoring(), "tokenizer": CharwiseLowercase(tokenizer) if lc else tokenizer}
 
 
 def _scoring() -> dict[str, Any]:

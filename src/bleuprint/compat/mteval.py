@@ -2,8 +2,10 @@
 
 Both tokenize as sacreBLEU's ``13a`` does (``mteval-v14.pl --international-tokenization``: as
 its ``intl``, after undoing the escapes ``&quot; &amp; &lt; &gt; &apos;``). Without ``-c`` they
-lowercase: ``mteval-v13a.pl`` the letters A to Z only (``tr/[A-Z]/[a-z]/``), ``mteval-v14.pl
---international-tokenization`` every letter (Perl's ``lc``). The score is BLEU-4 against the
+lowercase: ``mteval-v13a.pl`` the letters A to Z only (``tr/[A-Z]/[a-z]/``,
+:class:`~bleuprint.compat.moses.AsciiLowercase`), ``mteval-v14.pl --international-tokenization``
+every letter (Perl's ``lc``, :class:`~bleuprint.compat.moses.CharwiseLowercase`): Perl's string
+semantics, which Moses' scripts share. The score is BLEU-4 against the
 closest reference length (ties: the shorter), smoothed as
 :class:`~bleuprint.smoothing.ExpUnzeroed` says: every order with n-grams but no match is halved,
 even in a segment without any match, which sacreBLEU scores 0. The corpus score sums the
@@ -25,6 +27,7 @@ import attrs
 from bleuprint import ngrams, smoothing, tokenizers
 from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
+from bleuprint.compat._perl import AsciiLowercase, CharwiseLowercase
 from bleuprint.typing import Tokenizer
 
 __all__ = [
@@ -38,22 +41,38 @@ __all__ = [
 
 
 def v13a_parts(c: bool = False) -> dict[str, Any]:
-    """The parts that compute ``mteval-v13a.pl -b [-c]``: ``c=True`` keeps the case."""
+    """The parts that compute ``mteval-v13a.pl -b [-c]``.
+
+    Args:
+        c: the script's ``-c``: keep the case (else A to Z are lowercased).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+    """
     tokenizer: Tokenizer = tokenizers.Mteval13a()
     return {
         **_scoring(),
-        "tokenizer": tokenizer if c else tokenizers.AsciiLowercase(tokenizer),
+        "tokenizer": tokenizer if c else AsciiLowercase(tokenizer),
     }
 
 
 def v14_parts(c: bool = False, international_tokenization: bool = False) -> dict[str, Any]:
-    """The parts that compute ``mteval-v14.pl -b [-c] [--international-tokenization]``."""
+    """The parts that compute ``mteval-v14.pl -b [-c] [--international-tokenization]``.
+
+    Args:
+        c: the script's ``-c``: keep the case.
+        international_tokenization: the script's ``--international-tokenization`` (which
+            also lowercases every letter, with Perl's ``lc``, where ``c`` is not given).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+    """
     if international_tokenization:
         intl: Tokenizer = InternationalUnescaped()
-        tokenizer = intl if c else tokenizers.CharwiseLowercase(intl)
+        tokenizer = intl if c else CharwiseLowercase(intl)
     else:
         plain: Tokenizer = tokenizers.Mteval13a()
-        tokenizer = plain if c else tokenizers.AsciiLowercase(plain)
+        tokenizer = plain if c else AsciiLowercase(plain)
     return {**_scoring(), "tokenizer": tokenizer}
 
 

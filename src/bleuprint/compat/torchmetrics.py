@@ -1,11 +1,11 @@
 """torchmetrics 1.9.0's ``BLEUScore`` and ``bleu_score``; with ``tokenize`` and ``lowercase``,
 its ``SacreBLEUScore`` and ``sacre_bleu_score``.
 
-Whitespace tokens (or sacreBLEU's tokenizer, lowercased after tokenizing); the closest reference
-length with ties going to the first listed; ``smooth=True`` adds one to the counts of orders 2
-and up. Quirk (:class:`RequireAllMatched`): the score is 0 whenever an order has no match,
-before any smoothing and whatever its weight. ``weights`` must have ``n_gram`` entries (default
-uniform).
+Whitespace tokens (or sacreBLEU's tokenizer, lowercased after tokenizing:
+:class:`LowercaseAfter`); the closest reference length with ties going to the first listed;
+``smooth=True`` adds one to the counts of orders 2 and up. Quirk (:class:`RequireAllMatched`):
+the score is 0 whenever an order has no match, before any smoothing and whatever its weight.
+``weights`` must have ``n_gram`` entries (default uniform).
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.torchmetrics()
@@ -33,9 +33,9 @@ from bleuprint._signature import Part
 from bleuprint._validators import fits
 from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError
-from bleuprint.typing import BoolArray, FloatArray, OrderConstrained, Smoother, Tokenizer
+from bleuprint.typing import BoolArray, FloatArray, Smoother, Tokenizer, order_problem_of
 
-__all__ = ["PRESET", "PRESETS", "RequireAllMatched", "parts"]
+__all__ = ["PRESET", "PRESETS", "LowercaseAfter", "RequireAllMatched", "parts"]
 
 
 def parts(
@@ -45,7 +45,22 @@ def parts(
     tokenize: str | None = None,
     lowercase: bool = False,
 ) -> dict[str, Any]:
-    """The parts that compute torchmetrics' BLEU with these arguments (its names and defaults)."""
+    """The parts that compute torchmetrics' BLEU with these arguments (its names and defaults).
+
+    Args:
+        n_gram: the highest order.
+        smooth: add one to the counts of orders 2 and up.
+        weights: one weight per order (default uniform).
+        tokenize: a sacreBLEU tokenizer's name (``SacreBLEUScore``); ``None``: whitespace.
+        lowercase: lowercase the tokens after tokenizing (``SacreBLEUScore``).
+
+    Returns:
+        The engine's fields that differ from its defaults, by name.
+
+    Raises:
+        ConfigurationError: ``weights`` is not one per order, or ``tokenize`` is not a
+            tokenizer bleuprint has.
+    """
     if weights is not None and len(weights) != n_gram:
         raise ConfigurationError(
             f"torchmetrics needs one weight per order: {len(weights)} weights for n_gram={n_gram}"
@@ -72,7 +87,30 @@ def _tokenizer(tokenize: str | None, lowercase: bool) -> Tokenizer:
             f"tokenize must be one of {', '.join(sacrebleu.TOKENIZERS)}, got "
             f"{tokenize!r} (bleuprint does not ship the flores sentencepiece models)"
         )
-    return tokenizers.LowercaseAfter(tokenizer) if lowercase else tokenizer
+    return LowercaseAfter(tokenizer) if lowercase else tokenizer
+
+
+@attrs.frozen
+class LowercaseAfter(Part, family="tok", name="lowercase-after"):
+    """Quirk (torchmetrics' ``SacreBLEUScore(lowercase=True)``): tokenize with ``inner``, then
+    lowercase each token, where sacreBLEU (:class:`~bleuprint.tokenizers.Lowercase`) lowercases
+    before; the two differ only where lowercasing changes what a tokenizer sees
+    (``"İ".lower()`` is two code points, for example).
+
+    Args:
+        inner: the tokenizer whose tokens are lowercased.
+
+    Raises:
+        ConfigurationError: ``inner`` is not a tokenizer.
+
+    >>> LowercaseAfter(tokenizers.Mteval13a())("The EU's GDP.")
+    ['the', "eu's", 'gdp', '.']
+    """
+
+    inner: Tokenizer = attrs.field(validator=fits(Tokenizer))
+
+    def __call__(self, text: str) -> list[str]:
+        return [token.lower() for token in self.inner(text)]
 
 
 @attrs.frozen
@@ -81,20 +119,26 @@ class RequireAllMatched(Part, family="smooth", name="all-matched"):
     only then does the ``inner`` smoother run. So smoothing never rescues a hypothesis with
     an unmatched order, and neither does a weight of 0 for that order.
 
+    Args:
+        inner: the smoother of the rows where every order has a match.
+
+    Raises:
+        ConfigurationError: ``inner`` is not a smoother.
+
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((3, 1, 0), (4, 3, 2), 4, 4)
     >>> smoothing.precisions(RequireAllMatched(smoothing.AddOne()), stats)
     [0.0, 0.0, 0.0]
     """
 
     inner: Smoother = attrs.field(
-        factory=smoothing.NoSmoothing, converter=smoothing.on_rows, validator=fits(Smoother)
+        factory=smoothing.NoSmoothing, validator=fits(Smoother, adapter="smoothing.FromScalar")
     )
 
     def order_problem(self, max_n: int) -> str | None:
         """Whatever the ``inner`` smoother needs of the orders."""
-        return self.inner.order_problem(max_n) if isinstance(self.inner, OrderConstrained) else None
+        return order_problem_of(self.inner, max_n)
 
     def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
         """Every row's precisions: 0 in every order of a row with an unmatched order, else
