@@ -25,10 +25,10 @@ from types import MappingProxyType
 from typing import Any
 
 from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._result import BLEUResult
 from bleuprint._signature import parse_part
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 from bleuprint.typing import Smoother, Tokenizer
 
 __all__ = [
@@ -231,8 +231,8 @@ def _no_signature(family: str, part: str) -> ConfigurationError:
     )
 
 
-CORPUS_PRESET = PresetEntry("sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts)
-SENTENCE_PRESET = PresetEntry(
+CORPUS_PRESET = Preset("sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts)
+SENTENCE_PRESET = Preset(
     "sacrebleu-sentence", "sacreBLEU 2.6.0 sentence BLEU (effective order)", sentence_parts
 )
 PRESETS = (
