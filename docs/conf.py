@@ -9,9 +9,13 @@ from importlib.resources import files
 from typing import Any
 
 import attrs
+from docutils import nodes
+from docutils.statemachine import StringList
 from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
 
-from bleuprint import __version__
+from bleuprint import __version__, presets
 
 project = "bleuprint"
 author = "The bleuprint developers"
@@ -141,7 +145,31 @@ def _tidy_annotations(  # noqa: PLR0917
         annotations.pop(first, None)
 
 
+class _PresetModules(SphinxDirective):
+    """``{preset-modules} bleuprint.compat``, on a Markdown page: the reference of each
+    definition module of that package, as the presets registry finds them (a new module is
+    documented without a line here)."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        package = f"{self.arguments[0]}."
+        modules = dict.fromkeys(presets.origin(name) for name in presets.PRESETS)
+        lines = StringList()
+        for module in modules:
+            if module.startswith(package):
+                # Markdown, as the pages that use it (MyST parses the nested text); autodoc
+                # writes reStructuredText, hence eval-rst, as on the page itself
+                reference = ("```{eval-rst}", f".. automodule:: {module}", "   :members:", "```")
+                for line in (*reference, ""):
+                    lines.append(line, self.get_source_info()[0])
+        container = nodes.container()
+        nested_parse_with_titles(self.state, lines, container)
+        return container.children
+
+
 def setup(app: Sphinx) -> None:
+    app.add_directive("preset-modules", _PresetModules)
     app.connect("autodoc-process-signature", _attrs_signature)
     # after autodoc's own handler (priority 500) has recorded the annotations
     app.connect("autodoc-process-signature", _tidy_annotations, priority=600)
