@@ -226,8 +226,8 @@ def test_broken_installed_presets_are_left_out_with_one_warning_each(tmp_path: P
         "entry point Bad_Name = toy_bleu_presets of toy-bleu 1.0 is left out",
         "entry point attribute = toy_bleu_presets:PRESETS of toy-bleu 1.0 is left out",
         "toy_bleu_broken (toy-bleu 1.0) is left out: importing it failed: RuntimeError: a bug",
-        "preset 'nltk' is not named after its module: 'misnamed' or begin with 'misnamed-' "
-        "(it is bleuprint.compat.nltk's); it is left out",
+        "preset 'nltk' is not named after its module: its name must be 'misnamed' or begin "
+        "with 'misnamed-', and 'nltk' is bleuprint.compat.nltk's; it is left out",
         "PRESETS holds 'not a preset', which is not a bleuprint.presets.Preset",
         "toy_bleu_score (toy-bleu 1.0): preset 'score' would hide BLEUScore.score",
         "toy_bleu_nowhere (toy-bleu 1.0) is left out: importing it failed: ModuleNotFoundError",

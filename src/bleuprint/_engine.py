@@ -545,7 +545,7 @@ class _Registry(Mapping[str, Preset]):
     """
 
     def __init__(self) -> None:
-        self._lock = threading.RLock()  # a module's presets are registered whole, once
+        self._lock = threading.Lock()
         self._read: dict[_Module, tuple[str, ...]] = {}
         self._presets: dict[str, tuple[Preset, _Module]] = {}
 
@@ -579,49 +579,55 @@ class _Registry(Mapping[str, Preset]):
         return str(self._presets[name][1])
 
     def _read_presets(self, module: _Module) -> tuple[str, ...]:
-        """Import ``module`` (once) and register its ``PRESETS``; their names."""
-        with self._lock:
-            if module not in self._read:
-                self._read[module] = ()  # read once, even if it fails
-                self._read[module] = tuple(self._register(module))
-            return self._read[module]
+        """Import ``module`` and register its ``PRESETS``, once; their names."""
+        if module not in self._read:
+            entries = _entries(module)  # imported outside the lock: imports have their own
+            with self._lock:  # a module's presets are registered whole, once
+                if module not in self._read:
+                    self._read[module] = tuple(self._register(module, entries))
+        return self._read[module]
 
-    def _register(self, module: _Module) -> Iterator[str]:
-        try:
-            entries = getattr(importlib.import_module(module.module), "PRESETS", ())
-        except Exception as error:
-            if module.distribution is None:
-                raise  # bleuprint's own: a bug, shown as one
-            _warn(f"{module} is left out: importing it failed: {_error(error)}")
-            return
-        if not isinstance(entries, (tuple, list)):
-            entries = [entries]
+    def _register(self, module: _Module, entries: Sequence[object]) -> Iterator[str]:
         for entry in entries:
-            problem = self._problem(module, entry)
-            if problem is None:
-                self._presets[entry.name] = (entry, module)
-                yield entry.name
-            elif module.distribution is None:
-                raise ConfigurationError(f"{module}: {problem}")
+            if isinstance(entry, Preset):
+                problem = self._problem(module, entry)
+                if problem is None:
+                    self._presets[entry.name] = (entry, module)
+                    yield entry.name
+                    continue
             else:
-                _warn(f"{module}: {problem}; it is left out")
+                problem = f"PRESETS holds {entry!r}, which is not a bleuprint.presets.Preset"
+            if module.distribution is None:
+                raise ConfigurationError(f"{module}: {problem}")
+            _warn(f"{module}: {problem}; it is left out")
 
-    def _problem(self, module: _Module, entry: object) -> str | None:
+    def _problem(self, module: _Module, entry: Preset) -> str | None:
         """What is wrong with ``entry`` of ``module``'s ``PRESETS``, if anything."""
-        if not isinstance(entry, Preset):
-            return f"PRESETS holds {entry!r}, which is not a bleuprint.presets.Preset"
         if not _PRESET_NAME.fullmatch(entry.name):
             return f"preset {entry.name!r} is not named in lowercase words joined by dashes"
         owner = self._owner(entry.name)
         if owner != module:
-            named = f"{module.prefix!r} or begin with '{module.prefix}-'"
-            taken = f" (it is {owner}'s)" if owner else ""
+            named = f"its name must be {module.prefix!r} or begin with '{module.prefix}-'"
+            taken = f", and {entry.name!r} is {owner}'s" if owner else ""
             return f"preset {entry.name!r} is not named after its module: {named}{taken}"
         if entry.name in self._presets:
             return f"preset {entry.name!r} is listed twice"
         if entry.constructor in _ENGINE_ATTRIBUTES:
             return f"preset {entry.name!r} would hide BLEUScore.{entry.constructor}"
         return None
+
+
+def _entries(module: _Module) -> Sequence[object]:
+    """The ``PRESETS`` of ``module``, imported; an installed module that fails to import has
+    none, with a warning."""
+    try:
+        entries = getattr(importlib.import_module(module.module), "PRESETS", ())
+    except Exception as error:
+        if module.distribution is None:
+            raise  # bleuprint's own: a bug, shown as one
+        _warn(f"{module} is left out: importing it failed: {_error(error)}")
+        return ()
+    return entries if isinstance(entries, (tuple, list)) else [entries]
 
 
 def _error(error: Exception) -> str:
