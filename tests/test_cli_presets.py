@@ -31,20 +31,26 @@ def test_presets_lists_where_each_comes_from_and_signatures_that_rebuild_it() ->
 
 
 def test_an_installed_distributions_presets_are_listed_and_score(tmp_path: Path) -> None:
-    entry_points = GOOD + "broken = toy_bleu_broken\n"
+    entry_points = GOOD + "broken = toy_bleu_broken\nunbuilt = toy_bleu_unbuilt\n"
     environment = install_toy(tmp_path, entry_points)
+    unbuilt = "from bleuprint.presets import Preset\nPRESETS = (Preset('unbuilt', 'no', dict),)\n"
+    (tmp_path / "toy_bleu_unbuilt.py").write_text(unbuilt.replace("dict", "lambda: {'ngrams': 4}"))
     completed = run("presets", env=environment)
     assert completed.returncode == 0
     rows = _listed(completed.stdout)
-    assert [row[:2] for row in rows[-2:]] == [
+    assert [row[:2] for row in rows[-3:]] == [
         ["toy", "toy_bleu_presets (toy-bleu 1.0)"],
         ["toy-bigram", "toy_bleu_presets (toy-bleu 1.0)"],
+        ["unbuilt", "toy_bleu_unbuilt (toy-bleu 1.0)"],
     ]
-    assert BLEUScore.from_signature(rows[-2][2]) == BLEUScore.canonical(max_n=3)
-    assert completed.stderr == (
+    assert BLEUScore.from_signature(rows[-3][2]) == BLEUScore.canonical(max_n=3)
+    assert rows[-1][2] == "-"
+    broken, unbuildable = completed.stderr.splitlines()
+    assert broken == (
         "bleuprint: warning: toy_bleu_broken (toy-bleu 1.0) is left out: importing it failed: "
-        "RuntimeError: a bug\n"
+        "RuntimeError: a bug"
     )
+    assert unbuildable.startswith("bleuprint: warning: preset unbuilt cannot be built: ")
     completed = run("pair", "--preset", "toy", stdin=b"a b c\na b c\n", env=environment)
     assert (completed.returncode, completed.stdout, completed.stderr) == (0, "1.00\n", "")
 

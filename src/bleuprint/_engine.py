@@ -8,6 +8,7 @@ import inspect
 import os
 import re
 import threading
+import types
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
@@ -82,27 +83,26 @@ _COUNTING_FAMILIES = FAMILIES[:5]
 
 class _NamedConstructors(type):
     """The engine's class: a name it lacks, such as ``BLEUScore.nltk``, is the named constructor
-    of the preset of that name (dashes for underscores). It is made from the registry when first
-    looked up, which imports that preset's definition module only (a run imports the one
-    definition it uses), and then kept on the class."""
+    of the preset of that name (dashes for underscores), made from the registry when first
+    looked up, which imports that preset's definition module only: a run imports the one
+    definition it uses. (On the class only: an engine has no such attribute.)"""
 
     def __getattr__(cls, constructor: str) -> Callable[..., BLEUScore]:
         # Private and special names are never presets' (and are looked up often, by Python).
         preset = None if constructor.startswith("_") else PRESETS.get(constructor.replace("_", "-"))
         if preset is None:
             raise AttributeError(f"type object {cls.__name__!r} has no attribute {constructor!r}")
-        setattr(cls, constructor, _named(preset))
-        method: Callable[..., BLEUScore] = getattr(cls, constructor)
-        return method
+        return types.MethodType(_named(preset), cls)
 
     def __dir__(cls) -> list[str]:
         # For help() and the API reference: listing the constructors imports every definition.
         return sorted({*super().__dir__(), *(preset.constructor for preset in PRESETS.values())})
 
 
-def _named(preset: Preset) -> classmethod[BLEUScore, ..., BLEUScore]:
-    """The named constructor of a preset: ``BLEUScore.<constructor>(...)`` takes the options of
-    the definition's recipe and, by name, any of the engine's parts."""
+@functools.cache  # one per preset, made when first used
+def _named(preset: Preset) -> Callable[..., BLEUScore]:
+    """The named constructor of a preset, to bind to the class: ``BLEUScore.<constructor>(...)``
+    takes the options of the definition's recipe and, by name, any of the engine's parts."""
 
     def build(cls: type[BLEUScore], *args: Any, **options: Any) -> BLEUScore:
         return _build(cls, preset, *args, **options)
@@ -118,7 +118,7 @@ def _named(preset: Preset) -> classmethod[BLEUScore, ..., BLEUScore]:
     build.__signature__ = takes.replace(  # type: ignore[attr-defined]
         parameters=[owner, *takes.parameters.values()], return_annotation="BLEUScore"
     )
-    return classmethod(build)
+    return build
 
 
 def _recipe_name(recipe: Callable[..., Any]) -> str:
