@@ -95,7 +95,7 @@ class _NamedConstructors(type):
         return types.MethodType(_named(preset), cls)
 
     def __dir__(cls) -> list[str]:
-        # For help() and the API reference: listing the constructors imports every definition.
+        # For help() and dir(): listing the constructors imports every definition module.
         return sorted({*super().__dir__(), *(preset.constructor for preset in PRESETS.values())})
 
 
