@@ -9,9 +9,13 @@ from importlib.resources import files
 from typing import Any
 
 import attrs
+from docutils import nodes
+from docutils.statemachine import StringList
 from sphinx.application import Sphinx
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
 
-from bleuprint import __version__
+from bleuprint import __version__, presets
 
 project = "bleuprint"
 author = "The bleuprint developers"
@@ -144,7 +148,55 @@ def _tidy_annotations(  # noqa: PLR0917
         annotations.pop(first, None)
 
 
+class _FromPresets(SphinxDirective):
+    """A directive whose reference text is made from the presets registry, so that a new
+    preset or definition module is documented without a line on any page. It is used on
+    Markdown pages, which MyST parses the text of; autodoc writes reStructuredText, hence the
+    ``eval-rst`` block, as on the pages themselves."""
+
+    def directives(self) -> list[str]:
+        raise NotImplementedError
+
+    def run(self) -> list[nodes.Node]:
+        lines = StringList()
+        for line in ("```{eval-rst}", *self.directives(), "```"):
+            lines.append(line, self.get_source_info()[0])
+        container = nodes.container()
+        nested_parse_with_titles(self.state, lines, container)
+        return container.children
+
+
+class _PresetModules(_FromPresets):
+    """``{preset-modules} bleuprint.compat``: the reference of each definition module of that
+    package, in the registry's order."""
+
+    required_arguments = 1
+
+    def directives(self) -> list[str]:
+        package = f"{self.arguments[0]}."
+        modules = dict.fromkeys(presets.origin(name) for name in presets.PRESETS)
+        return [
+            line
+            for module in modules
+            if module.startswith(package)
+            for line in (f".. automodule:: {module}", "   :members:", "")
+        ]
+
+
+class _PresetConstructors(_FromPresets):
+    """``{preset-constructors}``: the named constructor of every preset, ``BLEUScore.<name>``
+    (made on first use, they are not in the class's namespace, which autodoc's members are)."""
+
+    def directives(self) -> list[str]:
+        return [
+            f".. automethod:: bleuprint.BLEUScore.{presets.get(name).constructor}"
+            for name in presets.PRESETS
+        ]
+
+
 def setup(app: Sphinx) -> None:
+    app.add_directive("preset-modules", _PresetModules)
+    app.add_directive("preset-constructors", _PresetConstructors)
     app.connect("autodoc-process-signature", _attrs_signature)
     # after autodoc's own handler (priority 500) has recorded the annotations
     app.connect("autodoc-process-signature", _tidy_annotations, priority=600)

@@ -51,7 +51,7 @@ def test_pair_defaults_to_canonical_full_precision() -> None:
         ((), b"a b\na b\na c\n", "got 3; score more lines with bleuprint score"),
         ((), b"", "got 0"),
         ((), b"ok\n\xff\xfe\n", "<stdin>:2: not valid UTF-8"),
-        (("--preset", "nope"), b"a\nb\n", "invalid choice: 'nope'"),
+        (("--preset", "nope"), b"a\nb\n", "argument --preset: unknown preset 'nope'; known"),
     ],
 )
 def test_errors_are_one_line_with_status_2(

@@ -4,10 +4,8 @@ starts is one line and status 130."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
-import pkgutil
 import shutil
 import signal
 import subprocess
@@ -128,39 +126,15 @@ def test_main_and_import_leave_the_users_process_as_it_was() -> None:
     assert _blas_variables_after(code) == dict.fromkeys(BLAS_THREAD_VARIABLES)
 
 
-def test_the_presets_table_lists_names_without_importing_definitions() -> None:
-    code = (
-        "from bleuprint import presets\nprint(sorted(presets.PRESETS), 'nltk' in presets.PRESETS)"
-    )
+def test_looking_a_preset_up_imports_its_module_and_no_distributions_metadata() -> None:
+    code = "from bleuprint import presets\nprint('nltk' in presets.PRESETS, presets.get('gleu'))"
     imported = _imported_by(code)
-    assert "bleuprint.presets" in imported
-    assert not {name for name in imported if name.startswith(DEFINITION_PACKAGES)}
-    imported = _imported_by("from bleuprint import presets\npresets.get('nltk')")
     assert {name for name in imported if name.startswith(DEFINITION_PACKAGES)} == {
         "bleuprint.compat",
         "bleuprint.compat.nltk",
+        "bleuprint.compat.gleu",
     }
-
-
-def test_the_presets_table_is_every_definition_modules_entries_in_order() -> None:
-    from bleuprint import _engine, compat, definitions, presets  # noqa: PLC0415
-
-    modules = [
-        importlib.import_module(f"{package.__name__}.{module.name}")
-        for package in (definitions, compat)
-        for module in pkgutil.iter_modules(package.__path__)
-    ]
-    defining = {module.__name__: module for module in modules if hasattr(module, "PRESETS")}
-    in_order = dict.fromkeys(_engine.PRESET_MODULES.values())
-    assert set(in_order) == set(defining)
-    entries = [(name, entry) for name in in_order for entry in defining[name].PRESETS]
-    assert list(presets.PRESETS) == [entry.name for _, entry in entries]
-    for module, entry in entries:
-        preset = presets.PRESETS[entry.name]
-        assert _engine.PRESET_MODULES[entry.constructor] == module
-        assert (preset.name, preset.summary) == (entry.name, entry.summary)
-        assert (preset.decimals, preset.takes) == (entry.decimals, entry.takes)
-        assert preset.factory == getattr(bleuprint.BLEUScore, entry.constructor)
+    assert "importlib.metadata" not in imported  # read only for a name bleuprint lacks
 
 
 @pytest.mark.parametrize(

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         BLEUError,
         ConfigurationError,
         InputError,
+        PresetWarning,
         ReferenceLayoutWarning,
         StatisticsMismatchError,
     )
@@ -57,6 +58,7 @@ __all__ = [
     "BLEUStats",
     "ConfigurationError",
     "InputError",
+    "PresetWarning",
     "ReferenceLayoutWarning",
     "SegmentStats",
     "SentenceScores",
@@ -90,6 +92,7 @@ _DEFINED_IN = {
     "BLEUStats": "_stats",
     "ConfigurationError": "exceptions",
     "InputError": "exceptions",
+    "PresetWarning": "exceptions",
     "ReferenceLayoutWarning": "exceptions",
     "SegmentStats": "_segments",
     "SentenceScores": "_segments",

@@ -5,9 +5,13 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
+import os
+import re
+import threading
+import types
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Literal
 
 import attrs
 
@@ -26,13 +30,12 @@ from bleuprint import (
 )
 from bleuprint import mbr as mbr_decoding
 from bleuprint._counting import Counting
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._result import FAMILIES, BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.exceptions import ConfigurationError, InputError, PresetWarning, user_stacklevel
 from bleuprint.typing import (
     Aggregation,
     BrevityPenalty,
@@ -49,7 +52,15 @@ from bleuprint.typing import (
     order_problem_of,
 )
 
-__all__ = ["FIELD_OF_FAMILY", "PRESET_MODULES", "BLEUScore", "preset_entry"]
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "FIELD_OF_FAMILY",
+    "PRESETS",
+    "BLEUScore",
+    "Preset",
+    "get_preset",
+    "preset_origin",
+]
 
 FIELD_OF_FAMILY: dict[str, str] = dict(
     zip(
@@ -70,71 +81,74 @@ FIELD_OF_FAMILY: dict[str, str] = dict(
 _COUNTING_FAMILIES = FAMILIES[:5]
 
 
-class _Named:
-    """A named constructor, ``BLEUScore.<name>(...)``, of a preset of the definition module
-    ``bleuprint.<module>``: the module is imported when the constructor is first looked up (so
-    that a run imports the one definition it uses), and the class method built from its
-    ``PRESETS`` entry takes this placeholder's place in the class."""
+class _NamedConstructors(type):
+    """The engine's class: a name it lacks, such as ``BLEUScore.nltk``, is the named constructor
+    of the preset of that name (dashes for underscores), made from the registry when first
+    looked up, which imports that preset's definition module only: a run imports the one
+    definition it uses. (On the class only: an engine has no such attribute.)"""
 
-    owner: type[BLEUScore]
+    def __getattr__(cls, constructor: str) -> Callable[..., BLEUScore]:
+        # Private and special names are never presets' (and are looked up often, by Python).
+        preset = None if constructor.startswith("_") else PRESETS.get(constructor.replace("_", "-"))
+        if preset is None:
+            raise AttributeError(f"type object {cls.__name__!r} has no attribute {constructor!r}")
+        return types.MethodType(_named(preset), cls)
 
-    def __init__(self, module: str) -> None:
-        self.module = f"bleuprint.{module}"
-        self.name = ""
-
-    def __set_name__(self, owner: type[BLEUScore], name: str) -> None:
-        # attrs rebuilds the slotted class: the last owner named is the class users get.
-        self.owner, self.name = owner, name
-
-    def __get__(
-        self, instance: BLEUScore | None, owner: type[BLEUScore]
-    ) -> Callable[..., BLEUScore]:
-        method = _named(preset_entry(self.name))
-        if self.owner.__dict__.get(self.name) is self:
-            setattr(self.owner, self.name, method)
-        constructor: Callable[..., BLEUScore] = method.__get__(instance, owner)
-        return constructor
+    def __dir__(cls) -> list[str]:
+        # For help() and dir(): listing the constructors imports every definition module.
+        return sorted({*super().__dir__(), *(preset.constructor for preset in PRESETS.values())})
 
 
-def _named(preset: PresetEntry) -> classmethod[BLEUScore, ..., BLEUScore]:
-    """The named constructor of a preset: ``BLEUScore.<name>(...)`` takes the options of the
-    definition's recipe and, by name, any of the engine's parts."""
-    recipe = preset.recipe
-    takes = inspect.signature(recipe)
+@functools.cache  # one per preset, made when first used
+def _named(preset: Preset) -> Callable[..., BLEUScore]:
+    """The named constructor of a preset, to bind to the class: ``BLEUScore.<constructor>(...)``
+    takes the options of the definition's recipe and, by name, any of the engine's parts."""
 
     def build(cls: type[BLEUScore], *args: Any, **options: Any) -> BLEUScore:
-        # The recipe's own options win where a name is also a field's (NLTK's ``weights``).
-        fields = attrs.fields_dict(cls)
-        unknown = sorted(options.keys() - takes.parameters.keys() - fields.keys())
-        if unknown:
-            raise ConfigurationError(
-                f"the {preset.name} preset does not take {', '.join(unknown)}; it takes "
-                f"{', '.join(takes.parameters) or 'no options'} and the engine's parts "
-                f"{', '.join(fields)}"
-            )
-        own = {key: value for key, value in options.items() if key in takes.parameters}
-        try:
-            takes.bind(*args, **own)
-        except TypeError as error:
-            raise ConfigurationError(f"the {preset.name} preset: {error}") from None
-        parts = {key: value for key, value in options.items() if key not in takes.parameters}
-        return cls(**{**recipe(*args, **own), **parts})
+        return _build(cls, preset, *args, **options)
 
     build.__name__ = build.__qualname__ = preset.constructor
-    # The recipe's name in its module, where it is documented (a partial has none of its own).
-    function = recipe.func if isinstance(recipe, functools.partial) else recipe
-    module = inspect.getmodule(function)
-    name = next(key for key, value in vars(module).items() if value is recipe)
     build.__doc__ = (
-        f"{preset.summary}: the parts of :func:`{function.__module__}.{name}`, whose "
-        "arguments it takes, and any of the engine's parts by name."
+        f"{preset.summary}: the parts of :func:`{_recipe_name(preset.recipe)}`, whose arguments "
+        "it takes, and any of the engine's parts by name."
     )
     # What help() shows: the recipe's options (after ``cls``, which binding removes).
+    takes = inspect.signature(preset.recipe)
     owner = inspect.Parameter("cls", inspect.Parameter.POSITIONAL_ONLY)
     build.__signature__ = takes.replace(  # type: ignore[attr-defined]
         parameters=[owner, *takes.parameters.values()], return_annotation="BLEUScore"
     )
-    return classmethod(build)
+    return build
+
+
+def _recipe_name(recipe: Callable[..., Any]) -> str:
+    """The dotted name of a recipe in its module, where it is documented (a partial has none
+    of its own: it is found by value)."""
+    function = recipe.func if isinstance(recipe, functools.partial) else recipe
+    module = inspect.getmodule(function)
+    names = [key for key, value in vars(module).items() if value is recipe] if module else []
+    return f"{function.__module__}.{names[0] if names else function.__qualname__}"
+
+
+def _build(cls: type[BLEUScore], preset: Preset, /, *args: Any, **options: Any) -> BLEUScore:
+    """An engine of class ``cls`` for ``preset``: the options its recipe takes go to the recipe
+    (they win where a name is also a field's, as NLTK's ``weights``); the others name parts."""
+    takes = inspect.signature(preset.recipe)
+    fields = attrs.fields_dict(cls)
+    unknown = sorted(options.keys() - takes.parameters.keys() - fields.keys())
+    if unknown:
+        raise ConfigurationError(
+            f"the {preset.name} preset does not take {', '.join(unknown)}; it takes "
+            f"{', '.join(takes.parameters) or 'no options'} and the engine's parts "
+            f"{', '.join(fields)}"
+        )
+    own = {key: value for key, value in options.items() if key in takes.parameters}
+    try:
+        takes.bind(*args, **own)
+    except TypeError as error:
+        raise ConfigurationError(f"the {preset.name} preset: {error}") from None
+    parts = {key: value for key, value in options.items() if key not in takes.parameters}
+    return cls(**{**preset.recipe(*args, **own), **parts})
 
 
 def _parts_named_in(signatures: Mapping[str, str]) -> dict[str, Any]:
@@ -165,7 +179,7 @@ def _check_statistics(stats: object, max_n: int) -> None:
 
 
 @attrs.frozen(kw_only=True)
-class BLEUScore:
+class BLEUScore(metaclass=_NamedConstructors):
     """BLEU as one configuration of parts.
 
     The default is canonical BLEU-4 (Papineni et al., 2002) on whitespace tokens:
@@ -211,30 +225,21 @@ class BLEUScore:
                     f"{problem}"
                 )
 
-    # -- named constructors: each definition's recipe lives in its own module, imported on use -
+    # -- presets: BLEUScore.<name>(...) for each (made by the class's __getattr__), or by name --
 
-    canonical = _Named("definitions.canonical")
-    unigram = _Named("definitions.unigram")
-    russian = _Named("definitions.russian")
-    sacrebleu = _Named("compat.sacrebleu")
-    sacrebleu_sentence = _Named("compat.sacrebleu")
-    nltk = _Named("compat.nltk")
-    torchmetrics = _Named("compat.torchmetrics")
-    hf_evaluate = _Named("compat.hf_evaluate")
-    bleuscore = _Named("compat.bleuscore")
-    fast_bleu = _Named("compat.fast_bleu")
-    distancia = _Named("compat.distancia")
-    moses_multi_bleu = _Named("compat.moses")
-    moses_multi_bleu_detok = _Named("compat.moses")
-    mteval_v13a = _Named("compat.mteval")
-    mteval_v14 = _Named("compat.mteval")
-    coco = _Named("compat.coco")
-    torcheval = _Named("compat.torcheval")
-    tensor2tensor = _Named("compat.tensor2tensor")
-    ignite = _Named("compat.ignite")
-    gleu = _Named("compat.gleu")
-    google_bleu = _Named("compat.gleu")
-    fairseq = _Named("compat.fairseq")
+    @classmethod
+    def preset(cls, name: str, /, **options: Any) -> BLEUScore:
+        """The preset called ``name`` (``bleuprint presets`` lists them), with the options of its
+        definition and any of the engine's parts by name: ``BLEUScore.<name>`` by name.
+
+        >>> BLEUScore.preset("moses-multi-bleu") == BLEUScore.moses_multi_bleu()
+        True
+        >>> BLEUScore.preset("canonical", max_n=2, smoothing=smoothing.Exp()).to_dict()["smooth"]
+        'exp'
+
+        An unknown name is a :class:`~bleuprint.ConfigurationError` that lists the known ones.
+        """
+        return _build(cls, get_preset(name), **options)
 
     @classmethod
     def from_signature(cls, text: str) -> BLEUScore:
@@ -407,26 +412,259 @@ class BLEUScore:
         _check_statistics(stats, self.max_n)
 
 
-PRESET_MODULES: Mapping[str, str] = MappingProxyType(
-    {name: named.module for name, named in vars(BLEUScore).items() if isinstance(named, _Named)}
-)
-"""Named constructor -> the module that defines its preset, in the order of the class (the
-definitions first, then other implementations', as docs/definitions/compared.md)."""
+# -- the presets ----------------------------------------------------------------------------
+
+ENTRY_POINT_GROUP = "bleuprint.presets"
+"""The entry-point group in which a distribution names its definition modules."""
+_DEFINITION_PACKAGES = ("definitions", "compat")
+# The engine's own names, which a preset's constructor would hide (before any is made).
+_ENGINE_ATTRIBUTES = frozenset(name for cls in BLEUScore.__mro__ for name in vars(cls))
+_PRESET_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
-def preset_entry(constructor: str) -> PresetEntry:
-    """The ``PRESETS`` entry of ``BLEUScore.<constructor>``, from its definition module."""
-    entries: tuple[PresetEntry, ...] = importlib.import_module(PRESET_MODULES[constructor]).PRESETS
-    return next(entry for entry in entries if entry.constructor == constructor)
+@attrs.frozen
+class Preset:
+    """A named configuration of the engine, and how its scores are printed.
+
+    A definition module lists its presets in a module-level tuple, ``PRESETS``, which the
+    registry (:data:`bleuprint.presets.PRESETS`) reads. ``name`` is the command-line name: the
+    module's name (dashes for underscores) or that name, a dash and more (a preset is named
+    after its module, so that a name says which module to import); the named constructor is
+    ``BLEUScore.<name with underscores>``. ``recipe`` gives the engine's parts for the
+    definition's own options. ``decimals`` is the number of decimals the definition's own
+    statement prints (``None``: full precision). ``takes`` is what its parts read: ``"text"``,
+    or ``"token ids"`` (a preset that refuses words, such as fairseq's).
+    """
+
+    name: str
+    summary: str
+    recipe: Callable[..., dict[str, Any]] = attrs.field(repr=False)
+    decimals: int | None = None
+    takes: Literal["text", "token ids"] = "text"
+
+    @property
+    def constructor(self) -> str:
+        """The name of the :class:`~bleuprint.BLEUScore` class method that builds it."""
+        return self.name.replace("-", "_")
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """The keywords of the definition's own (besides the engine's parts, which every preset
+        takes)."""
+        return tuple(inspect.signature(self.recipe).parameters)
+
+    def build(self, *args: Any, **options: Any) -> BLEUScore:
+        """The configuration, with the definition's options and any of the engine's parts by
+        name (as ``BLEUScore.<constructor>(...)``)."""
+        return _build(BLEUScore, self, *args, **options)
+
+    def format_score(self, score: float) -> str:
+        """The score as the definition's statement prints it."""
+        return repr(score) if self.decimals is None else f"{score:.{self.decimals}f}"
+
+
+@attrs.frozen
+class _Module:
+    """A definition module the registry knows: the names of its presets begin with ``prefix``;
+    ``distribution`` is the installed distribution that names it (``None``: bleuprint's own)."""
+
+    prefix: str
+    module: str
+    distribution: str | None = None
+
+    def __str__(self) -> str:
+        return self.module if self.distribution is None else f"{self.module} ({self.distribution})"
+
+
+def _builtin_modules() -> dict[str, _Module]:
+    """bleuprint's definition modules, by prefix: every public module of ``definitions/``,
+    then of ``compat/``, in alphabetical order, found without importing them."""
+    here = os.path.dirname(__file__)
+    modules: dict[str, _Module] = {}
+    for package in _DEFINITION_PACKAGES:
+        files = os.listdir(os.path.join(here, package))
+        # A module whose name begins with "_" holds what definitions share: it is not one.
+        for name in sorted(file[:-3] for file in files if file.endswith(".py")):
+            if not name.startswith("_"):
+                prefix = name.replace("_", "-")
+                modules[prefix] = _Module(prefix, f"bleuprint.{package}.{name}")
+    return modules
+
+
+def _installed_modules() -> dict[str, _Module]:
+    """The definition modules that installed distributions name in the entry-point group
+    (``prefix = package.module``), by prefix; a broken entry is left out with a warning."""
+    # Reading the installed distributions costs start-up time: only for a name not built in.
+    from importlib import metadata  # noqa: PLC0415
+
+    try:
+        entries = metadata.entry_points(group=ENTRY_POINT_GROUP)
+    except Exception as error:  # a distribution's metadata is unreadable
+        _warn(f"the {ENTRY_POINT_GROUP} entry points cannot be read: {_error(error)}")
+        return {}
+    modules: dict[str, _Module] = {}
+    for entry in sorted(entries, key=lambda entry: entry.name):
+        distribution = f"{entry.dist.name} {entry.dist.version}" if entry.dist else "unknown"
+        found = _Module(entry.name, entry.value, distribution)
+        if not _PRESET_NAME.fullmatch(entry.name) or not all(
+            map(str.isidentifier, entry.value.split("."))
+        ):
+            _warn(
+                f"{ENTRY_POINT_GROUP} entry point {entry.name} = {entry.value} of {distribution} "
+                "is left out: it must be `name = package.module`, the name lowercase words "
+                "joined by dashes"
+            )
+        elif entry.name in modules:
+            _warn(f"{found} is left out: {modules[entry.name]} has the entry point {entry.name}")
+        else:
+            modules[entry.name] = found
+    return modules
+
+
+def _beginnings(name: str) -> list[str]:
+    """``name`` and each of its beginnings that a dash ends, longest first."""
+    dashes = [index for index, character in enumerate(name) if character == "-"]
+    return [name, *(name[:dash] for dash in reversed(dashes))]
+
+
+def _longest(modules: Mapping[str, _Module], name: str) -> _Module | None:
+    """The module of ``modules`` with the longest name that begins ``name``."""
+    return next((modules[start] for start in _beginnings(name) if start in modules), None)
+
+
+class _Registry(Mapping[str, Preset]):
+    """Every preset by name, in order: bleuprint's definitions, other implementations', then
+    those of installed distributions (:data:`ENTRY_POINT_GROUP`).
+
+    A preset is named after its module (the longest module name that begins it, bleuprint's
+    first), so looking a name up imports that module only; listing the presets imports them all.
+    A module's ``PRESETS`` are read once. bleuprint's own must be right (a mistake raises); an
+    installed distribution's mistakes leave its presets out, each with a :class:`PresetWarning`.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._read: dict[_Module, tuple[str, ...]] = {}
+        self._presets: dict[str, tuple[Preset, _Module]] = {}
+
+    @functools.cached_property
+    def _builtin(self) -> dict[str, _Module]:
+        return _builtin_modules()
+
+    @functools.cached_property
+    def _installed(self) -> dict[str, _Module]:
+        return _installed_modules()
+
+    def _owner(self, name: str) -> _Module | None:
+        """The module that may define a preset called ``name``."""
+        return _longest(self._builtin, name) or _longest(self._installed, name)  # read if needed
+
+    def __getitem__(self, name: str) -> Preset:
+        module = self._owner(name) if isinstance(name, str) else None
+        if module is not None:
+            self._read_presets(module)
+        return self._presets[name][0]
+
+    def __iter__(self) -> Iterator[str]:
+        for module in [*self._builtin.values(), *self._installed.values()]:
+            yield from self._read_presets(module)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def origin(self, name: str) -> str:
+        """Where the preset ``name`` (a known one) comes from."""
+        return str(self._presets[name][1])
+
+    def _read_presets(self, module: _Module) -> tuple[str, ...]:
+        """Import ``module`` and register its ``PRESETS``, once; their names."""
+        if module not in self._read:
+            entries = _entries(module)  # imported outside the lock: imports have their own
+            with self._lock:  # a module's presets are registered whole, once
+                if module not in self._read:
+                    self._read[module] = tuple(self._register(module, entries))
+        return self._read[module]
+
+    def _register(self, module: _Module, entries: Sequence[object]) -> Iterator[str]:
+        for entry in entries:
+            if isinstance(entry, Preset):
+                problem = self._problem(module, entry)
+                if problem is None:
+                    self._presets[entry.name] = (entry, module)
+                    yield entry.name
+                    continue
+            else:
+                problem = f"PRESETS holds {entry!r}, which is not a bleuprint.presets.Preset"
+            if module.distribution is None:
+                raise ConfigurationError(f"{module}: {problem}")
+            _warn(f"{module}: {problem}; it is left out")
+
+    def _problem(self, module: _Module, entry: Preset) -> str | None:
+        """What is wrong with ``entry`` of ``module``'s ``PRESETS``, if anything."""
+        if not _PRESET_NAME.fullmatch(entry.name):
+            return f"preset {entry.name!r} is not named in lowercase words joined by dashes"
+        owner = self._owner(entry.name)
+        if owner != module:
+            named = f"its name must be {module.prefix!r} or begin with '{module.prefix}-'"
+            taken = f", and {entry.name!r} is {owner}'s" if owner else ""
+            return f"preset {entry.name!r} is not named after its module: {named}{taken}"
+        if entry.name in self._presets:
+            return f"preset {entry.name!r} is listed twice"
+        if entry.constructor in _ENGINE_ATTRIBUTES:
+            return f"preset {entry.name!r} would hide BLEUScore.{entry.constructor}"
+        return None
+
+
+def _entries(module: _Module) -> Sequence[object]:
+    """The ``PRESETS`` of ``module``, imported; an installed module that fails to import has
+    none, with a warning."""
+    try:
+        entries = getattr(importlib.import_module(module.module), "PRESETS", ())
+    except Exception as error:
+        if module.distribution is None:
+            raise  # bleuprint's own: a bug, shown as one
+        _warn(f"{module} is left out: importing it failed: {_error(error)}")
+        return ()
+    return entries if isinstance(entries, (tuple, list)) else [entries]
+
+
+def _error(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, PresetWarning, stacklevel=user_stacklevel())
+
+
+_REGISTRY = _Registry()
+PRESETS: Mapping[str, Preset] = _REGISTRY
+"""Every preset by name: :data:`bleuprint.presets.PRESETS`."""
+
+
+def get_preset(name: str) -> Preset:
+    """The preset called ``name``; an unknown name is a :class:`~bleuprint.ConfigurationError`
+    that lists the known ones."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise ConfigurationError(f"unknown preset {name!r}; known presets: {known}") from None
+
+
+def preset_origin(name: str) -> str:
+    """Where the preset called ``name`` comes from: its definition module, followed by the
+    distribution that installed it if it is not bleuprint's own."""
+    get_preset(name)
+    return _REGISTRY.origin(name)
 
 
 def _import_definitions() -> None:
-    """Import every definition module, and the aggregations, whose parts the registry of part
-    names then holds."""
+    """Import bleuprint's definition modules, and the aggregations, whose parts the registry of
+    part names then holds."""
     import bleuprint.aggregation  # noqa: F401, PLC0415 - imported for its registered parts
 
-    for module in PRESET_MODULES.values():
-        importlib.import_module(module)
+    for module in _builtin_modules().values():
+        importlib.import_module(module.module)
 
 
 _signature.defer(_import_definitions)

@@ -30,6 +30,7 @@ __all__ = [
     "BLEUError",
     "ConfigurationError",
     "InputError",
+    "PresetWarning",
     "ReferenceLayoutWarning",
     "StatisticsMismatchError",
 ]
@@ -119,6 +120,12 @@ class ReferenceLayoutWarning(UserWarning):
     (one stream per reference set): as many lists as hypotheses, each as long as the corpus.
     bleuprint reads them its own way; once that is meant, silence this with the ``warnings``
     module."""
+
+
+class PresetWarning(UserWarning):
+    """An installed distribution's preset is left out: its ``bleuprint.presets`` entry point,
+    its definition module or an entry of its ``PRESETS`` is broken, as the message says.
+    bleuprint's own presets, and the distribution's others, are unaffected."""
 
 
 _PACKAGE = os.path.dirname(os.path.realpath(__file__))

@@ -11,6 +11,7 @@ from bleuprint import presets
 from bleuprint._engine import FIELD_OF_FAMILY, BLEUScore
 from bleuprint._signature import parse_part
 from bleuprint.cli.options import at_least
+from bleuprint.cli.presets import add_preset_option
 from bleuprint.exceptions import ConfigurationError
 
 DEFAULT_PRESET = "sacrebleu"
@@ -50,15 +51,7 @@ def _target_language(pair: str) -> str:
 def add_configuration_options(parser: argparse.ArgumentParser) -> None:
     """The preset and the overrides of its parameters."""
     group = parser.add_argument_group("configuration")
-    group.add_argument(
-        "--preset",
-        default=DEFAULT_PRESET,
-        choices=sorted(presets.PRESETS),
-        metavar="NAME",
-        help="the BLEU definition: "
-        + ", ".join(sorted(presets.PRESETS))
-        + " (default: %(default)s)",
-    )
+    add_preset_option(group, default=DEFAULT_PRESET)
     group.add_argument("-tok", "--tokenize", metavar="NAME", help="the tokenizer")
     group.add_argument(
         "-lc", "--lowercase", action="store_const", const=True, help="compare without case"

@@ -8,6 +8,7 @@ import sys
 from bleuprint import presets
 from bleuprint._io import byte_order_mark_warning, split_segments, standard_input
 from bleuprint.cli.options import SubCommands, add_width_option
+from bleuprint.cli.presets import add_preset_option
 from bleuprint.exceptions import InputError
 
 
@@ -19,7 +20,7 @@ def add_command(commands: SubCommands) -> None:
         description="Read the reference, then the candidate, one line each (exactly two lines), "
         "from standard input, and print the score as the preset's definition prints it.",
     )
-    parser.add_argument("--preset", default="canonical", choices=sorted(presets.PRESETS))
+    add_preset_option(parser, default="canonical")
     parser.add_argument(
         "-f",
         "--format",

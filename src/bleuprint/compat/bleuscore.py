@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from bleuprint import brevity
-from bleuprint._preset_entry import PresetEntry
 from bleuprint.compat.hf_evaluate import nmt_parts
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 from bleuprint.typing import ReferenceLength
 
 __all__ = ["PRESET", "PRESETS", "parts"]
@@ -39,6 +39,6 @@ def parts(
     return {**nmt_parts(max_order, smooth), "reference_length": rules[ref_len_method]}
 
 
-PRESET = PresetEntry("bleuscore", "bleuscore 0.2.0 compute (TF NMT, 13a)", parts)
+PRESET = Preset("bleuscore", "bleuscore 0.2.0 compute (TF NMT, 13a)", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

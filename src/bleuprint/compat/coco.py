@@ -30,10 +30,10 @@ import regex
 from bleuprint import ngrams, tokenizers
 from bleuprint import weights as weight_parts
 from bleuprint._exact import exactly
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, Tokenizer
 
 __all__ = [
@@ -204,6 +204,6 @@ class PTBStyle(Part, family="tok", name="ptb-style"):
         return [token for token in tokens if token not in _DROPPED]
 
 
-PRESET = PresetEntry("coco", "coco-caption (pycocoevalcap 1.2) Bleu", parts)
+PRESET = Preset("coco", "coco-caption (pycocoevalcap 1.2) Bleu", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -15,8 +15,8 @@ from typing import Any
 
 from bleuprint import ngrams
 from bleuprint import smoothing as smoothers
-from bleuprint._preset_entry import PresetEntry
 from bleuprint.compat.nltk import NLTKExponential
+from bleuprint.presets import Preset
 
 __all__ = ["PRESET", "PRESETS", "parts"]
 
@@ -30,6 +30,6 @@ def parts(n_gram: int = 4, smoothing: bool = True) -> dict[str, Any]:
     }
 
 
-PRESET = PresetEntry("distancia", "distancia 0.0.85 BLEUScore (sentence level)", parts)
+PRESET = Preset("distancia", "distancia 0.0.85 BLEUScore (sentence level)", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

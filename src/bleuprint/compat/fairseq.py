@@ -34,10 +34,10 @@ from typing import Any
 import attrs
 
 from bleuprint import ngrams, smoothing
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint._token_ids import NEVER_MATCHING
 from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.presets import Preset
 from bleuprint.typing import Ngram, NgramCounts, Smoother
 
 __all__ = [
@@ -215,6 +215,6 @@ def _by_hash(counts: Iterable[tuple[Ngram, int]], unk: int | None) -> Counter[tu
     return summed
 
 
-PRESET = PresetEntry("fairseq", "fairseq bleu scorer (libbleu)", parts, takes="token ids")
+PRESET = Preset("fairseq", "fairseq bleu scorer (libbleu)", parts, takes="token ids")
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -22,10 +22,10 @@ import attrs
 
 from bleuprint import matching, ngrams, smoothing
 from bleuprint import weights as weight_parts
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint.compat.nltk import NLTKExponential, NLTKMethod1
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 from bleuprint.typing import Ngram, NgramCounts, Smoother
 
 __all__ = ["PRESET", "PRESETS", "SpaceJoined", "parts"]
@@ -79,6 +79,6 @@ def _joined(counts: NgramCounts) -> Counter[Ngram]:
     return joined
 
 
-PRESET = PresetEntry("fast-bleu", "fast-bleu 0.0.90 BLEU (sentence level)", parts)
+PRESET = Preset("fast-bleu", "fast-bleu 0.0.90 BLEU (sentence level)", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -8,7 +8,8 @@ of precision and recall, with no brevity penalty
 larger count before dividing (``corpus_gleu``), so a segment's score is its ``sentence_gleu``
 and a corpus score is ``corpus_gleu``. Quirk (:class:`NLTKBestReference`): with several
 references NLTK counts each segment against one of them, the one with the best GLEU.
-``google_bleu`` is the same on sacreBLEU's ``13a`` tokens.
+``google_bleu`` is the same on sacreBLEU's ``13a`` tokens (its preset is
+:mod:`bleuprint.compat.google_bleu`'s).
 
 >>> from bleuprint import BLEUScore
 >>> gleu = BLEUScore.gleu()
@@ -28,13 +29,13 @@ from typing import Any
 import attrs
 
 from bleuprint import brevity, matching, ngrams, tokenizers
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint._validators import positive_whole
 from bleuprint.aggregation import MinPrecisionRecall
+from bleuprint.presets import Preset
 from bleuprint.typing import NgramCounts
 
-__all__ = ["GOOGLE_BLEU_PRESET", "PRESET", "PRESETS", "NLTKBestReference", "google_bleu", "parts"]
+__all__ = ["PRESET", "PRESETS", "NLTKBestReference", "google_bleu", "parts"]
 
 
 def parts(min_len: int = 1, max_len: int = 4) -> dict[str, Any]:
@@ -94,7 +95,6 @@ class NLTKBestReference(Part, family="match", name="nltk-best-reference"):
         return sum(count for ngram, count in counts.items() if len(ngram) >= self.min_len)
 
 
-PRESET = PresetEntry("gleu", "NLTK 3.10.4 sentence_gleu / corpus_gleu", parts)
-GOOGLE_BLEU_PRESET = PresetEntry("google-bleu", "Hugging Face evaluate google_bleu", google_bleu)
-PRESETS = (PRESET, GOOGLE_BLEU_PRESET)
+PRESET = Preset("gleu", "NLTK 3.10.4 sentence_gleu / corpus_gleu", parts)
+PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -23,9 +23,9 @@ import numpy as np
 
 from bleuprint import brevity, ngrams, smoothing, tokenizers
 from bleuprint._exact import exactly
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint.exceptions import InputError
+from bleuprint.presets import Preset
 from bleuprint.typing import FloatArray
 
 __all__ = ["NMT", "PRESET", "PRESETS", "nmt_parts", "parts"]
@@ -81,6 +81,6 @@ class NMT(Part, family="bp", name="nmt"):
         return penalties
 
 
-PRESET = PresetEntry("hf-evaluate", "Hugging Face evaluate 0.4.6 bleu (TF NMT)", parts)
+PRESET = Preset("hf-evaluate", "Hugging Face evaluate 0.4.6 bleu (TF NMT)", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -30,12 +30,12 @@ import attrs
 import numpy as np
 
 from bleuprint import ngrams
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._validators import one_of
 from bleuprint.aggregation import SentenceMean
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, Smoother
 
 __all__ = ["PRESET", "PRESETS", "IgniteSmoothing", "parts"]
@@ -96,6 +96,6 @@ class IgniteSmoothing(Part, family="smooth", name="ignite"):
         return precisions, np.ones(precisions.shape, np.bool_)
 
 
-PRESET = PresetEntry("ignite", "pytorch-ignite 0.5.5 Bleu", parts)
+PRESET = Preset("ignite", "pytorch-ignite 0.5.5 Bleu", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -26,10 +26,10 @@ import numpy as np
 
 from bleuprint import ngrams, smoothing, tokenizers
 from bleuprint._exact import exactly
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint.compat._perl import AsciiLowercase, AsciiWhitespace, CharwiseLowercase
 from bleuprint.exceptions import InputError
+from bleuprint.presets import Preset
 from bleuprint.typing import FloatArray, Tokenizer
 
 __all__ = [
@@ -110,8 +110,8 @@ class MosesPenalty(Part, family="bp", name="moses"):
         return penalties
 
 
-PRESET = PresetEntry("moses-multi-bleu", "Moses multi-bleu.perl (ASCII whitespace)", parts)
-DETOK_PRESET = PresetEntry(
+PRESET = Preset("moses-multi-bleu", "Moses multi-bleu.perl (ASCII whitespace)", parts)
+DETOK_PRESET = Preset(
     "moses-multi-bleu-detok", "Moses multi-bleu-detok.perl (13a tokens)", detok_parts
 )
 PRESETS = (PRESET, DETOK_PRESET)

@@ -25,9 +25,9 @@ from typing import Any
 import attrs
 
 from bleuprint import ngrams, smoothing, tokenizers
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint.compat._perl import AsciiLowercase, CharwiseLowercase
+from bleuprint.presets import Preset
 from bleuprint.typing import Tokenizer
 
 __all__ = [
@@ -100,7 +100,7 @@ class InternationalUnescaped(Part, family="tok", name="mteval-intl"):
         return tokenizers.International()(text)
 
 
-V13A_PRESET = PresetEntry("mteval-v13a", "NIST mteval-v13a.pl -b", v13a_parts)
-V14_PRESET = PresetEntry("mteval-v14", "NIST mteval-v14.pl -b", v14_parts)
+V13A_PRESET = Preset("mteval-v13a", "NIST mteval-v13a.pl -b", v13a_parts)
+V14_PRESET = Preset("mteval-v14", "NIST mteval-v14.pl -b", v14_parts)
 PRESETS = (V13A_PRESET, V14_PRESET)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

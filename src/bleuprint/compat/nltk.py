@@ -32,7 +32,6 @@ import numpy as np
 
 from bleuprint import brevity, ngrams
 from bleuprint._exact import exactly
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
@@ -52,6 +51,7 @@ from bleuprint.exceptions import (
     StatisticsMismatchError,
     user_stacklevel,
 )
+from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, Smoother
 
 __all__ = [
@@ -666,6 +666,6 @@ def nltk_method(
     return NLTK_METHODS[int(number)](**parameters.get(int(number), {}))
 
 
-PRESET = PresetEntry("nltk", "NLTK 3.10.4 sentence_bleu / corpus_bleu", parts)
+PRESET = Preset("nltk", "NLTK 3.10.4 sentence_bleu / corpus_bleu", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

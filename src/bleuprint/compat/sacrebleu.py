@@ -41,7 +41,6 @@ import numpy as np
 import numpy.typing as npt
 
 from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._resampling import (
     Indices,
     Scores,
@@ -54,6 +53,7 @@ from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import parse_part
 from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.presets import Preset
 from bleuprint.typing import Smoother, Tokenizer
 
 __all__ = [
@@ -558,8 +558,8 @@ def _log(value: float) -> float:
     return -9999999999 if value == 0.0 else math.log(value)
 
 
-CORPUS_PRESET = PresetEntry("sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts)
-SENTENCE_PRESET = PresetEntry(
+CORPUS_PRESET = Preset("sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts)
+SENTENCE_PRESET = Preset(
     "sacrebleu-sentence", "sacreBLEU 2.6.0 sentence BLEU (effective order)", sentence_parts
 )
 PRESETS = (

@@ -28,9 +28,9 @@ import numpy as np
 
 from bleuprint import brevity, ngrams, smoothing, tokenizers
 from bleuprint._exact import exactly
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._signature import Part
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 from bleuprint.typing import BrevityPenalty, FloatArray, Tokenizer
 
 __all__ = ["PRESET", "PRESETS", "BleuTokenize", "T2TPenalty", "parts"]
@@ -131,6 +131,6 @@ class T2TPenalty(Part, family="bp", name="t2t"):
         return penalties
 
 
-PRESET = PresetEntry("tensor2tensor", "tensor2tensor bleu_hook (bleu_wrapper, compute_bleu)", parts)
+PRESET = Preset("tensor2tensor", "tensor2tensor bleu_hook (bleu_wrapper, compute_bleu)", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -20,10 +20,10 @@ import attrs
 import numpy as np
 
 from bleuprint import brevity, ngrams, smoothing
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint.exceptions import InputError
+from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray
 
 __all__ = ["PRESET", "PRESETS", "RequireEveryOrder", "parts"]
@@ -63,6 +63,6 @@ class RequireEveryOrder(Part, family="smooth", name="every-order"):
         return np.where(unmatched, 0.0, precisions), defined | unmatched
 
 
-PRESET = PresetEntry("torcheval", "torcheval 0.0.7 BLEUScore", parts)
+PRESET = Preset("torcheval", "torcheval 0.0.7 BLEUScore", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -27,12 +27,12 @@ from bleuprint import brevity, ngrams, smoothing, tokenizers
 
 # ``parts`` takes torchmetrics' ``weights`` argument, which would shadow the module.
 from bleuprint import weights as weight_parts
-from bleuprint._preset_entry import PresetEntry
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._validators import fits
 from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, Smoother, Tokenizer, order_problem_of
 
 __all__ = ["PRESET", "PRESETS", "LowercaseAfter", "RequireAllMatched", "parts"]
@@ -153,6 +153,6 @@ class RequireAllMatched(Part, family="smooth", name="all-matched"):
         return precisions, defined
 
 
-PRESET = PresetEntry("torchmetrics", "torchmetrics 1.9.0 BLEUScore", parts)
+PRESET = Preset("torchmetrics", "torchmetrics 1.9.0 BLEUScore", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -1,10 +1,7 @@
-"""The definitions of BLEU that bleuprint states in its own right, one module each.
+"""The definitions of BLEU that bleuprint states in its own right, one module each
+(``bleuprint presets`` lists them first: canonical, russian, unigram).
 
-- :mod:`bleuprint.definitions.canonical`: Papineni et al. (2002), BLEU-N;
-- :mod:`bleuprint.definitions.unigram`: the "BLEU Score (Unigram)" exercise;
-- :mod:`bleuprint.definitions.russian`: the Russian programming-contest BLEU.
-
-Each module holds its recipe (``parts``: the engine's parts for it), the entries it adds to the
-presets table (``PRESETS``) and the statement of the definition. Other implementations'
-definitions, quirks included, are in :mod:`bleuprint.compat`.
+Each module holds its recipe (``parts``: the engine's parts for it), its presets (``PRESETS``,
+each named after the module, which :mod:`bleuprint.presets` finds) and the statement of the
+definition. Other implementations' definitions, quirks included, are in :mod:`bleuprint.compat`.
 """

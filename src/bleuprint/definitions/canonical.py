@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bleuprint import ngrams
-from bleuprint._preset_entry import PresetEntry
+from bleuprint.presets import Preset
 
 __all__ = ["PRESET", "PRESETS", "parts"]
 
@@ -28,6 +28,6 @@ def parts(max_n: int = 4) -> dict[str, Any]:
     return {"ngrams": ngrams.Contiguous(max_n)}
 
 
-PRESET = PresetEntry("canonical", "Papineni et al. (2002), BLEU-4", parts)
+PRESET = Preset("canonical", "Papineni et al. (2002), BLEU-4", parts)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from bleuprint import brevity, matching, tokenizers
-from bleuprint._preset_entry import PresetEntry
 from bleuprint.definitions import canonical
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 from bleuprint.typing import LengthMeasure
 
 __all__ = ["PRESET", "PRESETS", "parts"]
@@ -42,6 +42,6 @@ def parts(*, length: str = "chars", capped: bool = False) -> dict[str, Any]:
     }
 
 
-PRESET = PresetEntry("russian", "Russian contest: letter words, set overlap", parts, decimals=6)
+PRESET = Preset("russian", "Russian contest: letter words, set overlap", parts, decimals=6)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

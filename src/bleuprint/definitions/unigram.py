@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bleuprint._preset_entry import PresetEntry
 from bleuprint.definitions import canonical
+from bleuprint.presets import Preset
 
 __all__ = ["PRESET", "PRESETS", "parts"]
 
@@ -22,6 +22,6 @@ def parts() -> dict[str, Any]:
     return canonical.parts(max_n=1)
 
 
-PRESET = PresetEntry("unigram", "BP x clipped unigram precision", parts, decimals=4)
+PRESET = Preset("unigram", "BP x clipped unigram precision", parts, decimals=4)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""
