@@ -1,35 +1,36 @@
 """Counting: segments in, statistics out, through the kernel.
 
-:class:`Counting` holds an engine's counting parts. Where the n-gram, matching and length parts
-fit the array protocols of :mod:`bleuprint.typing` (every one bleuprint ships does), the kernel
-counts, a whole batch or one segment. A batch is counted in chunks of ``CHUNK_SEGMENTS``
-segments:
+:class:`Counting` holds an engine's counting parts, and counts every corpus through one
+funnel, :meth:`Counting.counted_chunks`: the corpus is checked and classified once (token ids,
+or segments of text or tokens), then counted into :class:`~bleuprint.SegmentStats`. Where the
+n-gram, matching and length parts fit the array protocols of :mod:`bleuprint.typing` (every
+one bleuprint ships does), the kernel counts, in chunks of ``CHUNK_SEGMENTS`` segments:
 
 1. A chunk of plain text with a built-in tokenizer (whitespace, sacreBLEU's 13a and char,
    lowercased or not), or of string tokens, goes to the kernel in one call,
-   :func:`bleuprint._kernels.count_texts`: texts in, per-segment statistics out. The compiled
-   kernel checks the types itself, tokenizes the str objects, interns the tokens into a
-   vocabulary of the chunk's own and finds, segment by segment and order by order, the
-   hypothesis n-grams that a reference has too, with their counts, all without the GIL: with
-   ``COUNTING_THREADS`` above 1, whole chunks run on worker threads. Nearly all shared n-grams
-   are found once on each side; those are only counted, the others listed.
+   ``kernel.count_texts``: texts in, per-segment statistics out. The compiled kernel checks
+   the types itself, tokenizes the str objects, interns the tokens into a vocabulary of the
+   chunk's own and finds, segment by segment and order by order, the hypothesis n-grams that
+   a reference has too, with their counts, all without the GIL: with ``COUNTING_THREADS``
+   above 1, whole chunks run on worker threads (``_handed_on``, the one hand-off). Nearly all
+   shared n-grams are found once on each side; those are only counted, the others listed.
 2. The texts of a user's tokenizer are tokenized in the calling thread, each distinct text
    once while it is kept (:class:`InternedTexts`: repeated lines cost one dictionary lookup),
-   interned into a :class:`TokenTable`, and counted by
-   :func:`bleuprint._kernels.shared_ngram_counts` (on a worker thread); token ids from
-   elsewhere are counted the same way.
+   interned into a :class:`TokenTable`, and counted by ``kernel.shared_ngram_counts`` (on a
+   worker thread); token ids are counted the same way, straight from their table.
 3. The matcher's credit of those (hypothesis count, reference count) pairs is summed per
    segment and order (``KernelParts.statistics``).
 
 A chunk holding anything else (a str subclass, text and tokens mixed, a segment without
-references) is counted in the calling thread segment by segment, which also raises the right
-error for bad input. One segment (a sentence's score) is a batch of one:
-:func:`bleuprint._kernels.segment_counts` interns and counts it in one call that gives Python
-ints, since arrays would cost more than the counting. A configuration with a part written for
-one segment at a time (an n-gram extractor or matcher of dictionaries of n-grams, or a matcher
-that chooses one reference) is counted by calling its parts once per segment
+references) is counted in the calling thread segment by segment (``Counting._segment``),
+which also raises the right error for bad input. A sentence is a corpus of one, counted as
+that path counts one segment: ``kernel.segment_counts`` interns and counts it in one call that
+gives Python ints, since arrays would cost more than the counting. A configuration with a part
+written for one segment at a time (an n-gram extractor or matcher of dictionaries of n-grams,
+or a matcher that chooses one reference) is counted by calling its parts once per segment
 (``Counting.count_by_parts``); ``tests/test_arrays.py`` checks on random corpora that the two
-give the same statistics.
+give the same statistics. The kernel's functions are documented in
+:mod:`bleuprint._kernels._python`.
 """
 
 from __future__ import annotations
@@ -46,14 +47,7 @@ import attrs
 import numpy as np
 
 from bleuprint import _token_ids, brevity, ngrams, tokenizers
-from bleuprint._kernels import (
-    THREADS,
-    Vocabulary,
-    count_texts,
-    plain_segments,
-    segment_counts,
-    shared_ngram_counts,
-)
+from bleuprint._kernels import THREADS, kernel, plain_segments
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import InputError, ReferenceLayoutWarning, user_stacklevel
@@ -453,7 +447,7 @@ class TokenTable:
     @classmethod
     def of(cls, streams: Sequence[Sequence[str]]) -> TokenTable:
         """The table of these token lists, text ``t`` being ``streams[t]``."""
-        token_ids, lengths = Vocabulary().intern_tokens(streams)
+        token_ids, lengths = kernel.Vocabulary().intern_tokens(streams)
         starts = np.concatenate(([0], np.cumsum(lengths)))
         return cls(token_ids, starts, int(token_ids.max(initial=-1)) + 1)
 
@@ -516,7 +510,7 @@ class InternedTexts:
 
     def _forget(self) -> None:
         self.numbers: dict[str, int] = {}
-        self.vocabulary = Vocabulary()
+        self.vocabulary = kernel.Vocabulary()
         self.table = TokenTable(np.zeros(0, np.int64), np.zeros(1, np.int64), 0)
 
     def __call__(self, texts: Sequence[str]) -> tuple[TokenTable, IntArray]:
@@ -595,13 +589,13 @@ class KernelParts:
     ) -> SegmentStats | None:
         """The statistics of a chunk of segments (at least one) given as text (with a built-in
         tokenizer) or as string tokens throughout, tokenized, interned and counted by the kernel
-        in one call (:func:`bleuprint._kernels.count_texts`, without the GIL); ``None`` where
-        they are not given so, or where the texts need a user's tokenizer."""
+        in one call (``kernel.count_texts``, without the GIL); ``None`` where they are not
+        given so, or where the texts need a user's tokenizer."""
         tokenizer, max_n = self.tokenizer, self.ngrams.max_n
         text = type(hypotheses[0]) is str
         if text and tokenizer.name is None:
             return None
-        counted = count_texts(
+        counted = kernel.count_texts(
             hypotheses,
             references,
             tokenizer.name if text else None,
@@ -639,7 +633,7 @@ class KernelParts:
         reference_counts: IntArray,
     ) -> SegmentStats:
         """Every segment's statistics from the kernel's shared n-grams (``singles`` and
-        ``repeated``, as :func:`bleuprint._kernels.shared_ngram_counts` gives them), the
+        ``repeated``, as ``kernel.shared_ngram_counts`` gives them), the
         hypotheses' token counts, the lengths of the hypotheses and of the references (as the
         length measure measures them) and the number of references of each segment."""
         segments, max_n = len(hypothesis_tokens), self.ngrams.max_n
@@ -668,11 +662,11 @@ class KernelParts:
         if text:
             texts = cast("list[str]", segments)
             tokenizer = self.tokenizer
-            token_counts, singles, repeated = segment_counts(
+            token_counts, singles, repeated = kernel.segment_counts(
                 tokenizer.texts(texts), tokenizer.name, tokenizer.tokenize, max_n
             )
         else:
-            token_counts, singles, repeated = segment_counts(segments, None, None, max_n)
+            token_counts, singles, repeated = kernel.segment_counts(segments, None, None, max_n)
         matches = singles
         if self.single_credit != 1:
             matches = [single * self.single_credit for single in singles]
@@ -865,7 +859,7 @@ class InternedChunk:
 
     def statistics(self) -> SegmentStats:
         """Every segment's statistics."""
-        singles, repeated = shared_ngram_counts(
+        singles, repeated = kernel.shared_ngram_counts(
             self.table.token_ids,
             self.table.starts,
             self.hypothesis_texts,

@@ -10,7 +10,7 @@ from typing import Protocol
 import numpy as np
 
 from bleuprint._counting import ArrayCounting, Counting, KernelParts, as_corpus, candidate_tokens
-from bleuprint._kernels import ngram_labels
+from bleuprint._kernels import kernel
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint.typing import FloatArray, IntArray, Segment
 
@@ -115,7 +115,7 @@ def _ngram_occurrences(token_ids: IntArray, lengths: IntArray, max_n: int) -> It
     (a dense one of streams x distinct n-grams would take gigabytes for thousands of
     candidates)."""
     streams = len(lengths)
-    for stream_of, labels in ngram_labels(token_ids, lengths, max_n):  # (the kernel's)
+    for stream_of, labels in kernel.ngram_labels(token_ids, lengths, max_n):
         cells, counts = np.unique(labels * streams + stream_of, return_counts=True)
         yield cells % streams, cells // streams, counts
 

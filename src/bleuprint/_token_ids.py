@@ -24,7 +24,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from bleuprint._kernels import flat_ids
+from bleuprint._kernels import kernel
 from bleuprint.exceptions import InputError
 from bleuprint.typing import BoolArray, IntArray
 
@@ -643,7 +643,7 @@ def _at_once(sequences: Sequence[Any]) -> _Ragged | None:
     """Sequences all given as lists or tuples of Python ints (read by the kernel), or all as
     1-D integer numpy arrays, read in one pass; ``None`` for anything else, to be read one by
     one (which names a problem)."""
-    read = flat_ids(sequences)  # (None at once for anything but lists and tuples)
+    read = kernel.flat_ids(sequences)  # (None at once for anything but lists and tuples)
     if read is not None:
         return _Ragged(*read)
     types = set(map(type, sequences))

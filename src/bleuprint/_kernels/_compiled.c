@@ -1528,7 +1528,7 @@ static PySequenceMethods vocabulary_sequence = {.sq_length = (lenfunc)vocabulary
 static PyTypeObject VocabularyType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "bleuprint._kernels._compiled.Vocabulary",
-    .tp_doc = "Token ids, given in order of first sight (see bleuprint._kernels).",
+    .tp_doc = "Token ids, given in order of first sight (see bleuprint._kernels._python).",
     .tp_basicsize = sizeof(Vocabulary),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = vocabulary_new,
@@ -1844,24 +1844,24 @@ static PyObject *count_texts(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyMethodDef methods[] = {
     {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
      METH_VARARGS | METH_KEYWORDS, "The n-grams of each segment's hypothesis that occur in one "
-     "of its references (see bleuprint._kernels)."},
+     "of its references (see bleuprint._kernels._python)."},
     {"weighted_geometric_means", (PyCFunction)(void (*)(void))weighted_geometric_means,
-     METH_VARARGS | METH_KEYWORDS, "Row by row, exp(fsum(w * log p)) (see bleuprint._kernels)."},
+     METH_VARARGS | METH_KEYWORDS, "Row by row, exp(fsum(w * log p)) (see bleuprint._kernels._python)."},
     {"tokenize_texts", (PyCFunction)(void (*)(void))py_tokenize_texts,
      METH_VARARGS | METH_KEYWORDS,
      "The tokens of each text by the named built-in tokenizer ('whitespace', '13a', 'char')."},
     {"flat_ids", py_flat_ids, METH_O,
      "Sequences of Python ints as one int64 array of their ids end to end and one of their "
-     "lengths; None where an item is not an int of 64 bits (see bleuprint._kernels)."},
+     "lengths; None where an item is not an int of 64 bits (see bleuprint._kernels._python)."},
     {"rounded_sum", py_rounded_sum, METH_O,
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
     {"segment_counts", (PyCFunction)(void (*)(void))segment_counts, METH_VARARGS | METH_KEYWORDS,
-     "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels)."},
+     "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels._python)."},
     {"ngram_labels", (PyCFunction)(void (*)(void))ngram_labels, METH_VARARGS | METH_KEYWORDS,
-     "For each order, every n-gram occurrence's stream and label (see bleuprint._kernels)."},
+     "For each order, every n-gram occurrence's stream and label (see bleuprint._kernels._python)."},
     {"count_texts", (PyCFunction)(void (*)(void))count_texts, METH_VARARGS | METH_KEYWORDS,
      "A chunk's texts (or token lists) tokenized, interned and counted at once; None where "
-     "they are not plain (see bleuprint._kernels)."},
+     "they are not plain (see bleuprint._kernels._python)."},
     {NULL, NULL, 0, NULL},
 };
 
