@@ -568,9 +568,13 @@ class IdCorpus:
     ) -> IdCorpus:
         """The corpus of ``hypotheses[i]`` against ``references[i]`` (errors name segment
         ``first_segment + i``)."""
-        hypothesis_ids = _hypotheses(hypotheses, first_segment)  # (errors in this order)
-        reference_ids, counts = _references(references, first_segment)
-        ragged = _Ragged.joined([hypothesis_ids, reference_ids])
+        read = _corpus_at_once(hypotheses, references)  # (one pass: the common case)
+        if read is None:
+            hypothesis_ids = _hypotheses(hypotheses, first_segment)  # (errors in this order)
+            reference_ids, counts = _references(references, first_segment)
+            ragged = _Ragged.joined([hypothesis_ids, reference_ids])
+        else:
+            ragged, counts = read
         for segment in np.flatnonzero(counts == 0)[:1]:
             raise InputError("no references", segment=first_segment + int(segment))
         labels, vocabulary_size = _labels(ragged)
@@ -616,6 +620,24 @@ def sequences(candidates: Sequence[Any], what: str) -> IdCorpus:
     return IdCorpus(
         labels, starts, vocabulary_size, len(ragged.lengths), none, ragged.ids, ragged.never
     )
+
+
+def _corpus_at_once(
+    hypotheses: Sequence[Any], references: Sequence[Any]
+) -> tuple[_Ragged, IntArray] | None:
+    """A corpus whose sequences are all lists (or tuples) of Python ints, or all 1-D integer
+    arrays, read in one pass into one array (see ``_at_once``): the hypotheses, then every
+    reference of segment 0, of segment 1, ...; with the number of references of each segment.
+    ``None`` for anything else."""
+    if not isinstance(hypotheses, (list, tuple)) or not set(map(type, references)) <= {
+        list,
+        tuple,
+    }:
+        return None
+    ragged = _at_once([*hypotheses, *chain.from_iterable(references)])
+    if ragged is None:
+        return None
+    return ragged, np.fromiter(map(len, references), np.int64, len(references))
 
 
 def _hypotheses(hypotheses: Sequence[Any], first: int | None, what: str = "hypothesis") -> _Ragged:
