@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import attrs
 
 from bleuprint._kernels import kernel
-from bleuprint._kernels._python import MTEVAL_RULES, mteval_rules
+from bleuprint._kernels._python import MTEVAL_RULES_BY_LINE, mteval_rules
 from bleuprint._signature import Part
 from bleuprint._validators import fits, is_callable, non_empty_text
 from bleuprint.exceptions import ConfigurationError
@@ -106,23 +106,7 @@ class Letters(Part, family="tok", name="letters"):
 # with str.split(). Each tokenizer below does both, so calling it gives sacreBLEU's tokens.
 
 # 13a is written once in C (the compiled kernel) and once in the plain-Python kernel, the
-# reference (bleuprint._kernels._python: its rules, MTEVAL_RULES, serve zh below too).
-
-
-def _spaced_after_non_digit(match: re.Match[str]) -> str:
-    """mteval's second rule, ``([^0-9])([.,]) -> "\\1 \\2 "``, line-bounded, for the run of
-    periods and commas ``match`` found.
-
-    The rule as a regular expression is tried at every position of the text, which made it
-    the slowest of all; here only the runs of marks are visited, each once, so the cost stays
-    linear however long a run is. A match of the rule takes the character before the mark too,
-    so in a run of marks only every other one is spaced: the first if a non-digit stands before
-    the run, else the second. A line break (or nothing) before the run counts as the start of a
-    line.
-    """
-    text, start, run = match.string, match.start(), match[0]
-    first = 0 if start > 0 and text[start - 1] not in "0123456789\n" else 1
-    return "".join(f" {mark} " if index % 2 == first else mark for index, mark in enumerate(run))
+# reference (bleuprint._kernels._python: its rules serve zh below too).
 
 
 # -- many lines at once ----------------------------------------------------------------------
@@ -156,13 +140,6 @@ def _split_lines(rules: Rules, lines: list[str]) -> Iterator[list[str]] | None:
     for pattern, replacement in rules:
         joined = pattern.sub(replacement, joined)
     return map(str.split, joined.split("\n"))
-
-
-_MTEVAL_BY_LINE = (  # (for zh, whose rules end with mteval's)
-    *_line_bounded(MTEVAL_RULES[:1]),
-    (re.compile(r"[.,]+"), _spaced_after_non_digit),  # the second rule, line-bounded
-    *_line_bounded(MTEVAL_RULES[2:]),
-)
 
 
 @attrs.frozen
@@ -291,7 +268,7 @@ def _chinese_split(characters: str, text: str) -> list[str]:
 def _chinese_split_batch(
     characters: str, texts: Sequence[str], one: Callable[[str], list[str]]
 ) -> Iterator[list[str]]:
-    rules = ((_unicode_pattern(characters), r" \1 "), *_MTEVAL_BY_LINE)
+    rules = ((_unicode_pattern(characters), r" \1 "), *MTEVAL_RULES_BY_LINE)
     tokens = _split_lines(rules, [text.strip() for text in texts])
     return map(one, texts) if tokens is None else tokens
 
