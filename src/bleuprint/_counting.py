@@ -636,16 +636,9 @@ class KernelParts:
         ``repeated``, as ``kernel.shared_ngram_counts`` gives them), the
         hypotheses' token counts, the lengths of the hypotheses and of the references (as the
         length measure measures them) and the number of references of each segment."""
-        segments, max_n = len(hypothesis_tokens), self.ngrams.max_n
         hypothesis_lengths, reference_lengths = lengths
-        matches = singles * self.single_credit if self.single_credit != 1 else singles
-        if len(repeated):  # the credit of an n-gram depends only on its two counts
-            cells, in_hypothesis, in_reference = repeated.T
-            credits = self.matching.credit_array(in_hypothesis, in_reference)
-            others = np.bincount(cells, weights=credits, minlength=segments * max_n)
-            matches = matches + others.astype(np.int64).reshape(segments, max_n)
         return SegmentStats(
-            matches,
+            self._matches(singles, repeated),
             self.ngrams.order_totals_array(hypothesis_tokens),
             hypothesis_lengths,
             self.reference_length.reference_length_array(
@@ -654,6 +647,17 @@ class KernelParts:
             reference_counts,
             self.signature,
         )
+
+    def _matches(self, singles: IntArray, repeated: IntArray) -> IntArray:
+        """Every segment's matches per order: the matcher's credit of the shared n-grams
+        (``singles`` and ``repeated``, as ``kernel.shared_ngram_counts`` gives them)."""
+        matches = singles * self.single_credit if self.single_credit != 1 else singles
+        if len(repeated):  # the credit of an n-gram depends only on its two counts
+            cells, in_hypothesis, in_reference = repeated.T
+            credits = self.matching.credit_array(in_hypothesis, in_reference)
+            others = np.bincount(cells, weights=credits, minlength=singles.size)
+            matches = matches + others.astype(np.int64).reshape(singles.shape)
+        return matches
 
     def count_one(self, segments: list[str | list[str]], text: bool) -> BLEUStats:
         """One segment (its hypothesis, then its references; all text or all tokens) counted
@@ -667,18 +671,8 @@ class KernelParts:
             )
         else:
             token_counts, singles, repeated = kernel.segment_counts(segments, None, None, max_n)
-        matches = singles
-        if self.single_credit != 1:
-            matches = [single * self.single_credit for single in singles]
-        if repeated:
-            orders, in_hypothesis, in_reference = zip(*repeated)
-            credits = self.matching.credit_array(
-                np.array(in_hypothesis, np.int64), np.array(in_reference, np.int64)
-            )
-            others = [0.0] * max_n  # summed as the batch's bincount sums them
-            for order, credit in zip(orders, credits.tolist()):
-                others[order] += credit
-            matches = [match + int(other) for match, other in zip(matches, others)]
+        rows = np.array(repeated, np.int64).reshape(len(repeated), 3)  # (cells: its orders)
+        matches = self._matches(np.array([singles], np.int64), rows)[0].tolist()
         counts = np.array(token_counts, np.int64)
         hypothesis_length, *reference_lengths = self.length.lengths_array(
             cast("list[str]", segments) if text else None, counts
