@@ -72,7 +72,7 @@ class Vocabulary:
         the GIL); where it is ``None``, ``tokenize(texts)`` gives the tokens (a user's
         tokenizer). Another name raises :class:`ValueError`."""
         _check_tokenizer(tokenizer)
-        tokens = tokenize(texts) if tokenizer is None else tokenize_texts(texts, tokenizer)
+        tokens = tokenize(texts) if tokenizer is None else _tokens(texts, tokenizer)
         return self.intern_tokens(tokens)
 
     def intern_tokens(self, streams: Iterable[Sequence[Hashable]], /) -> tuple[IntArray, IntArray]:
@@ -160,7 +160,7 @@ def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
     else:
         strs = cast("list[str]", texts)
         strs = [text.lower() for text in strs] if lowercase else strs
-        ids, token_counts = vocabulary.intern_tokens(tokenize_texts(strs, tokenizer))
+        ids, token_counts = vocabulary.intern_tokens(_tokens(strs, tokenizer))
     segments = len(hypotheses)
     reference_counts = np.fromiter(map(len, lists), np.int64, segments)
     singles, repeated = shared_ngram_counts(
@@ -405,7 +405,7 @@ def segment_counts(
     else:
         strs = cast("Sequence[str]", texts)
         _check_tokenizer(tokenizer)
-        tokens = tokenize_texts(strs, tokenizer) if tokenizer else cast("Tokenize", tokenize)(strs)
+        tokens = _tokens(strs, tokenizer) if tokenizer else cast("Tokenize", tokenize)(strs)
         ids, sizes = vocabulary.intern_tokens(tokens)
     starts = np.concatenate(([0], np.cumsum(sizes)))
     references = np.arange(1, len(sizes))
@@ -529,26 +529,26 @@ MTEVAL_RULES_BY_LINE: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]
 )
 
 
-def _mteval_13a(texts: Sequence[str]) -> list[list[str]]:
+def _mteval_13a(texts: Sequence[str]) -> Iterator[list[str]]:
     """sacreBLEU's 13a: each text prepared (``_mteval_prepared``), rewritten by the rules and
     split on whitespace."""
     if not texts:
-        return []
+        return iter([])
     joined = "\n".join(map(_mteval_prepared, texts))
     for pattern, replacement in MTEVAL_RULES_BY_LINE:  # (a prepared text holds no line break)
         joined = pattern.sub(replacement, joined)
-    return [line.split() for line in joined.split("\n")]
+    return map(str.split, joined.split("\n"))
 
 
-def _characters(texts: Sequence[str]) -> list[list[str]]:
-    return [[character for character in text if not character.isspace()] for text in texts]
+def _characters(texts: Sequence[str]) -> Iterator[list[str]]:
+    return ([character for character in text if not character.isspace()] for text in texts)
 
 
-def _whitespace(texts: Sequence[str]) -> list[list[str]]:
-    return [text.split() for text in texts]
+def _whitespace(texts: Sequence[str]) -> Iterator[list[str]]:
+    return map(str.split, texts)
 
 
-_BUILT_IN: dict[str, Callable[[Sequence[str]], list[list[str]]]] = {
+_BUILT_IN: dict[str, Callable[[Sequence[str]], Iterator[list[str]]]] = {
     "whitespace": _whitespace,
     "13a": _mteval_13a,
     "char": _characters,
@@ -560,6 +560,11 @@ def tokenize_texts(texts: Sequence[str], tokenizer: str) -> list[list[str]]:
     ``TOKENIZERS``): ``"whitespace"`` splits as :meth:`str.split` does, ``"13a"`` is
     sacreBLEU's default (mteval-v13a), ``"char"`` makes every character but whitespace a token.
     Every text must be a str (:class:`TypeError`); another name raises :class:`ValueError`."""
+    return list(_tokens(texts, tokenizer))
+
+
+def _tokens(texts: Sequence[str], tokenizer: str) -> Iterator[list[str]]:
+    """:func:`tokenize_texts`, one text's tokens at a time (interning lets each go in turn)."""
     _check_tokenizer(tokenizer)
     for number, text in enumerate(texts):
         if not isinstance(text, str):
