@@ -30,7 +30,7 @@ from bleuprint import (
     tokenizers,
     weights,
 )
-from bleuprint._kernels import shared_ngram_counts
+from bleuprint._kernels import kernel
 from bleuprint.typing import (
     Aggregation,
     ArrayMatcher,
@@ -264,7 +264,7 @@ def test_kernel_counts_shared_ngrams_as_the_definition(data: st.DataObject, max_
     hypotheses = data.draw(st.lists(numbers, min_size=1, max_size=6))
     references = [data.draw(st.lists(numbers, min_size=1, max_size=3)) for _ in hypotheses]
     table = _counting.TokenTable.of(texts)
-    singles, repeated = shared_ngram_counts(
+    singles, repeated = kernel.shared_ngram_counts(
         table.token_ids,
         table.starts,
         np.array(hypotheses, np.int64),

@@ -3,7 +3,9 @@ must reproduce (Counters, the scalar arithmetic, math.fsum) and against each oth
 
 from __future__ import annotations
 
+import ast
 import functools
+import inspect
 import itertools
 import math
 import os
@@ -12,6 +14,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -256,18 +259,70 @@ def test_the_compiled_kernel_counts_without_the_gil() -> None:
 def test_chunks_are_counted_by_the_chosen_kernel() -> None:
     from bleuprint import _kernels  # noqa: PLC0415
 
-    assert _counting.shared_ngram_counts is _kernels.shared_ngram_counts
+    assert _counting.kernel is _kernels.kernel
     pure = os.environ.get("BLEUPRINT_PURE_PYTHON") == "1" or COMPILED is None
     assert ("python" if pure else "compiled") == _kernels.KERNEL
+    assert _kernels.kernel is (_python if pure else COMPILED)
+
+
+def stub_parameters(arguments: ast.arguments, method: bool) -> list[tuple[str, str]]:
+    """A stub's parameters as (name, kind), as :mod:`inspect` names the kinds."""
+    given = [
+        *((argument.arg, "POSITIONAL_ONLY") for argument in arguments.posonlyargs),
+        *((argument.arg, "POSITIONAL_OR_KEYWORD") for argument in arguments.args),
+        *((argument.arg, "KEYWORD_ONLY") for argument in arguments.kwonlyargs),
+    ]
+    return given[1:] if method else given
+
+
+def twin_parameters(function: Any) -> list[tuple[str, str]]:
+    parameters = inspect.signature(function).parameters.values()
+    return [(parameter.name, parameter.kind.name) for parameter in parameters]
+
+
+def test_the_compiled_stub_states_the_twins_interface() -> None:
+    # _compiled.pyi is what a type checker reads of the C extension: it must name every public
+    # function and class of the twin (its __all__), with the same parameters, and nothing else.
+    stub = ast.parse(Path(_python.__file__).with_name("_compiled.pyi").read_text("utf-8"))
+    stubbed: dict[str, list[tuple[str, str]]] = {}
+    for node in stub.body:
+        if isinstance(node, ast.FunctionDef):
+            stubbed[node.name] = stub_parameters(node.args, method=False)
+        elif isinstance(node, ast.ClassDef):
+            for method in node.body:
+                if isinstance(method, ast.FunctionDef):
+                    stubbed[f"{node.name}.{method.name}"] = stub_parameters(method.args, True)
+    twin: dict[str, list[tuple[str, str]]] = {}
+    for name in _python.__all__:
+        value = getattr(_python, name)
+        if not inspect.isclass(value):
+            twin[name] = twin_parameters(value)
+            continue
+        for method_name, method in vars(value).items():
+            if method_name == "__len__" or not method_name.startswith("_"):
+                twin[f"{name}.{method_name}"] = twin_parameters(method)[1:]  # (self)
+    assert stubbed == twin
+    if COMPILED is not None:  # and the extension has every name the stub gives it
+        for name in stubbed:
+            owner, _, attribute = name.rpartition(".")
+            assert hasattr(getattr(COMPILED, owner) if owner else COMPILED, attribute), name
 
 
 # -- tokens ------------------------------------------------------------------------------------
 
 # The built-in tokenizers the compiled kernel runs itself, by its names and sacreBLEU's.
 BUILT_IN = {"whitespace": "none", "13a": "13a", "char": "char"}
-PYTHON_TOKENIZERS = {
+
+
+def twin_13a(text: str) -> list[str]:
+    """13a as the plain-Python kernel, the reference, gives it (tokenizers.Mteval13a calls the
+    chosen kernel, so it would compare the compiled one with itself)."""
+    return _python.tokenize_texts([text], "13a")[0]
+
+
+PYTHON_TOKENIZERS: dict[str, Callable[[str], list[str]]] = {
     "whitespace": tokenizers.Whitespace(),
-    "13a": tokenizers.Mteval13a(),
+    "13a": twin_13a,
     "char": tokenizers.Chars(),
 }
 

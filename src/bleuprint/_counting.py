@@ -1,35 +1,36 @@
 """Counting: segments in, statistics out, through the kernel.
 
-:class:`Counting` holds an engine's counting parts. Where the n-gram, matching and length parts
-fit the array protocols of :mod:`bleuprint.typing` (every one bleuprint ships does), the kernel
-counts, a whole batch or one segment. A batch is counted in chunks of ``CHUNK_SEGMENTS``
-segments:
+:class:`Counting` holds an engine's counting parts, and counts every corpus through one
+funnel, :meth:`Counting.counted_chunks`: the corpus is checked and classified once (token ids,
+or segments of text or tokens), then counted into :class:`~bleuprint.SegmentStats`. Where the
+n-gram, matching and length parts fit the array protocols of :mod:`bleuprint.typing` (every
+one bleuprint ships does), the kernel counts, in chunks of ``CHUNK_SEGMENTS`` segments:
 
 1. A chunk of plain text with a built-in tokenizer (whitespace, sacreBLEU's 13a and char,
    lowercased or not), or of string tokens, goes to the kernel in one call,
-   :func:`bleuprint._kernels.count_texts`: texts in, per-segment statistics out. The compiled
-   kernel checks the types itself, tokenizes the str objects, interns the tokens into a
-   vocabulary of the chunk's own and finds, segment by segment and order by order, the
-   hypothesis n-grams that a reference has too, with their counts, all without the GIL: with
-   ``COUNTING_THREADS`` above 1, whole chunks run on worker threads. Nearly all shared n-grams
-   are found once on each side; those are only counted, the others listed.
+   ``kernel.count_texts``: texts in, per-segment statistics out. The compiled kernel checks
+   the types itself, tokenizes the str objects, interns the tokens into a vocabulary of the
+   chunk's own and finds, segment by segment and order by order, the hypothesis n-grams that
+   a reference has too, with their counts, all without the GIL: with ``COUNTING_THREADS``
+   above 1, whole chunks run on worker threads (``_handed_on``, the one hand-off). Nearly all
+   shared n-grams are found once on each side; those are only counted, the others listed.
 2. The texts of a user's tokenizer are tokenized in the calling thread, each distinct text
    once while it is kept (:class:`InternedTexts`: repeated lines cost one dictionary lookup),
-   interned into a :class:`TokenTable`, and counted by
-   :func:`bleuprint._kernels.shared_ngram_counts` (on a worker thread); token ids from
-   elsewhere are counted the same way.
+   interned into a :class:`TokenTable`, and counted by ``kernel.shared_ngram_counts`` (on a
+   worker thread); token ids are counted the same way, straight from their table.
 3. The matcher's credit of those (hypothesis count, reference count) pairs is summed per
    segment and order (``KernelParts.statistics``).
 
 A chunk holding anything else (a str subclass, text and tokens mixed, a segment without
-references) is counted in the calling thread segment by segment, which also raises the right
-error for bad input. One segment (a sentence's score) is a batch of one:
-:func:`bleuprint._kernels.segment_counts` interns and counts it in one call that gives Python
-ints, since arrays would cost more than the counting. A configuration with a part written for
-one segment at a time (an n-gram extractor or matcher of dictionaries of n-grams, or a matcher
-that chooses one reference) is counted by calling its parts once per segment
+references) is counted in the calling thread segment by segment (``Counting._segment``),
+which also raises the right error for bad input. A sentence is a corpus of one, counted as
+that path counts one segment: ``kernel.segment_counts`` interns and counts it in one call that
+gives Python ints, since arrays would cost more than the counting. A configuration with a part
+written for one segment at a time (an n-gram extractor or matcher of dictionaries of n-grams,
+or a matcher that chooses one reference) is counted by calling its parts once per segment
 (``Counting.count_by_parts``); ``tests/test_arrays.py`` checks on random corpora that the two
-give the same statistics.
+give the same statistics. The kernel's functions are documented in
+:mod:`bleuprint._kernels._python`.
 """
 
 from __future__ import annotations
@@ -40,20 +41,13 @@ import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from itertools import chain, islice
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import attrs
 import numpy as np
 
 from bleuprint import _token_ids, brevity, ngrams, tokenizers
-from bleuprint._kernels import (
-    THREADS,
-    Vocabulary,
-    count_texts,
-    plain_segments,
-    segment_counts,
-    shared_ngram_counts,
-)
+from bleuprint._kernels import THREADS, kernel, plain_segments
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import InputError, ReferenceLayoutWarning, user_stacklevel
@@ -90,7 +84,14 @@ four times as many, lines that do not repeat took 30% longer to count."""
 
 @attrs.frozen
 class Counting:
-    """An engine's counting parts; ``signature`` names them (statistics carry it)."""
+    """An engine's counting parts; ``signature`` names them (statistics carry it).
+
+    Every corpus is counted through one funnel, :meth:`counted_chunks`: it is checked and
+    classified once (token ids, or segments of text or tokens), then counted chunk by chunk by
+    the kernel, or segment by segment by the parts where one is written for one segment at a
+    time (``_segment``). A sentence (:meth:`count_one`) is a corpus of one, counted as that
+    path counts one segment: where it is plain text or tokens, the kernel counts it in one call
+    that gives Python ints (arrays would cost more than the counting)."""
 
     tokenizer: Tokenizer
     ngrams: NgramExtractor
@@ -117,45 +118,49 @@ class Counting:
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")
         _check_memory(len(hypotheses), self.ngrams.max_n)
-        if _token_ids.corpus_holds_ids(hypotheses, references):
-            return iter([self.count_ids(_token_ids.IdCorpus.of(hypotheses, references))])
-        arrays = ArrayCounting.of(self)
-        if arrays is not None:
-            return _counted_chunks(arrays, hypotheses, references)
-        segments = [
-            self.count_one(index, hypothesis, refs)
-            for index, (hypothesis, refs) in enumerate(zip(hypotheses, references))
-        ]
-        return iter([SegmentStats.from_stats(segments, self.ngrams.max_n, self.signature)])
+        return self._counted(0, hypotheses, references)
 
     def count_one(
         self, index: int, hypothesis: Segment, references: Sequence[Segment]
     ) -> BLEUStats:
-        """The statistics of segment number ``index`` (which error messages name): counted
-        by the kernel as a batch of one, or, where a part has no array support, by the parts
-        themselves (``count_by_parts``)."""
+        """The statistics of one segment, number ``index`` (which error messages name): a
+        corpus of one, counted as the funnel counts a segment on its own (``_segment``)."""
         if type(hypothesis) is str and type(references) is list and _all_text(references):
-            segments, text = [hypothesis, *references], True  # the common case: nothing to check
-        else:
-            checked = self._checked_segment(index, hypothesis, references)
-            if isinstance(checked, BLEUStats):
-                return checked
-            segments, text = checked
-        if self.kernel_parts is None:
-            return self.count_by_parts(segments, text)
-        return self.kernel_parts.count_one(segments, text)
+            return self._plain_segment([hypothesis, *references], text=True)  # nothing to check
+        return self._segment(index, hypothesis, references)
 
-    def _checked_segment(
-        self, index: int, hypothesis: Segment, references: object
-    ) -> tuple[list[str | list[str]], bool] | BLEUStats:
-        """The segment's texts (or token lists), hypothesis first, and whether they are text;
-        or, for token ids, their statistics. What is neither is refused, naming why."""
+    def _counted(
+        self, first: int, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+    ) -> Iterator[SegmentStats]:
+        """The funnel's counting, once the corpus is checked: segment ``i`` is number
+        ``first + i`` in error messages."""
+        if _token_ids.corpus_holds_ids(hypotheses, references):
+            corpus = _token_ids.IdCorpus.of(hypotheses, references, first_segment=first)
+            return iter([self._count_ids(corpus)])
+        parts = self.kernel_parts
+        if parts is None:
+            return iter([self._by_segment(first, hypotheses, references)])
+        arrays = ArrayCounting(parts, InternedTexts(parts.tokenizer))
+        return _counted_chunks(self, arrays, first, hypotheses, references)
+
+    def _by_segment(
+        self, first: int, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+    ) -> SegmentStats:
+        """Segments counted one at a time (``_segment``), numbered from ``first``."""
+        stats = [
+            self._segment(first + offset, hypothesis, refs)
+            for offset, (hypothesis, refs) in enumerate(zip(hypotheses, references, strict=True))
+        ]
+        return SegmentStats.from_stats(stats, self.ngrams.max_n, self.signature)
+
+    def _segment(self, index: int, hypothesis: Segment, references: object) -> BLEUStats:
+        """One segment checked on its own, which names what is wrong with it, and counted."""
         references = as_corpus(references, "references", segment=index, items="references")
         if not references:
             raise InputError("no references", segment=index)
         if _token_ids.segment_holds_ids(hypothesis, references):
             corpus = _token_ids.IdCorpus.of([hypothesis], [references], first_segment=index)
-            return self.count_ids(corpus)[0]
+            return self._count_ids(corpus)[0]
         segments = [
             _checked(index, "hypothesis", hypothesis),
             *(_checked(index, f"reference {k}", ref) for k, ref in enumerate(references)),
@@ -168,7 +173,14 @@ class Counting:
                     f"{_kind(not text)}; give both as text or both as tokens",
                     segment=index,
                 )
-        return segments, text
+        return self._plain_segment(segments, text)
+
+    def _plain_segment(self, segments: list[str | list[str]], text: bool) -> BLEUStats:
+        """One segment (its hypothesis, then its references; all text or all tokens): counted
+        by the kernel at once, or, where a part has no array support, by the parts."""
+        if self.kernel_parts is None:
+            return self.count_by_parts(segments, text)
+        return self.kernel_parts.count_one(segments, text)
 
     @functools.cached_property
     def kernel_parts(self) -> KernelParts | None:
@@ -205,7 +217,7 @@ class Counting:
             counting=self.signature,
         )
 
-    def count_ids(self, corpus: _token_ids.IdCorpus) -> SegmentStats:
+    def _count_ids(self, corpus: _token_ids.IdCorpus) -> SegmentStats:
         """The statistics of each segment of a corpus of token ids: straight to the kernel
         (the ids are the tokens), or written as string tokens for counting parts without
         array support."""
@@ -224,17 +236,36 @@ class Counting:
                 corpus.reference_counts[start:stop],
                 lengths[start:stop],
                 lengths[offsets[start] : offsets[stop]],
-            )
+            ).statistics
             for start, stop in _chunk_bounds(corpus.segments)
         ]
-        if len(chunks) == 1:  # one call's batch: counted here, no thread to hand it to
-            return chunks[0].statistics()
-        if COUNTING_THREADS == 1:
-            return SegmentStats.concatenate(chunk.statistics() for chunk in chunks)
-        from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
+        return SegmentStats.concatenate(_handed_on(chunks, several=len(chunks) > 1))
 
-        with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
-            return SegmentStats.concatenate(counting.map(InternedChunk.statistics, chunks))
+
+_Result = TypeVar("_Result")
+
+
+def _handed_on(works: Iterable[Callable[[], _Result]], several: bool) -> Iterator[_Result]:
+    """Each work's result, in order, as each is done.
+
+    Where there are ``several`` works and ``COUNTING_THREADS`` is above 1, worker threads do
+    them (the kernel counts without the GIL), a bounded number in flight, while this thread
+    makes the next ones (a user's tokenizer runs as a work is made); otherwise this thread
+    does them: handing a work to a pool costs more than a small batch takes to count."""
+    if not several or COUNTING_THREADS == 1:
+        for work in works:
+            yield work()
+        return
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
+
+    pending: deque[Future[_Result]] = deque()
+    with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as threads:
+        for work in works:
+            pending.append(threads.submit(work))
+            if len(pending) > 2 * COUNTING_THREADS:  # works held at once: a bounded number
+                yield pending.popleft().result()
+        for future in pending:
+            yield future.result()
 
 
 def _all_text(references: list[object]) -> bool:
@@ -416,7 +447,7 @@ class TokenTable:
     @classmethod
     def of(cls, streams: Sequence[Sequence[str]]) -> TokenTable:
         """The table of these token lists, text ``t`` being ``streams[t]``."""
-        token_ids, lengths = Vocabulary().intern_tokens(streams)
+        token_ids, lengths = kernel.Vocabulary().intern_tokens(streams)
         starts = np.concatenate(([0], np.cumsum(lengths)))
         return cls(token_ids, starts, int(token_ids.max(initial=-1)) + 1)
 
@@ -428,11 +459,7 @@ class TokenTable:
     def laid_end_to_end(self, texts: IntArray) -> tuple[IntArray, IntArray]:
         """The token ids of these texts one after the other, and the length of each."""
         lengths = self.lengths(texts)
-        if len(texts) == 0:
-            return np.zeros(0, np.int64), lengths
-        ends = np.cumsum(lengths)
-        shift = np.repeat(self.starts[texts] - (ends - lengths), lengths)
-        return self.token_ids[np.arange(int(ends[-1])) + shift], lengths
+        return self.token_ids[_token_ids.run_positions(self.starts[texts], lengths)], lengths
 
 
 # The tokenizers the compiled kernel runs itself (exactly these classes: a subclass may differ).
@@ -483,7 +510,7 @@ class InternedTexts:
 
     def _forget(self) -> None:
         self.numbers: dict[str, int] = {}
-        self.vocabulary = Vocabulary()
+        self.vocabulary = kernel.Vocabulary()
         self.table = TokenTable(np.zeros(0, np.int64), np.zeros(1, np.int64), 0)
 
     def __call__(self, texts: Sequence[str]) -> tuple[TokenTable, IntArray]:
@@ -562,13 +589,13 @@ class KernelParts:
     ) -> SegmentStats | None:
         """The statistics of a chunk of segments (at least one) given as text (with a built-in
         tokenizer) or as string tokens throughout, tokenized, interned and counted by the kernel
-        in one call (:func:`bleuprint._kernels.count_texts`, without the GIL); ``None`` where
-        they are not given so, or where the texts need a user's tokenizer."""
+        in one call (``kernel.count_texts``, without the GIL); ``None`` where they are not
+        given so, or where the texts need a user's tokenizer."""
         tokenizer, max_n = self.tokenizer, self.ngrams.max_n
         text = type(hypotheses[0]) is str
         if text and tokenizer.name is None:
             return None
-        counted = count_texts(
+        counted = kernel.count_texts(
             hypotheses,
             references,
             tokenizer.name if text else None,
@@ -606,19 +633,12 @@ class KernelParts:
         reference_counts: IntArray,
     ) -> SegmentStats:
         """Every segment's statistics from the kernel's shared n-grams (``singles`` and
-        ``repeated``, as :func:`bleuprint._kernels.shared_ngram_counts` gives them), the
+        ``repeated``, as ``kernel.shared_ngram_counts`` gives them), the
         hypotheses' token counts, the lengths of the hypotheses and of the references (as the
         length measure measures them) and the number of references of each segment."""
-        segments, max_n = len(hypothesis_tokens), self.ngrams.max_n
         hypothesis_lengths, reference_lengths = lengths
-        matches = singles * self.single_credit if self.single_credit != 1 else singles
-        if len(repeated):  # the credit of an n-gram depends only on its two counts
-            cells, in_hypothesis, in_reference = repeated.T
-            credits = self.matching.credit_array(in_hypothesis, in_reference)
-            others = np.bincount(cells, weights=credits, minlength=segments * max_n)
-            matches = matches + others.astype(np.int64).reshape(segments, max_n)
         return SegmentStats(
-            matches,
+            self._matches(singles, repeated),
             self.ngrams.order_totals_array(hypothesis_tokens),
             hypothesis_lengths,
             self.reference_length.reference_length_array(
@@ -628,6 +648,17 @@ class KernelParts:
             self.signature,
         )
 
+    def _matches(self, singles: IntArray, repeated: IntArray) -> IntArray:
+        """Every segment's matches per order: the matcher's credit of the shared n-grams
+        (``singles`` and ``repeated``, as ``kernel.shared_ngram_counts`` gives them)."""
+        matches = singles * self.single_credit if self.single_credit != 1 else singles
+        if len(repeated):  # the credit of an n-gram depends only on its two counts
+            cells, in_hypothesis, in_reference = repeated.T
+            credits = self.matching.credit_array(in_hypothesis, in_reference)
+            others = np.bincount(cells, weights=credits, minlength=singles.size)
+            matches = matches + others.astype(np.int64).reshape(singles.shape)
+        return matches
+
     def count_one(self, segments: list[str | list[str]], text: bool) -> BLEUStats:
         """One segment (its hypothesis, then its references; all text or all tokens) counted
         by the kernel at once."""
@@ -635,23 +666,13 @@ class KernelParts:
         if text:
             texts = cast("list[str]", segments)
             tokenizer = self.tokenizer
-            token_counts, singles, repeated = segment_counts(
+            token_counts, singles, repeated = kernel.segment_counts(
                 tokenizer.texts(texts), tokenizer.name, tokenizer.tokenize, max_n
             )
         else:
-            token_counts, singles, repeated = segment_counts(segments, None, None, max_n)
-        matches = singles
-        if self.single_credit != 1:
-            matches = [single * self.single_credit for single in singles]
-        if repeated:
-            orders, in_hypothesis, in_reference = zip(*repeated)
-            credits = self.matching.credit_array(
-                np.array(in_hypothesis, np.int64), np.array(in_reference, np.int64)
-            )
-            others = [0.0] * max_n  # summed as the batch's bincount sums them
-            for order, credit in zip(orders, credits.tolist()):
-                others[order] += credit
-            matches = [match + int(other) for match, other in zip(matches, others)]
+            token_counts, singles, repeated = kernel.segment_counts(segments, None, None, max_n)
+        rows = np.array(repeated, np.int64).reshape(len(repeated), 3)  # (cells: its orders)
+        matches = self._matches(np.array([singles], np.int64), rows)[0].tolist()
         counts = np.array(token_counts, np.int64)
         hypothesis_length, *reference_lengths = self.length.lengths_array(
             cast("list[str]", segments) if text else None, counts
@@ -696,59 +717,56 @@ class ArrayCounting:
 
 
 def _counted_chunks(
+    counting: Counting,
     parts: ArrayCounting,
+    first: int,
     hypotheses: Sequence[Segment],
     references: Sequence[Sequence[Segment]],
 ) -> Iterator[SegmentStats]:
-    """Every chunk's statistics, in order.
-
-    A batch of one chunk, or any batch where ``COUNTING_THREADS`` is 1, is counted in this
-    thread: handing a chunk to a pool costs more than a small batch takes to count. Otherwise
-    worker threads count whole chunks (``_prepared``: the compiled kernel tokenizes, interns
-    and counts a chunk of plain text without the GIL), a bounded number at a time, and each is
-    handed on in order as it is done.
-    """
+    """Every chunk's statistics, in order, counted as ``_prepared`` prepares them (on worker
+    threads where there are several chunks: ``_handed_on``); a chunk that was not plain is
+    counted segment by segment in this thread (``Counting._by_segment``), which also raises the
+    right error for bad input."""
     # (the kernel takes lists and tuples: another sequence's slices may be of its own type)
     hypotheses = hypotheses if type(hypotheses) in {list, tuple} else list(hypotheses)
     references = references if type(references) in {list, tuple} else list(references)
-    starts = range(0, len(hypotheses), CHUNK_SEGMENTS)
     chunks = (
         (
             start,
             hypotheses[start : start + CHUNK_SEGMENTS],
             references[start : start + CHUNK_SEGMENTS],
         )
-        for start in starts  # sliced as they are counted: few are held at once
+        for start in range(0, len(hypotheses), CHUNK_SEGMENTS)  # sliced as they are counted
     )
-    if len(starts) == 1 or COUNTING_THREADS == 1:
-        for chunk in chunks:
-            yield _collected(parts, chunk, _prepared(parts, *chunk[1:])())
-        return
-    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
-
-    pending: deque[tuple[_Chunk, Future[SegmentStats | None]]] = deque()
-    with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as counting:
-        for chunk in chunks:
-            pending.append((chunk, counting.submit(_prepared(parts, *chunk[1:]))))
-            if len(pending) > 2 * COUNTING_THREADS:  # chunks held at once: a bounded number
-                done, future = pending.popleft()
-                yield _collected(parts, done, future.result())
-        for done, future in pending:
-            yield _collected(parts, done, future.result())
+    works = (
+        functools.partial(_with_chunk, chunk, _prepared(parts, *chunk[1:])) for chunk in chunks
+    )
+    several = len(hypotheses) > CHUNK_SEGMENTS
+    for (start, chunk_hypotheses, chunk_references), counted in _handed_on(works, several):
+        if counted is not None:
+            yield counted
+        else:  # not plain: counted one segment at a time
+            yield counting._by_segment(first + start, chunk_hypotheses, chunk_references)
 
 
 _Chunk = tuple[int, Sequence[Segment], Sequence[Sequence[Segment]]]
 """A chunk: the number of its first segment, its hypotheses and their references."""
 
 
+def _with_chunk(
+    chunk: _Chunk, count: Callable[[], SegmentStats | None]
+) -> tuple[_Chunk, SegmentStats | None]:
+    return chunk, count()
+
+
 def _prepared(
     parts: ArrayCounting, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
 ) -> Callable[[], SegmentStats | None]:
     """The counting of a chunk, to be called on any thread; it gives ``None`` for a chunk
-    holding anything but plain text or plain token lists throughout (see ``_collected``).
-    Text, where the kernel runs the tokenizer itself, and token lists are counted by the
-    kernel in one call (``KernelParts.count_plain``); a user's tokenizer runs here, in this
-    thread, as texts are interned (``InternedChunk``), and only the counting is left."""
+    holding anything but plain text or plain token lists throughout. Text, where the kernel
+    runs the tokenizer itself, and token lists are counted by the kernel in one call
+    (``KernelParts.count_plain``); a user's tokenizer runs here, in this thread, as texts are
+    interned (``InternedChunk``), and only the counting is left."""
     if type(hypotheses[0]) is not str or parts.parts.tokenizer.name is not None:
         return functools.partial(parts.parts.count_plain, hypotheses, references)
     if plain_kind(hypotheses, references) != "text":
@@ -758,21 +776,6 @@ def _prepared(
 
 def _not_plain() -> None:
     return None
-
-
-def _collected(parts: ArrayCounting, chunk: _Chunk, counted: SegmentStats | None) -> SegmentStats:
-    """A chunk's statistics: as counted, or, where it was not plain (``None``), counted in
-    this thread segment by segment (``Counting.count_one``), which also raises the right
-    error for bad input."""
-    if counted is not None:
-        return counted
-    start, hypotheses, references = chunk
-    counting = parts.parts.counting
-    stats = [
-        counting.count_one(start + offset, hypothesis, refs)
-        for offset, (hypothesis, refs) in enumerate(zip(hypotheses, references, strict=True))
-    ]
-    return SegmentStats.from_stats(stats, counting.ngrams.max_n, counting.signature)
 
 
 def candidate_tokens(
@@ -850,7 +853,7 @@ class InternedChunk:
 
     def statistics(self) -> SegmentStats:
         """Every segment's statistics."""
-        singles, repeated = shared_ngram_counts(
+        singles, repeated = kernel.shared_ngram_counts(
             self.table.token_ids,
             self.table.starts,
             self.hypothesis_texts,

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from bleuprint._counting import ArrayCounting, Counting, KernelParts, as_corpus, candidate_tokens
-from bleuprint._kernels import ngram_labels
+from bleuprint._kernels import kernel
 from bleuprint._segments import SegmentStats
 from bleuprint.typing import FloatArray, IntArray, PairwiseScorer, Segment
 
@@ -103,7 +103,7 @@ def _ngram_occurrences(token_ids: IntArray, lengths: IntArray, max_n: int) -> It
     (a dense one of streams x distinct n-grams would take gigabytes for thousands of
     candidates)."""
     streams = len(lengths)
-    for stream_of, labels in ngram_labels(token_ids, lengths, max_n):  # (the kernel's)
+    for stream_of, labels in kernel.ngram_labels(token_ids, lengths, max_n):
         cells, counts = np.unique(labels * streams + stream_of, return_counts=True)
         yield cells % streams, cells // streams, counts
 

@@ -2,7 +2,7 @@
 
 Each scoring part works on rows (see :mod:`bleuprint.typing`): the smoothing gives every row's
 precisions, the weights every row's weights, the brevity penalty every row's factor, and the
-kernel's :func:`~bleuprint._kernels.weighted_geometric_means` the means. A corpus total is
+kernel's :func:`~bleuprint._kernels._python.weighted_geometric_means` the means. A corpus total is
 scored as a single row (:meth:`~bleuprint._segments.SegmentStats.of`), so one set of
 statistics scores exactly as a row among many.
 """
@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 import attrs
 import numpy as np
 
-from bleuprint._kernels import geometric_mean, weighted_geometric_means
+from bleuprint._kernels import geometric_mean, kernel
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._scalar_parts import ScalarPartAdapter
 from bleuprint._segments import SegmentStats, SentenceScores
@@ -123,7 +123,7 @@ def _weighted_geometric_means(
 ) -> FloatArray:
     """Row by row, ``exp(fsum(w * log p))`` over the orders of nonzero weight; rows the kernel
     leaves (infinities, errors) are computed, or raise, as :mod:`math` does."""
-    means = weighted_geometric_means(precisions, defined, order_weights)
+    means = kernel.weighted_geometric_means(precisions, defined, order_weights)
     for row in np.flatnonzero(np.isnan(means)).tolist():
         means[row] = geometric_mean(
             precisions[row].tolist(), defined[row].tolist(), order_weights[row].tolist()

@@ -55,9 +55,6 @@ class SegmentStats(Sequence[BLEUStats]):
     reference_lengths: Column
     reference_counts: Column
     counting: str = ""
-    source: BLEUStats | None = attrs.field(default=None, kw_only=True, repr=False)
-    """The statistics of a single row made by :meth:`of` (a corpus total, say), which
-    indexing gives back whole; ``None`` for rows of segments."""
 
     @property
     def max_n(self) -> int:
@@ -88,14 +85,14 @@ class SegmentStats(Sequence[BLEUStats]):
         """
 
         counts = _numeric((stats.matches, stats.totals)).reshape(2, stats.max_n)
-        return cls(
+        return _Row(
             counts[:1],
             counts[1:],
             _numeric((stats.hypothesis_length,)),
             _numeric((stats.reference_length,)),
             np.array([min(stats.reference_counts, default=0)], np.int64),
             stats.counting,
-            source=stats,
+            stats=stats,
         )
 
     @classmethod
@@ -120,8 +117,6 @@ class SegmentStats(Sequence[BLEUStats]):
             rows = (getattr(self, name)[index] for name in _COLUMNS)
             return SegmentStats(*rows, counting=self.counting)  # type: ignore[misc]
         index = range(len(self))[index]  # negative indices, and IndexError past the end
-        if self.source is not None:
-            return self.source
         return BLEUStats(
             self.matches[index].tolist(),
             self.totals[index].tolist(),
@@ -165,6 +160,26 @@ class SegmentStats(Sequence[BLEUStats]):
             reference_counts=start.reference_counts | set(self.reference_counts.tolist()),
             counting=self.counting,
         )
+
+
+@attrs.frozen(eq=False)
+class _Row(SegmentStats):
+    """The one row of :meth:`SegmentStats.of`: ``[0]`` gives back the statistics it was made
+    of, whole (a corpus's sums, say, or a subclass's extras such as NLTK's)."""
+
+    stats: BLEUStats = attrs.field(kw_only=True, repr=False)
+
+    @overload
+    def __getitem__(self, index: int) -> BLEUStats: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> SegmentStats: ...
+
+    def __getitem__(self, index: int | slice) -> BLEUStats | SegmentStats:
+        if isinstance(index, slice):
+            return super().__getitem__(index)
+        range(1)[index]  # IndexError past the one row
+        return self.stats
 
 
 def _numeric(values: object) -> Column:

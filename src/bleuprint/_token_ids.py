@@ -24,7 +24,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from bleuprint._kernels import flat_ids
+from bleuprint._kernels import kernel
 from bleuprint.exceptions import InputError
 from bleuprint.typing import BoolArray, IntArray
 
@@ -34,8 +34,8 @@ __all__ = [
     "TokenIds",
     "as_id_corpus",
     "corpus_holds_ids",
-    "looks_like_ids",
-    "one_sequence",
+    "ids_ndim",
+    "run_positions",
     "segment_holds_ids",
 ]
 
@@ -73,12 +73,21 @@ class _Ragged:
 
     def take(self, sequences: IntArray) -> _Ragged:
         """These sequences (by number), in this order."""
-        starts = np.concatenate(([0], np.cumsum(self.lengths)))
+        starts = np.cumsum(self.lengths) - self.lengths
         lengths = self.lengths[sequences]
-        positions = np.repeat(starts[sequences] - np.cumsum(lengths) + lengths, lengths)
-        positions += np.arange(len(positions))
+        positions = run_positions(starts[sequences], lengths)
         never = None if self.never is None else self.never[positions]
         return _Ragged(self.ids[positions], lengths, never)
+
+
+def run_positions(starts: IntArray, lengths: IntArray) -> IntArray:
+    """The positions of runs of items laid end to end, one run after the other: run ``k``
+    is ``starts[k], starts[k] + 1, ...``, ``lengths[k]`` of them. This gathers some of the
+    sequences of a ragged table (any of them, in any order) with one index array."""
+    ends = np.cumsum(lengths)
+    positions: IntArray = np.repeat(starts - ends + lengths, lengths)
+    positions += np.arange(len(positions))
+    return positions
 
 
 _EMPTY = _Ragged(np.zeros(0, np.int64), np.zeros(0, np.int64))
@@ -208,11 +217,9 @@ class TokenIds(Sequence[Any]):
     def _select(self, items: IntArray) -> tuple[_Ragged, IntArray | None]:
         if self._groups is None:
             return self._ragged.take(items), None
-        starts = np.concatenate(([0], np.cumsum(self._groups)))
+        starts = np.cumsum(self._groups) - self._groups
         counts = self._groups[items]
-        sequences = np.repeat(starts[items] - np.cumsum(counts) + counts, counts)
-        sequences += np.arange(len(sequences))
-        return self._ragged.take(sequences), counts
+        return self._ragged.take(run_positions(starts[items], counts)), counts
 
     def tolist(self) -> list[Any]:
         """The ids read, as nested lists of Python ints."""
@@ -480,27 +487,27 @@ def as_id_corpus(value: object) -> TokenIds | None:
 # -- deciding what a corpus holds --------------------------------------------------------------
 
 
-def looks_like_ids(segment: object) -> bool:
-    """Whether a segment is given as token ids (it need not be valid: reading it tells)."""
-    if isinstance(segment, TokenIds):
-        return True
-    if isinstance(segment, (list, tuple)):
-        return bool(segment) and isinstance(segment[0], (int, float, np.number, np.bool_))
-    if isinstance(segment, np.ndarray):
-        return segment.dtype.kind in "iubfc" or (
-            segment.dtype.kind == "O" and segment.size > 0 and _is_int(segment.flat[0])
-        )
-    return not isinstance(segment, (str, bytes, np.generic)) and _converts(segment)
-
-
-def one_sequence(value: object) -> bool:
-    """Whether ``value`` is one sequence of token ids (not a list of them)."""
+def ids_ndim(value: object) -> int | None:
+    """Whether ``value`` is given as token ids, and of which shape: ``None`` where it is not
+    (text, string tokens, a list of segments, anything else); else its dimensions, 1 for one
+    sequence, 2 for a batch of them, 3 for a batch of reference sets. It need not be valid:
+    reading it tells. This is the one answer to "is this token ids?"."""
     if isinstance(value, TokenIds):
-        return value.ndim == 1
-    if isinstance(value, (list, tuple)):
-        return looks_like_ids(value)
-    array = _as_array(value, "the ids") if looks_like_ids(value) else None
-    return array is not None and array.ndim == 1
+        return value.ndim
+    if isinstance(value, (list, tuple)):  # (a list of lists is one of segments)
+        return 1 if value and isinstance(value[0], (int, float, np.number, np.bool_)) else None
+    if isinstance(value, np.ndarray):
+        numbers = value.dtype.kind in "iubfc" or (
+            value.dtype.kind == "O" and value.size > 0 and _is_int(value.flat[0])
+        )
+        return value.ndim if numbers else None
+    if isinstance(value, (str, bytes, np.generic)) or not _converts(value):
+        return None
+    ndim = getattr(value, "ndim", None)  # a tensor says, without a conversion
+    if isinstance(ndim, int):
+        return ndim
+    array = _as_array(value, "the ids")
+    return None if array is None else array.ndim
 
 
 def corpus_holds_ids(hypotheses: Sequence[Any], references: Sequence[Any]) -> bool:
@@ -512,18 +519,22 @@ def corpus_holds_ids(hypotheses: Sequence[Any], references: Sequence[Any]) -> bo
     if types <= {str}:
         return False
     if not types <= {list, tuple}:
-        return any(map(looks_like_ids, hypotheses))
+        return any(map(_given_as_ids, hypotheses))
     firsts = set(map(type, map(itemgetter(0), filter(None, hypotheses))))
     if firsts:
         return not firsts <= {str}
     return isinstance(references, TokenIds) or any(
-        map(looks_like_ids, chain.from_iterable(map(_items, references)))
+        map(_given_as_ids, chain.from_iterable(map(_items, references)))
     )
 
 
 def segment_holds_ids(hypothesis: object, references: Sequence[Any]) -> bool:
     """Whether any part of one segment is given as token ids."""
-    return looks_like_ids(hypothesis) or any(map(looks_like_ids, _items(references)))
+    return _given_as_ids(hypothesis) or any(map(_given_as_ids, _items(references)))
+
+
+def _given_as_ids(segment: object) -> bool:
+    return ids_ndim(segment) is not None
 
 
 def _items(value: object) -> Iterable[object]:
@@ -557,7 +568,7 @@ class IdCorpus:
     ) -> IdCorpus:
         """The corpus of ``hypotheses[i]`` against ``references[i]`` (errors name segment
         ``first_segment + i``)."""
-        read = _corpus_at_once(hypotheses, references)
+        read = _corpus_at_once(hypotheses, references)  # (one pass: the common case)
         if read is None:
             hypothesis_ids = _hypotheses(hypotheses, first_segment)  # (errors in this order)
             reference_ids, counts = _references(references, first_segment)
@@ -654,7 +665,7 @@ def _at_once(sequences: Sequence[Any]) -> _Ragged | None:
     """Sequences all given as lists or tuples of Python ints (read by the kernel), or all as
     1-D integer numpy arrays, read in one pass; ``None`` for anything else, to be read one by
     one (which names a problem)."""
-    read = flat_ids(sequences)  # (None at once for anything but lists and tuples)
+    read = kernel.flat_ids(sequences)  # (None at once for anything but lists and tuples)
     if read is not None:
         return _Ragged(*read)
     types = set(map(type, sequences))
@@ -689,13 +700,13 @@ def _one_sequence(item: object, where: str, segment: int | None) -> _Ragged:
 
 def _references(references: Sequence[Any], first: int) -> tuple[_Ragged, IntArray]:
     if isinstance(references, TokenIds):
-        if references.ndim != 3:
+        groups = references._groups  # (how many references each segment has: 3-D only)
+        if groups is None:
             raise InputError(
                 "references given as TokenIds must be 3-D (segment, reference, position), got "
                 f"{references.ndim}-D: for one reference each, add an axis (ids[:, None, :])"
             )
-        assert references._groups is not None
-        return references._ragged, references._groups
+        return references._ragged, groups
     if set(map(type, references)) <= {list, tuple}:  # lists of sequences: all in one pass
         fast = _at_once(list(chain.from_iterable(references)))
         if fast is not None:
@@ -706,7 +717,7 @@ def _references(references: Sequence[Any], first: int) -> tuple[_Ragged, IntArra
         segment = first + number
         if isinstance(item, TokenIds) and item.ndim == 2:
             part = item._ragged
-        elif isinstance(item, (list, tuple)) and not looks_like_ids(item):
+        elif isinstance(item, (list, tuple)) and ids_ndim(item) is None:
             part = _at_once(item) or _Ragged.joined(
                 [_one_sequence(one, f"reference {k}", segment) for k, one in enumerate(item)]
             )

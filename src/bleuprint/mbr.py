@@ -29,7 +29,7 @@ import numpy as np
 
 from bleuprint import _pairwise
 from bleuprint._counting import ArrayCounting, Counting, candidate_tokens
-from bleuprint._kernels import ngram_labels
+from bleuprint._kernels import kernel
 from bleuprint._segments import SegmentStats
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.typing import FloatArray, PairwiseScorer, Segment
@@ -178,7 +178,7 @@ def _aggregate_utilities(
     own = 0.0 if include_self else 1.0
     mass = weights.sum() - own * weights  # each candidate's pseudo-reference weight in all
     matches = []
-    for streams, labels in ngram_labels(token_ids, token_counts, parts.ngrams.max_n):
+    for streams, labels in kernel.ngram_labels(token_ids, token_counts, parts.ngrams.max_n):
         # Each distinct (candidate, n-gram) once, with its count.
         label_count = int(labels.max(initial=-1)) + 1
         cells, counts = np.unique(streams * label_count + labels, return_counts=True)

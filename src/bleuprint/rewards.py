@@ -35,7 +35,7 @@ from typing import Any
 import attrs
 
 from bleuprint._engine import BLEUScore
-from bleuprint._token_ids import TokenIds, looks_like_ids, one_sequence
+from bleuprint._token_ids import TokenIds, ids_ndim
 from bleuprint.exceptions import ConfigurationError, InputError
 
 __all__ = ["BLEUReward", "bleu_reward"]
@@ -90,7 +90,7 @@ class BLEUReward:
             _text(index, completion) for index, completion in enumerate(completions)
         ]
         references: Sequence[Any] = [
-            [refs] if isinstance(refs, str) or one_sequence(refs) else refs for refs in given
+            [refs] if isinstance(refs, str) or ids_ndim(refs) == 1 else refs for refs in given
         ]
         if self.eos is not None:
             hypotheses = TokenIds(hypotheses, eos=self.eos)
@@ -144,7 +144,7 @@ def _text(index: int, completion: Any) -> Any:
     """A completion's text: itself, or the content of its last assistant message."""
     if isinstance(completion, str) or not isinstance(completion, Sequence):
         return completion  # text, or something the engine rejects with its own message
-    if looks_like_ids(completion):
+    if ids_ndim(completion) is not None:
         return completion
     for message in reversed(completion):
         if not isinstance(message, Mapping) or "content" not in message:

@@ -30,6 +30,8 @@ from typing import Any, ClassVar
 import attrs
 
 from bleuprint._deprecated import DeprecatedNames
+from bleuprint._kernels import kernel
+from bleuprint._kernels._python import MTEVAL_RULES_BY_LINE, mteval_rules
 from bleuprint._signature import Part
 from bleuprint._validators import fits, is_callable, non_empty_text
 from bleuprint.exceptions import ConfigurationError
@@ -101,44 +103,8 @@ class Letters(Part, family="tok", name="letters"):
 # sacreBLEU right-strips every segment before it tokenizes it, and splits the tokenizer's output
 # with str.split(). Each tokenizer below does both, so calling it gives sacreBLEU's tokens.
 
-# The mteval-v13a rules after the segment is padded with spaces, applied in order, each over
-# the whole line. Each pattern's groups are put back with spaces around the separated one.
-# ASCII punctuation but ' , - . (mteval's class holds the space too: padding a space with spaces
-# changes no token, and leaving it out makes this rule ten times faster). The classes are
-# ASCII, so the standard re module serves, and runs the slowest rule twice as fast as regex.
-_ASCII_SYMBOLS = '!"#$%&()*+/:;<=>?@[\\]^_`{|}~'
-
-
-def _spaced_after_non_digit(match: re.Match[str]) -> str:
-    """mteval's second rule, ``([^0-9])([.,]) -> "\\1 \\2 "``, line-bounded, for the run of
-    periods and commas ``match`` found.
-
-    The rule as a regular expression is tried at every position of the text, which made it
-    the slowest of all; here only the runs of marks are visited, each once, so the cost stays
-    linear however long a run is. A match of the rule takes the character before the mark too,
-    so in a run of marks only every other one is spaced: the first if a non-digit stands before
-    the run, else the second. A line break (or nothing) before the run counts as the start of a
-    line.
-    """
-    text, start, run = match.string, match.start(), match[0]
-    first = 0 if start > 0 and text[start - 1] not in "0123456789\n" else 1
-    return "".join(f" {mark} " if index % 2 == first else mark for index, mark in enumerate(run))
-
-
-_MTEVAL_RULES = (
-    (re.compile(f"([{re.escape(_ASCII_SYMBOLS)}])"), r" \1 "),
-    (re.compile(r"([^0-9])([.,])"), r"\1 \2 "),  # period or comma after a non-digit
-    (re.compile(r"([.,])([^0-9])"), r" \1 \2"),  # period or comma before a non-digit
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),  # dash after a digit
-)
-# mteval-v13a undoes these escapes one after the other, so "&amp;lt;" ends as "<".
-_MTEVAL_UNESCAPES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
-
-
-def _mteval_split(text: str) -> list[str]:
-    for pattern, replacement in _MTEVAL_RULES:
-        text = pattern.sub(replacement, text)
-    return text.split()
+# 13a is written once in C (the compiled kernel) and once in the plain-Python kernel, the
+# reference (bleuprint._kernels._python: its rules serve zh below too).
 
 
 # -- many lines at once ----------------------------------------------------------------------
@@ -174,22 +140,6 @@ def _split_lines(rules: Rules, lines: list[str]) -> Iterator[list[str]] | None:
     return map(str.split, joined.split("\n"))
 
 
-def _mteval_prepare(text: str) -> str:
-    """13a's steps before its rules: unescaping, line breaks, padding with spaces."""
-    text = text.rstrip().replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-    if "&" in text:
-        for escape, character in _MTEVAL_UNESCAPES:
-            text = text.replace(escape, character)
-    return f" {text} "
-
-
-_MTEVAL_BY_LINE = (
-    *_line_bounded(_MTEVAL_RULES[:1]),
-    (re.compile(r"[.,]+"), _spaced_after_non_digit),  # the second rule, line-bounded
-    *_line_bounded(_MTEVAL_RULES[2:]),
-)
-
-
 @attrs.frozen
 class Mteval13a(Part, family="tok", name="13a"):
     """sacreBLEU's default ``13a``: the tokenization of WMT's ``mteval-v13a.pl``.
@@ -204,18 +154,12 @@ class Mteval13a(Part, family="tok", name="13a"):
     """
 
     def __call__(self, text: str) -> list[str]:
-        return _mteval_split(_mteval_prepare(text))
+        return kernel.tokenize_texts([text], "13a")[0]
 
     def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
-        """The tokens of many texts, as calling on each gives them: from the compiled kernel,
-        which runs these rules in C, or else with one pass of each rule over all of them."""
-        # (Imported here: the kernel brings numpy, which importing the tokenizers need not.)
-        from bleuprint._kernels import tokenize_texts  # noqa: PLC0415
-
-        if tokenize_texts is not None:
-            return iter(tokenize_texts(texts, "13a"))
-        tokens = _split_lines(_MTEVAL_BY_LINE, [_mteval_prepare(text) for text in texts])
-        return map(self, texts) if tokens is None else tokens
+        """The tokens of many texts, as calling on each gives them, from the kernel (which
+        runs 13a itself, the compiled one in C)."""
+        return iter(kernel.tokenize_texts(texts, "13a"))
 
 
 @functools.cache
@@ -316,13 +260,13 @@ _ZH_AS_MEANT = _code_point_class(((0x20000, 0x2A6D6), (0x2F800, 0x2FA1D), *_CJK_
 def _chinese_split(characters: str, text: str) -> list[str]:
     # Chinese characters become tokens of their own; the rest goes through the mteval rules
     # without 13a's unescaping and padding.
-    return _mteval_split(_unicode_pattern(characters).sub(r" \1 ", text.strip()))
+    return mteval_rules(_unicode_pattern(characters).sub(r" \1 ", text.strip())).split()
 
 
 def _chinese_split_batch(
     characters: str, texts: Sequence[str], one: Callable[[str], list[str]]
 ) -> Iterator[list[str]]:
-    rules = ((_unicode_pattern(characters), r" \1 "), *_MTEVAL_BY_LINE)
+    rules = ((_unicode_pattern(characters), r" \1 "), *MTEVAL_RULES_BY_LINE)
     tokens = _split_lines(rules, [text.strip() for text in texts])
     return map(one, texts) if tokens is None else tokens
 

@@ -1528,7 +1528,7 @@ static PySequenceMethods vocabulary_sequence = {.sq_length = (lenfunc)vocabulary
 static PyTypeObject VocabularyType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "bleuprint._kernels._compiled.Vocabulary",
-    .tp_doc = "Token ids, given in order of first sight (see bleuprint._kernels).",
+    .tp_doc = "Token ids, given in order of first sight (see bleuprint._kernels._python).",
     .tp_basicsize = sizeof(Vocabulary),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = vocabulary_new,
@@ -1844,24 +1844,24 @@ static PyObject *count_texts(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyMethodDef methods[] = {
     {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
      METH_VARARGS | METH_KEYWORDS, "The n-grams of each segment's hypothesis that occur in one "
-     "of its references (see bleuprint._kernels)."},
+     "of its references (see bleuprint._kernels._python)."},
     {"weighted_geometric_means", (PyCFunction)(void (*)(void))weighted_geometric_means,
-     METH_VARARGS | METH_KEYWORDS, "Row by row, exp(fsum(w * log p)) (see bleuprint._kernels)."},
+     METH_VARARGS | METH_KEYWORDS, "Row by row, exp(fsum(w * log p)) (see bleuprint._kernels._python)."},
     {"tokenize_texts", (PyCFunction)(void (*)(void))py_tokenize_texts,
      METH_VARARGS | METH_KEYWORDS,
      "The tokens of each text by the named built-in tokenizer ('whitespace', '13a', 'char')."},
     {"flat_ids", py_flat_ids, METH_O,
      "Sequences of Python ints as one int64 array of their ids end to end and one of their "
-     "lengths; None where an item is not an int of 64 bits (see bleuprint._kernels)."},
+     "lengths; None where an item is not an int of 64 bits (see bleuprint._kernels._python)."},
     {"rounded_sum", py_rounded_sum, METH_O,
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
     {"segment_counts", (PyCFunction)(void (*)(void))segment_counts, METH_VARARGS | METH_KEYWORDS,
-     "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels)."},
+     "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels._python)."},
     {"ngram_labels", (PyCFunction)(void (*)(void))ngram_labels, METH_VARARGS | METH_KEYWORDS,
-     "For each order, every n-gram occurrence's stream and label (see bleuprint._kernels)."},
+     "For each order, every n-gram occurrence's stream and label (see bleuprint._kernels._python)."},
     {"count_texts", (PyCFunction)(void (*)(void))count_texts, METH_VARARGS | METH_KEYWORDS,
      "A chunk's texts (or token lists) tokenized, interned and counted at once; None where "
-     "they are not plain (see bleuprint._kernels)."},
+     "they are not plain (see bleuprint._kernels._python)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1906,125 +1906,13 @@ PyMODINIT_FUNC PyInit__compiled(void)
  * segment_counts(texts, tokenizer, tokenize, max_n): texts[0] is a hypothesis and the others
  * its references. They are interned by a new Vocabulary, as intern_texts(texts, tokenizer,
  * tokenize) interns them (or, where both tokenizer and tokenize are None, taken as token
- * lists, as intern_tokens(texts) takes them), and counted as shared_ngram_counts counts one
- * segment, but without arrays around the call: a sentence's score spends microseconds, and
- * numpy's per-call costs were most of them. It returns (the token count of each text,
- * singles, repeated) as Python objects: singles[n - 1] counts the shared n-grams found once
- * in the hypothesis and at most once in each reference, and each other shared n-gram is a
- * tuple (n - 1, its count in the hypothesis, its largest count in one reference), in order
- * of order and first occurrence in the hypothesis.
- *
- * Each order is one pass over the positions still alive: an n-gram gets a dense label (by
- * token id for unigrams, by its first n - 1 tokens' label and its last token for longer
- * ones, in an open-addressing table); only positions whose n-gram is shared go on to the
- * next order. */
-
-typedef struct { i64 key, label; } OneSlot;
-
-typedef struct {
-    i64 *position, *label, *end, *text; /* the positions alive: start, label, text end, text */
-    i64 *in_hypothesis, *most, *in_one;  /* per label */
-    OneSlot *slots;
-} OneSegment;
-
-static void free_one(OneSegment *s)
-{
-    free(s->position);
-    free(s->label);
-    free(s->end);
-    free(s->text);
-    free(s->in_hypothesis);
-    free(s->most);
-    free(s->in_one);
-    free(s->slots);
-}
-
-/* The shared n-grams of order n into singles and repeated; 1 if any, 0 if none, -1 on error. */
-static int count_order(OneSegment *s, i64 alive, i64 labels, i64 n, i64 *singles,
-                       PyObject *repeated)
-{
-    memset(s->in_hypothesis, 0, (size_t)labels * sizeof(i64));
-    memset(s->most, 0, (size_t)labels * sizeof(i64));
-    memset(s->in_one, 0, (size_t)labels * sizeof(i64));
-    i64 i = 0;
-    for (; i < alive && s->text[i] == 0; i++)
-        s->in_hypothesis[s->label[i]]++;
-    i64 hypothesis_end = i;
-    while (i < alive) { /* one reference at a time */
-        i64 first = i, text = s->text[i];
-        for (; i < alive && s->text[i] == text; i++)
-            if (s->in_hypothesis[s->label[i]] > 0)
-                s->in_one[s->label[i]]++;
-        for (i64 k = first; k < i; k++) {
-            i64 label = s->label[k];
-            if (s->in_one[label] > s->most[label])
-                s->most[label] = s->in_one[label];
-            s->in_one[label] = 0;
-        }
-    }
-    int any = 0;
-    for (i = 0; i < hypothesis_end; i++) {
-        i64 label = s->label[i], times = s->in_hypothesis[label], most = s->most[label];
-        if (times <= 0 || most == 0)
-            continue;
-        s->in_hypothesis[label] = -times; /* listed: the next occurrences are not */
-        any = 1;
-        if (times == 1 && most == 1) {
-            singles[n - 1]++;
-            continue;
-        }
-        PyObject *row = Py_BuildValue("(LLL)", (long long)(n - 1), (long long)times,
-                                      (long long)most);
-        if (row == NULL || PyList_Append(repeated, row) < 0) {
-            Py_XDECREF(row);
-            return -1;
-        }
-        Py_DECREF(row);
-    }
-    return any;
-}
-
-/* Keep the positions whose n-gram is shared and that have an (n + 1)-gram, labelled; the
- * number of labels, or -1 where memory ran out. */
-static i64 next_order(OneSegment *s, i64 *alive, i64 n, const i64 *ids, i64 vocabulary_size)
-{
-    i64 kept = 0;
-    for (i64 i = 0; i < *alive; i++) {
-        i64 label = s->label[i];
-        if (s->in_hypothesis[label] != 0 && s->most[label] > 0 && s->position[i] + n < s->end[i])
-            kept++;
-    }
-    i64 mask = 1;
-    while (mask < 2 * kept)
-        mask *= 2;
-    mask -= 1;
-    free(s->slots);
-    s->slots = malloc(((size_t)mask + 1) * sizeof(OneSlot));
-    if (s->slots == NULL)
-        return -1;
-    for (i64 k = 0; k <= mask; k++)
-        s->slots[k].key = -1;
-    i64 labels = 0, j = 0;
-    for (i64 i = 0; i < *alive; i++) {
-        i64 label = s->label[i], position = s->position[i];
-        if (s->in_hypothesis[label] == 0 || s->most[label] == 0 || position + n >= s->end[i])
-            continue;
-        i64 key = label * vocabulary_size + ids[position + n];
-        uint64_t mixed = (uint64_t)key * 0x9e3779b97f4a7c15u;
-        i64 slot = (i64)((mixed ^ (mixed >> 29)) & (uint64_t)mask);
-        while (s->slots[slot].key != -1 && s->slots[slot].key != key)
-            slot = (slot + 1) & mask;
-        if (s->slots[slot].key == -1)
-            s->slots[slot] = (OneSlot){key, labels++};
-        s->position[j] = position;
-        s->label[j] = s->slots[slot].label;
-        s->end[j] = s->end[i];
-        s->text[j] = s->text[i];
-        j++;
-    }
-    *alive = j;
-    return labels;
-}
+ * lists, as intern_tokens(texts) takes them), and counted by the batch counter
+ * (count_segments) as one segment, but without arrays around the call: a sentence's score
+ * spends microseconds, and numpy's per-call costs were most of them. It returns (the token
+ * count of each text, singles, repeated) as Python objects: singles[n - 1] counts the shared
+ * n-grams found once in the hypothesis and at most once in each reference, and each other
+ * shared n-gram is a tuple (n - 1, its count in the hypothesis, its largest count in one
+ * reference), in order of order and first occurrence in the hypothesis. */
 
 /* An int64 array's items (as intern_texts and intern_tokens return them), held in `view`. */
 static const i64 *held_ints(PyObject *array, Py_buffer *view, Py_ssize_t *count)
@@ -2040,60 +1928,63 @@ static const i64 *held_ints(PyObject *array, Py_buffer *view, Py_ssize_t *count)
     return (const i64 *)view->buf;
 }
 
-static PyObject *one_segment(const i64 *ids, Py_ssize_t tokens, const i64 *sizes,
-                             Py_ssize_t texts, i64 max_n)
+/* One segment's counts as Python objects: texts[0] is the hypothesis, the others its
+ * references (text t has sizes[t] of the ids); NULL with an error where memory ran out. */
+static PyObject *one_segment(const i64 *ids, const i64 *sizes, Py_ssize_t texts, i64 max_n)
 {
-    OneSegment s = {0};
-    PyObject *counts = PyTuple_New(texts), *singles = NULL, *repeated = PyList_New(0);
     i64 *single = calloc((size_t)max_n, sizeof(i64));
-    size_t room = (size_t)(tokens > 0 ? tokens : 1);
-    s.position = malloc(room * sizeof(i64));
-    s.label = malloc(room * sizeof(i64));
-    s.end = malloc(room * sizeof(i64));
-    s.text = malloc(room * sizeof(i64));
-    s.in_hypothesis = malloc(room * sizeof(i64));
-    s.most = malloc(room * sizeof(i64));
-    s.in_one = malloc(room * sizeof(i64));
-    PyObject *result = NULL;
-    if (counts == NULL || repeated == NULL)
-        goto done;
-    if (single == NULL || s.position == NULL || s.label == NULL || s.end == NULL ||
-        s.text == NULL || s.in_hypothesis == NULL || s.most == NULL || s.in_one == NULL) {
+    i64 *tables = malloc((size_t)(2 * texts + 2) * sizeof(i64));
+    PyObject *counts = PyTuple_New(texts), *singles = PyList_New((Py_ssize_t)max_n);
+    PyObject *repeated = NULL, *result = NULL;
+    Counter c = {0};
+    if (single == NULL || tables == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    i64 alive = 0, vocabulary_size = 0;
-    for (Py_ssize_t t = 0, start = 0; t < texts; start += sizes[t], t++) {
+    if (counts == NULL || singles == NULL)
+        goto done;
+    /* The batch counter's tables for one segment: the texts' starts, then the reference
+     * texts 1, 2, ... (hypothesis text 0 is the start of the starts: text_starts[0] = 0). */
+    i64 *starts = tables, *references = tables + texts + 1, offsets[2] = {0, texts - 1};
+    i64 vocabulary_size = 0;
+    starts[0] = 0;
+    for (Py_ssize_t t = 0; t < texts; t++) {
         PyObject *size = PyLong_FromLongLong(sizes[t]);
         if (size == NULL)
             goto done;
         PyTuple_SET_ITEM(counts, t, size);
-        for (i64 p = start; p < start + sizes[t]; p++) {
-            s.position[alive] = p;
-            s.label[alive] = ids[p];
-            s.end[alive] = start + sizes[t];
-            s.text[alive] = t;
-            alive++;
-            if (ids[p] >= vocabulary_size)
-                vocabulary_size = ids[p] + 1;
-        }
+        starts[t + 1] = starts[t] + sizes[t];
+        if (t > 0)
+            references[t - 1] = t;
     }
-    i64 labels = vocabulary_size;
-    for (i64 n = 1; n <= max_n && texts > 0 && n <= sizes[0]; n++) {
-        int any = count_order(&s, alive, labels, n, single, repeated);
-        if (any < 0)
-            goto done;
-        if (!any || n == max_n)
-            break;
-        labels = next_order(&s, &alive, n, ids, vocabulary_size);
-        if (labels < 0) {
+    for (i64 p = 0; p < starts[texts]; p++)
+        if (ids[p] >= vocabulary_size)
+            vocabulary_size = ids[p] + 1;
+    if (texts > 0) {
+        c.token_ids = ids;
+        c.text_starts = starts;
+        c.hypothesis_texts = starts; /* (text 0) */
+        c.reference_texts = references;
+        c.reference_offsets = offsets;
+        c.segments = 1;
+        c.max_n = (Py_ssize_t)max_n;
+        c.singles = single;
+        if (!count(&c, vocabulary_size)) {
             PyErr_NoMemory();
             goto done;
         }
     }
-    singles = PyList_New((Py_ssize_t)max_n);
-    if (singles == NULL)
+    repeated = PyList_New(c.found);
+    if (repeated == NULL)
         goto done;
+    for (Py_ssize_t k = 0; k < c.found; k++) {
+        const i64 *row = &c.repeated[3 * k]; /* (segment 0: its first column is n - 1) */
+        PyObject *item = Py_BuildValue("(LLL)", (long long)row[0], (long long)row[1],
+                                       (long long)row[2]);
+        if (item == NULL)
+            goto done;
+        PyList_SET_ITEM(repeated, k, item);
+    }
     for (i64 n = 0; n < max_n; n++) {
         PyObject *number = PyLong_FromLongLong(single[n]);
         if (number == NULL)
@@ -2105,8 +1996,9 @@ done:
     Py_XDECREF(counts);
     Py_XDECREF(singles);
     Py_XDECREF(repeated);
+    free(c.repeated);
     free(single);
-    free_one(&s);
+    free(tables);
     return result;
 }
 
@@ -2139,7 +2031,7 @@ static PyObject *segment_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObj
     if (ids != NULL) {
         const i64 *sizes = held_ints(PyTuple_GET_ITEM(interned, 1), &size_view, &count);
         if (sizes != NULL) {
-            result = one_segment(ids, tokens, sizes, count, (i64)max_n);
+            result = one_segment(ids, sizes, count, (i64)max_n);
             PyBuffer_Release(&size_view);
         }
         PyBuffer_Release(&id_view);

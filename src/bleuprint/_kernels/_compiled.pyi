@@ -1,4 +1,5 @@
-# The C extension's interface (``_compiled.c``): that of its plain-Python twin, ``_python``.
+# The C extension's interface (``_compiled.c``): that of its plain-Python twin, ``_python``, whose
+# docstrings are the contract (tests/test_kernels.py checks that the two agree).
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
 import numpy.typing as npt

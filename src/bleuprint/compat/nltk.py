@@ -306,11 +306,12 @@ class _Fractions:
     @classmethod
     def of(cls, stats: SegmentStats, orders: int) -> _Fractions:
         last: SegmentStats | None = stats
-        if stats.source is None:  # rows of single segments: each its own last segment
+        if len(stats) != 1:  # rows of single segments: each its own last segment
             empty = (stats.totals == 0).astype(np.int64)
-        else:  # one row of a corpus's sums
-            empty = np.array([_empty_orders(stats.source)], np.int64)
-            last_stats = _last_or_none(stats.source)
+        else:  # one row: a segment's statistics, or a corpus's sums (NLTKStats, with extras)
+            whole = stats[0]
+            empty = np.array([_empty_orders(whole)], np.int64)
+            last_stats = _last_or_none(whole)
             last = None if last_stats is None else SegmentStats.of(last_stats)
         numerators = stats.matches[:, :orders]
         return cls(
