@@ -213,7 +213,7 @@ class NLTKWeights(Part, family="weights", name="nltk"):
       re-weigh: give ``auto_reweigh=False`` for those.)
 
     >>> from bleuprint import weights
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> stats = BLEUStats((2, 1, 0, 0), (2, 1, 0, 0), 2, 4)
     >>> weights.order_weights(NLTKWeights(auto_reweigh=True), stats, [1.0, 1.0, 0.1, 0.1])
     [0.5, 0.5, 0.0, 0.0]
@@ -382,7 +382,7 @@ class NLTKMethod0(_NLTKMethod, Part, family="smooth", name="nltk-method0"):
 
     >>> import warnings
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore", ZeroOverlapWarning)
     ...     smoothing.precisions(NLTKMethod0(), BLEUStats((3, 0), (4, 3), 4, 4))
@@ -413,7 +413,7 @@ class NLTKMethod1(_NLTKMethod, Part, family="smooth", name="nltk-method1"):
     """NLTK's ``method1``: a zero numerator becomes ``epsilon``.
 
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> smoothing.precisions(NLTKMethod1(), BLEUStats((3, 0), (4, 2), 4, 4))
     [0.75, 0.05]
     """
@@ -437,7 +437,7 @@ class NLTKMethod2(_NLTKMethod, Part, family="smooth", name="nltk-method2"):
     every order from 2 up, matched or not.
 
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> smoothing.precisions(NLTKMethod2(), BLEUStats((3, 1), (4, 3), 4, 4))
     [0.75, 0.5]
     """
@@ -460,7 +460,7 @@ class NLTKMethod3(_NLTKMethod, Part, family="smooth", name="nltk-method3"):
     ``1 / (2^k * denominator)``.
 
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> smoothing.precisions(NLTKMethod3(), BLEUStats((3, 0, 0), (4, 3, 2), 4, 4))
     [0.75, 0.16666666666666666, 0.125]
     """
@@ -522,7 +522,7 @@ class NLTKMethod4(_NLTKMethod, Part, family="smooth", name="nltk-method4"):
     unmatched orders are left out of the mean.
 
     >>> from bleuprint import smoothing
-    >>> from bleuprint._stats import BLEUStats
+    >>> from bleuprint import BLEUStats
     >>> [round(p, 6) for p in smoothing.precisions(NLTKMethod4(), BLEUStats((3, 0), (4, 3), 4, 4))]
     [0.75, 0.04621]
     """
