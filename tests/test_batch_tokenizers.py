@@ -1,4 +1,5 @@
-"""Batch tokenization: ``tokenize_batch`` gives exactly what calling on each text gives."""
+"""Batch tokenization: ``tokenize_batch`` gives, text by text, sacreBLEU's tokens for the
+tokenizers sacreBLEU has, and what calling on each text gives for bleuprint's own."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from sacrebleu.metrics import BLEU
 
 from bleuprint import tokenizers
 from bleuprint._kernels import _python
 from bleuprint.typing import BatchTokenizer
+from tests.conftest import untraced
 
 BATCH_TOKENIZERS = [
     tokenizers.Whitespace(),
@@ -28,9 +31,31 @@ BATCH_TOKENIZERS = [
 IDS = [tokenizer.signature for tokenizer in BATCH_TOKENIZERS]
 
 
+# sacreBLEU's options for the tokenizers it has: (tokenize, lowercase).
+SACREBLEU = {
+    "whitespace": ("none", False),
+    "13a": ("13a", False),
+    "intl": ("intl", False),
+    "char": ("char", False),
+    "zh": ("zh", False),
+    "lowercase[13a[]]": ("13a", True),
+}
+
+
+def _sacrebleus(tokenize: str, lowercase: bool, texts: list[str]) -> list[list[str]]:
+    preprocess = BLEU(tokenize=tokenize, lowercase=lowercase)._preprocess_segment
+    return [preprocess(text).split() for text in texts]
+
+
 def assert_batch_is_per_text(tokenizer: Any, texts: list[str]) -> None:
+    """The batch gives sacreBLEU's tokens of each text where sacreBLEU has the tokenizer,
+    else (bleuprint's own tokenizers) what calling the tokenizer on each text gives."""
     assert isinstance(tokenizer, BatchTokenizer)
-    assert list(tokenizer.tokenize_batch(texts)) == [tokenizer(text) for text in texts]
+    if tokenizer.signature in SACREBLEU:
+        expected = untraced(_sacrebleus, *SACREBLEU[tokenizer.signature], texts)
+    else:
+        expected = [tokenizer(text) for text in texts]
+    assert list(tokenizer.tokenize_batch(texts)) == expected
 
 
 # Characters whose neighbours decide what the rules do: digits, periods, commas, dashes,
