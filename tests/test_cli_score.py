@@ -714,7 +714,6 @@ def test_jobs_change_nothing_but_the_processes(tmp_path: Path, options: tuple[st
     command, *rest = options
     one = succeed(command, "-r", "ref.txt", *rest, cwd=tmp_path)
     assert succeed(command, "-r", "ref.txt", *rest, "--jobs", "3", cwd=tmp_path) == one
-    assert succeed(command, "-r", "ref.txt", *rest, "-j", "2", cwd=tmp_path) == one
 
 
 def test_jobs_are_refused_with_dask(files: Path) -> None:
