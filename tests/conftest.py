@@ -48,6 +48,7 @@ _PROCESS_MODULES = (
     "test_docs_cli",
     "test_benchmark_smoke",
     "test_set_up",
+    "test_distributed",
 )
 
 
