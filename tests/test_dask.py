@@ -30,10 +30,9 @@ from distributed import Client, LocalCluster
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleuprint import BLEUResult, BLEUScore, ConfigurationError, InputError, presets
+from bleuprint import BLEUResult, BLEUScore, ConfigurationError, InputError, _io, presets
 from bleuprint import dask as bleu_dask
 from bleuprint.compat import hf_evaluate
-from bleuprint.dask import files as dask_files
 from bleuprint.typing import CorpusSmoother, implements
 from tests.conftest import NLTK_WARNS, as_the_preset_reads, load_shared_json, require_shared
 
@@ -463,7 +462,7 @@ def test_partitions_of_a_file_hold_its_lines_in_order_whatever_the_block_size(
         path = Path(folder, "lines.txt")
         path.write_bytes(data.encode())
         # Tiny read blocks put newlines on every side of a block boundary.
-        with mock.patch.object(dask_files._Layout, "BLOCK", block):
+        with mock.patch.object(_io.LineLayout, "BLOCK", block):
             pairs = bleu_dask.read_corpus(
                 path, [path], lines_per_partition=lines_per_partition, rstrip=rstrip
             )

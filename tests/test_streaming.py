@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import tracemalloc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -91,30 +91,62 @@ def write(path: Path, data: bytes) -> Path:
     return path
 
 
-def test_files_are_read_as_the_shared_data_says(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_files_are_read_as_the_shared_data_says(tmp_path: Path, jobs: int) -> None:
     # split on \n only; a final \n ends the last line; a byte-order mark stays; \r stays
     hypotheses = write(tmp_path / "hyp.txt", "\ufeffthe cat\r\na\u2028b\n\nlast\n".encode())
     references = write(tmp_path / "ref.txt", b"the cat\na b\nx\nlast")
     expected = BLEUScore().corpus_score(
         ["\ufeffthe cat\r", "a\u2028b", "", "last"], [["the cat"], ["a b"], ["x"], ["last"]]
     )
-    assert BLEUScore().corpus_score_files(hypotheses, [references], chunk_size=3) == expected
+    score = BLEUScore().corpus_score_files(hypotheses, [references], chunk_size=3, jobs=jobs)
+    assert score == expected
 
 
-def test_files_of_different_lengths(tmp_path: Path) -> None:
-    hypotheses = write(tmp_path / "hyp.txt", b"a\nb\nc\n")
-    references = write(tmp_path / "ref.txt", b"a\nb\n")
-    with pytest.raises(InputError, match=r"hyp\.txt has 3 lines but .*ref\.txt has 2"):
-        BLEUScore().corpus_score_files(hypotheses, [references])
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_files_score_as_sacrebleu_scores_them(
+    shared: Callable[..., Path], tmp_path: Path, jobs: int
+) -> None:
+    """A WMT22 system against both references, read in blocks by one process or split among
+    several, against sacreBLEU's corpus_bleu of the same lines (which it reads itself)."""
+    import sacrebleu  # noqa: PLC0415
+
+    folder = shared("data", "wmt22", "en-de")
+    files = [folder / name for name in ("sys.Online-B.txt", "ref.A.txt", "ref.B.txt")]
+    hypotheses, *references = (
+        path.read_text(encoding="utf-8").removesuffix("\n").split("\n") for path in files
+    )
+    expected = sacrebleu.corpus_bleu(hypotheses, references).score
+    result = BLEUScore.sacrebleu().corpus_score_files(
+        files[0], files[1:], chunk_size=500, jobs=jobs
+    )
+    assert 100 * result.score == pytest.approx(expected, rel=1e-12)
+    assert result.stats.segments == len(hypotheses)
 
 
-def test_undecodable_bytes_name_file_and_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("short", [0, 1, 2])
+def test_files_of_different_lengths(tmp_path: Path, jobs: int, short: int) -> None:
+    """Whichever file is short, the error names the longer and the shorter with their line
+    counts, also where the difference comes after the first chunk."""
+    lines = [f"line {index}".encode() for index in range(7)]
+    paths = [
+        write(tmp_path / name, b"\n".join(lines[:5] if index == short else lines) + b"\n")
+        for index, name in enumerate(["hyp.txt", "ref1.txt", "ref2.txt"])
+    ]
+    shorter = paths[short].name.replace(".", r"\.")
+    with pytest.raises(InputError, match=rf"\.txt has 7 lines but .*{shorter} has 5"):
+        BLEUScore().corpus_score_files(paths[0], paths[1:], chunk_size=2, jobs=jobs)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_undecodable_bytes_name_file_and_line(tmp_path: Path, jobs: int) -> None:
     hypotheses = write(tmp_path / "hyp.txt", b"a\nb \xff\n")
     references = write(tmp_path / "ref.txt", b"a\nb\n")
     with pytest.raises(
         InputError, match=r"hyp\.txt:2: not valid UTF-8 \(byte 3 of the line is 0xff\)$"
     ) as raised:
-        BLEUScore().corpus_score_files(hypotheses, [references])
+        BLEUScore().corpus_score_files(hypotheses, [references], jobs=jobs)
     assert (raised.value.path, raised.value.line) == (str(hypotheses), 2)
 
 
@@ -150,4 +182,32 @@ def peak_memory_of_streaming(segments: int) -> int:
 
 def test_memory_does_not_grow_with_the_corpus() -> None:
     small, large = peak_memory_of_streaming(2_000), peak_memory_of_streaming(20_000)
+    assert large < 1.5 * small
+
+
+def peak_memory_of_files(folder: Path, segments: int, jobs: int) -> int:
+    hypotheses = write(
+        folder / f"hyp{segments}.txt",
+        "".join(
+            f"segment {i} of a long file with words that repeat\n" for i in range(segments)
+        ).encode(),
+    )
+    references = write(
+        folder / f"ref{segments}.txt",
+        "".join(
+            f"segment {i} of the long file with words repeated\n" for i in range(segments)
+        ).encode(),
+    )
+    tracemalloc.start()
+    try:
+        BLEUScore().corpus_score_files(hypotheses, [references], chunk_size=500, jobs=jobs)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_memory_of_files_does_not_grow_with_the_corpus(tmp_path: Path, jobs: int) -> None:
+    small = peak_memory_of_files(tmp_path, 4_000, jobs)
+    large = peak_memory_of_files(tmp_path, 40_000, jobs)
     assert large < 1.5 * small

@@ -28,16 +28,22 @@ import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import BinaryIO, cast
+from itertools import chain
+from typing import BinaryIO, ClassVar, cast
+
+import attrs
+import numpy as np
 
 from bleuprint.exceptions import InputError
 
 __all__ = [
     "STDIN",
+    "LineLayout",
     "byte_order_mark_warning",
     "display_name",
     "lines_differ",
     "open_binary",
+    "read_line_blocks",
     "read_lines",
     "read_segments",
     "same_length",
@@ -73,6 +79,27 @@ def read_lines(
     ...
     bleuprint.exceptions.InputError: no/such/file.txt: no such file
     """
+    blocks = read_line_blocks(
+        path,
+        byte_range=byte_range,
+        first_line=first_line,
+        sacrebleu_names=sacrebleu_names,
+        progress=progress,
+    )
+    yield from chain.from_iterable(blocks)
+
+
+def read_line_blocks(
+    path: str | os.PathLike[str],
+    *,
+    byte_range: tuple[int, int] | None = None,
+    first_line: int = 1,
+    sacrebleu_names: bool = False,
+    progress: Callable[[int], object] | None = None,
+) -> Iterator[list[str]]:
+    """The lines of :func:`read_lines`, a list for each block of about 64 KiB: for readers
+    that handle lines by the thousand, where a Python call per line would cost more than the
+    reading."""
     name = os.fspath(path)
     shown = display_name(name) if sacrebleu_names else name
     with open_binary(name, sacrebleu_names=sacrebleu_names) as handle:
@@ -85,6 +112,48 @@ def read_lines(
             raise InputError("not a valid gzip file", path=shown) from None
         except OSError as error:
             raise _unreadable(error, shown) from None
+
+
+@attrs.frozen
+class LineLayout:
+    """Where the partitions of ``every`` lines of one text file start (byte offsets), its
+    size and its number of lines, found in one pass without decoding it: each partition is
+    then read by a process of its own (:func:`read_lines` with ``byte_range``).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as handle:
+    ...     _ = handle.write(b"a\\nbb\\nccc\\nd")
+    >>> layout = LineLayout.scan(handle.name, 2)
+    >>> layout.starts, layout.lines, layout.byte_range(1)
+    ([0, 5], 4, (5, 10))
+    >>> os.remove(handle.name)
+    """
+
+    BLOCK: ClassVar[int] = 1 << 24
+
+    path: str
+    starts: list[int]
+    size: int
+    lines: int
+
+    @classmethod
+    def scan(cls, path: str, every: int) -> LineLayout:
+        starts, newlines, offset, last = [0], 0, 0, b"\n"
+        with open_binary(path) as handle:
+            while block := handle.read(cls.BLOCK):
+                ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
+                # The line after newline number k (counting from 1) starts a partition
+                # when k is a multiple of every.
+                first = (every - 1 - newlines) % every
+                starts.extend((offset + ends[first::every] + 1).tolist())
+                newlines, offset, last = newlines + len(ends), offset + len(block), block[-1:]
+        if starts[-1] == offset and len(starts) > 1:
+            starts.pop()  # the file ends exactly at a partition boundary
+        return cls(path, starts, offset, newlines + (last != b"\n"))
+
+    def byte_range(self, number: int) -> tuple[int, int]:
+        end = self.starts[number + 1] if number + 1 < len(self.starts) else self.size
+        return self.starts[number], end
 
 
 def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[str]:
@@ -102,14 +171,15 @@ def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[st
     ...
     bleuprint.exceptions.InputError: f.txt:2: not valid UTF-8 (byte 1 of the line is 0xff)
     """
-    return _segments(_decoded([data], name, 1), name, as_given=as_given)
+    lines = chain.from_iterable(_decoded([data], name, 1))
+    return _segments(lines, name, as_given=as_given)
 
 
 def read_segments(path: str, progress: Callable[[int], object] | None = None) -> list[str]:
     """The segments of the file at ``path`` as sacreBLEU's command line reads them (``-``:
     standard input); at least one. ``progress``: as :func:`read_lines`'s."""
-    lines = read_lines(path, sacrebleu_names=True, progress=progress)
-    return _segments(lines, display_name(path), as_given=False)
+    blocks = read_line_blocks(path, sacrebleu_names=True, progress=progress)
+    return _segments(chain.from_iterable(blocks), display_name(path), as_given=False)
 
 
 def _segments(lines: Iterable[str], name: str, *, as_given: bool) -> list[str]:
@@ -275,9 +345,9 @@ def _reported(blocks: Iterable[bytes], progress: Callable[[int], object]) -> Ite
     progress(unreported)
 
 
-def _decoded(blocks: Iterable[bytes], name: str, first_line: int) -> Iterator[str]:
-    """The lines of the bytes of ``blocks``, decoded, without their ``\\n``; ``first_line`` is
-    the number of the first, for errors."""
+def _decoded(blocks: Iterable[bytes], name: str, first_line: int) -> Iterator[list[str]]:
+    """The lines of the bytes of ``blocks``, decoded, without their ``\\n``, a list per
+    block; ``first_line`` is the number of the first, for errors."""
     number, unended = first_line, []  # the pieces of a line not ended yet
     for block in blocks:
         end = block.rfind(b"\n")
@@ -289,13 +359,12 @@ def _decoded(blocks: Iterable[bytes], name: str, first_line: int) -> Iterator[st
         try:
             lines = data.decode("utf-8").split("\n")
         except UnicodeDecodeError:  # a line break is never part of a character: find the line
-            yield from _decoded_lines(data, name, number)
-        else:
-            yield from lines
-        number += data.count(b"\n") + 1
+            lines = list(_decoded_lines(data, name, number))
+        yield lines
+        number += len(lines)
     rest = b"".join(unended)
     if rest:
-        yield from _decoded_lines(rest, name, number)
+        yield list(_decoded_lines(rest, name, number))
 
 
 def _decoded_lines(data: bytes, name: str, first_line: int) -> Iterator[str]:

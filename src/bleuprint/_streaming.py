@@ -152,10 +152,13 @@ def _chunks(pairs: Iterator[tuple[Segment, Sequence[Segment]]], chunk_size: int)
         yield [hypothesis for hypothesis, _ in chunk], [refs for _, refs in chunk]
 
 
-def _counted(engine: Counter, chunks: Iterator[Chunk], jobs: int) -> Iterator[SegmentStats]:
-    """Each chunk's per-segment statistics, in order."""
+def _counted(
+    engine: Counter, chunks: Iterator[Chunk], jobs: int, first_segment: int = 0
+) -> Iterator[SegmentStats]:
+    """Each chunk's per-segment statistics, in order; ``first_segment`` is the index of the
+    first chunk's first segment in the corpus, for errors."""
+    offset = first_segment
     if jobs == 1:
-        offset = 0
         for chunk in chunks:
             yield _count_chunk(engine, offset, chunk)
             offset += len(chunk[0])
@@ -166,7 +169,6 @@ def _counted(engine: Counter, chunks: Iterator[Chunk], jobs: int) -> Iterator[Se
     # A bounded window of chunks in flight keeps memory independent of the corpus length.
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[Future[SegmentStats]] = deque()
-        offset = 0
         for chunk in chunks:
             pending.append(pool.submit(_count_chunk, engine, offset, chunk))
             offset += len(chunk[0])
@@ -212,30 +214,113 @@ def count_files(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     jobs: int = 1,
 ) -> BLEUStats:
-    """The summed statistics of a hypothesis file against one or more reference files."""
+    """The summed statistics of a hypothesis file against one or more reference files.
+
+    One job reads the files a block at a time. Several jobs split them into ``jobs`` parts of
+    equal line counts (one pass over each file finds where they start), and each process reads
+    and counts its own part: only statistics cross between processes, never text.
+    """
     if isinstance(reference_files, (str, os.PathLike)) or not reference_files:
         raise InputError("give the reference files as a list of one or more paths")
-    files = [hypothesis_file, *reference_files]
-    rows = _aligned(files, [_io.read_lines(path) for path in files])
-    return count_pairs(engine, ((row[0], row[1:]) for row in rows), chunk_size, jobs)
+    check_positive_whole("chunk_size", chunk_size)
+    check_positive_whole("jobs", jobs)
+    files = [os.fspath(path) for path in (hypothesis_file, *reference_files)]
+    if jobs == 1:
+        total = summed(engine, _counted(engine, _file_chunks(files, chunk_size), 1))
+    else:
+        total = _count_parts(engine, files, chunk_size, jobs)
+    if not total.segments:
+        raise InputError("the corpus is empty: there is nothing to score")
+    return total
 
 
-def _aligned(
-    files: Sequence[str | os.PathLike[str]], streams: Sequence[Iterator[str]]
-) -> Iterator[list[str]]:
-    """One list per line number with that line of every file; files of different lengths are
-    an error naming both files and their line counts."""
-    counts = 0
+# A part of the files: each file's byte range, and the number of the part's first line.
+_Part = tuple[list[tuple[str, tuple[int, int]]], int]
+
+
+def _count_parts(engine: Counter, files: list[str], chunk_size: int, jobs: int) -> BLEUStats:
+    """The statistics of the files, counted in ``jobs`` processes, a part each, summed in
+    order."""
+    lines = _io.LineLayout.scan(files[0], 1 << 62).lines
+    every = max(1, -(-lines // jobs))
+    layouts = [_io.LineLayout.scan(path, every) for path in files]
+    longer, shorter = max(layouts, key=_lines), min(layouts, key=_lines)
+    if longer.lines != shorter.lines:
+        raise _io.lines_differ(longer.path, longer.lines, shorter.path, shorter.lines)
+    parts: list[_Part] = [
+        ([(layout.path, layout.byte_range(number)) for layout in layouts], 1 + number * every)
+        for number in range(len(layouts[0].starts))
+    ]
+    # (multiprocessing only where it runs: it costs start-up time.)
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
+        counted = list(
+            pool.map(_count_part, [engine] * len(parts), parts, [chunk_size] * len(parts))
+        )
+    total = engine.empty_stats()
+    for stats in counted:
+        total = total + stats
+    return total
+
+
+def _lines(layout: _io.LineLayout) -> int:
+    return layout.lines
+
+
+def _count_part(engine: Counter, part: _Part, chunk_size: int) -> BLEUStats:
+    ranges, first_line = part
+    chunks = _file_chunks([path for path, _ in ranges], chunk_size, ranges, first_line)
+    return summed(engine, _counted(engine, chunks, 1, first_segment=first_line - 1))
+
+
+def _file_chunks(
+    files: Sequence[str],
+    chunk_size: int,
+    ranges: Sequence[tuple[str, tuple[int, int]]] | None = None,
+    first_line: int = 1,
+) -> Iterator[Chunk]:
+    """The aligned lines of the files (of their byte ranges if given), ``chunk_size`` at a
+    time: line ``i`` of every reference file is a reference of line ``i`` of the first.
+    Lines are moved a block at a time, never one by one."""
+    byte_ranges = [byte_range for _, byte_range in ranges] if ranges else [None] * len(files)
+    streams = [
+        _io.read_line_blocks(path, byte_range=byte_range, first_line=first_line)
+        for path, byte_range in zip(files, byte_ranges)
+    ]
+    buffers: list[list[Segment]] = [[] for _ in files]
+    ended = [False] * len(files)
+    taken = 0  # lines handed on from every file
     while True:
-        row = [next(stream, None) for stream in streams]
-        if all(line is None for line in row):
+        for index, stream in enumerate(streams):
+            while len(buffers[index]) < chunk_size and not ended[index]:
+                block = next(stream, None)
+                if block is None:
+                    ended[index] = True
+                else:
+                    buffers[index].extend(block)
+        size = min(map(len, buffers))
+        if not size:
+            if any(buffers):
+                raise _lines_differ(files, streams, buffers, taken)
             return
-        if any(line is None for line in row):
-            shorter = next(i for i, line in enumerate(row) if line is None)
-            longer = next(i for i, line in enumerate(row) if line is not None)
-            rest = sum(1 for _ in streams[longer])
-            raise _io.lines_differ(
-                os.fspath(files[longer]), counts + 1 + rest, os.fspath(files[shorter]), counts
-            )
-        counts += 1
-        yield row  # type: ignore[misc]
+        columns = [buffer[:size] for buffer in buffers]
+        buffers = [buffer[size:] for buffer in buffers]
+        taken += size
+        yield columns[0], list(zip(*columns[1:]))
+
+
+def _lines_differ(
+    files: Sequence[str],
+    streams: Sequence[Iterator[list[str]]],
+    buffers: Sequence[Sequence[Segment]],
+    taken: int,
+) -> InputError:
+    """The error for files of different lengths, naming a longer and a shorter one with their
+    line counts."""
+    shorter = next(index for index, buffer in enumerate(buffers) if not buffer)
+    longer = next(index for index, buffer in enumerate(buffers) if buffer)
+    rest = sum(map(len, streams[longer]))
+    return _io.lines_differ(
+        files[longer], taken + len(buffers[longer]) + rest, files[shorter], taken
+    )

@@ -10,12 +10,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import ClassVar
 
-import attrs
 import dask.bag
 import distributed
-import numpy as np
 from dask.delayed import delayed
 
 from bleuprint import _io
@@ -55,7 +52,7 @@ def read_corpus(
     if not reference_paths:
         raise ConfigurationError("give at least one reference file")
     paths = [os.path.abspath(path) for path in (hypothesis_path, *reference_paths)]
-    layouts = [_Layout.scan(path, lines_per_partition) for path in paths]
+    layouts = [_io.LineLayout.scan(path, lines_per_partition) for path in paths]
     for layout in layouts[1:]:
         if layout.lines != layouts[0].lines:
             raise _io.lines_differ(layout.path, layout.lines, layouts[0].path, layouts[0].lines)
@@ -69,38 +66,6 @@ def read_corpus(
         for number in range(len(layouts[0].starts))
     ]
     return dask.bag.from_delayed(parts)
-
-
-@attrs.frozen
-class _Layout:
-    """Where the partitions of one text file start (byte offsets), its size and its number
-    of lines, found without decoding it."""
-
-    BLOCK: ClassVar[int] = 1 << 24
-
-    path: str
-    starts: list[int]
-    size: int
-    lines: int
-
-    @classmethod
-    def scan(cls, path: str, every: int) -> _Layout:
-        starts, newlines, offset, last = [0], 0, 0, b"\n"
-        with _io.open_binary(path) as handle:
-            while block := handle.read(cls.BLOCK):
-                ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
-                # The line after newline number k (counting from 1) starts a partition
-                # when k is a multiple of every.
-                first = (every - 1 - newlines) % every
-                starts.extend((offset + ends[first::every] + 1).tolist())
-                newlines, offset, last = newlines + len(ends), offset + len(block), block[-1:]
-        if starts[-1] == offset and len(starts) > 1:
-            starts.pop()  # the file ends exactly at a partition boundary
-        return cls(path, starts, offset, newlines + (last != b"\n"))
-
-    def byte_range(self, number: int) -> tuple[int, int]:
-        end = self.starts[number + 1] if number + 1 < len(self.starts) else self.size
-        return self.starts[number], end
 
 
 def _read_pairs(
