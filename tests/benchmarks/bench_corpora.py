@@ -106,21 +106,41 @@ def _one_language_pair(folder: Path, seed: int) -> Iterator[tuple[str, str] | No
         yield (output, reference) if fresh(output, reference) else None
 
 
-def distinct_corpus(size: int, seed: int = 2022) -> tuple[list[str], list[str]]:
-    """``size`` distinct (output, reference) pairs, every language pair taking turns."""
+def distinct_pairs(seed: int = 2022) -> Iterator[tuple[str, str]]:
+    """Distinct (output, reference) pairs without end, every language pair taking turns."""
     streams = [
         _one_language_pair(folder, seed + number)
         for number, folder in enumerate(sorted(path for path in wmt22().iterdir() if path.is_dir()))
     ]
-    outputs: list[str] = []
-    references: list[str] = []
-    while len(outputs) < size:
+    while True:
         for stream in streams:
             pair = next(stream)
-            if pair is not None and len(outputs) < size:
-                outputs.append(pair[0])
-                references.append(pair[1])
-    return outputs, references
+            if pair is not None:
+                yield pair
+
+
+def distinct_corpus(size: int, seed: int = 2022) -> tuple[list[str], list[str]]:
+    """``size`` distinct (output, reference) pairs, every language pair taking turns."""
+    pairs = list(itertools.islice(distinct_pairs(seed), size))
+    return [output for output, _ in pairs], [reference for _, reference in pairs]
+
+
+def distinct_file_names(size: int, folder: Path) -> tuple[Path, Path]:
+    return folder / f"distinct{size}.hyp.txt", folder / f"distinct{size}.ref.txt"
+
+
+def write_distinct_files(size: int, folder: Path) -> tuple[Path, Path]:
+    """:func:`distinct_corpus` written as two files as it is made (it never holds the corpus:
+    10,000,000 lines are about 1.2 GB a file)."""
+    paths = distinct_file_names(size, folder)
+    with (
+        paths[0].open("w", encoding="utf-8") as outputs,
+        paths[1].open("w", encoding="utf-8") as references,
+    ):
+        for output, reference in itertools.islice(distinct_pairs(), size):
+            outputs.write(output + "\n")
+            references.write(reference + "\n")
+    return paths
 
 
 def repeated(lines: list[str], size: int) -> list[str]:

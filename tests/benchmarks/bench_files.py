@@ -1,0 +1,128 @@
+"""Scoring from files, as whole processes: bleuprint's command and API against the floor of a
+plain Python loop that reads both files and splits every line, and against sacreBLEU's command,
+on distinct WMT22-derived lines (``bench_corpora.write_distinct_files``: no line repeats, so no
+cache is measured).
+
+Each row is one process tree, timed by ``os.wait4``: CPU (user + system, the tree's), wall and
+peak resident memory (``ru_maxrss``: the largest process of the tree). bleuprint counts on one
+thread a process (``BLEUPRINT_THREADS=1``), so ``--jobs 2`` and 2 Dask workers use two cores::
+
+    python tests/benchmarks/bench_files.py --sizes 1000000 10000000 --sacrebleu-up-to 1000000
+
+See docs/performance/benchmark.md, "From files".
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_corpora
+
+FLOOR = """
+import sys
+with open(sys.argv[1], encoding="utf-8") as hyp, open(sys.argv[2], encoding="utf-8") as ref:
+    for hypothesis, reference in zip(hyp, ref):
+        hypothesis.split(), reference.split()
+"""
+API = """
+import sys
+from bleuprint import BLEUScore
+print(BLEUScore.sacrebleu().corpus_score_files(sys.argv[1], [sys.argv[2]], jobs=int(sys.argv[3])))
+"""
+DASK = """
+import sys
+from distributed import Client, LocalCluster
+from bleuprint import BLEUScore
+from bleuprint.dask import corpus_score_files
+workers = int(sys.argv[3])
+with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cluster:
+    with Client(cluster) as client:
+        print(corpus_score_files(BLEUScore.sacrebleu(), sys.argv[1], [sys.argv[2]],
+                                 scheduler=client))
+"""
+
+
+def measure(command: list[str], timeout: float) -> tuple[float, float, float] | None:
+    """CPU seconds, wall seconds and peak MB of the command's process tree; ``None`` past the
+    timeout."""
+    environment = {**os.environ, "BLEUPRINT_THREADS": "1"}
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=environment)
+    deadline = start + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() > deadline:
+            process.kill()
+            os.wait4(process.pid, 0)
+            return None
+        time.sleep(0.02)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"failed: {' '.join(command)}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+
+
+def rows(size: int, hypotheses: str, references: str, options: argparse.Namespace) -> None:
+    python, bleuprint = sys.executable, str(Path(sys.executable).with_name("bleuprint"))
+    commands: list[tuple[str, list[str]]] = [
+        ("read and split (floor)", [python, "-c", FLOOR, hypotheses, references]),
+        ("bleuprint score", [bleuprint, "score", "-r", references, "-i", hypotheses]),
+        (
+            "bleuprint score --jobs 2",
+            [bleuprint, "score", "-r", references, "-i", hypotheses, "--jobs", "2"],
+        ),
+        ("corpus_score_files jobs=1", [python, "-c", API, hypotheses, references, "1"]),
+        ("corpus_score_files jobs=2", [python, "-c", API, hypotheses, references, "2"]),
+        ("bleuprint.dask, 1 worker", [python, "-c", DASK, hypotheses, references, "1"]),
+        ("bleuprint.dask, 2 workers", [python, "-c", DASK, hypotheses, references, "2"]),
+    ]
+    if size <= options.sacrebleu_up_to:
+        sacrebleu = str(Path(sys.executable).with_name("sacrebleu"))
+        commands.append(("sacrebleu command", [sacrebleu, references, "-i", hypotheses]))
+    floor_cpu = None
+    for name, command in commands:
+        measured = measure(command, options.timeout)
+        if measured is None:
+            print(f"| {size:,} | {name} | > {options.timeout:g} s | | | |")
+            continue
+        cpu, wall, peak = measured
+        floor_cpu = floor_cpu or cpu
+        print(
+            f"| {size:,} | {name} | {cpu:.2f} | {wall:.2f} | {peak:.0f} | {cpu / floor_cpu:.2f} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 10_000_000])
+    parser.add_argument("--sacrebleu-up-to", type=int, default=1_000_000)
+    parser.add_argument("--timeout", type=float, default=900, help="seconds a command may take")
+    parser.add_argument("--write", nargs=2, metavar=("SIZE", "FOLDER"), help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.write:
+        bench_corpora.write_distinct_files(int(options.write[0]), Path(options.write[1]))
+        return
+    print(f"# {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print("| lines | command | CPU s | wall s | peak MB | CPU / floor |")
+    print("|---|---|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as folder:
+        for size in options.sizes:
+            # Written by a child: a process forked from one holding the corpus would report
+            # its parent's memory as its peak (ru_maxrss counts what it had before exec).
+            subprocess.run([sys.executable, __file__, "--write", str(size), folder], check=True)
+            hypotheses, references = bench_corpora.distinct_file_names(size, Path(folder))
+            rows(size, str(hypotheses), str(references), options)
+
+
+if __name__ == "__main__":
+    main()
