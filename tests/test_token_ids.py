@@ -9,6 +9,7 @@ those peers; never from the id path itself.
 from __future__ import annotations
 
 import pickle
+import subprocess
 import sys
 import warnings
 from typing import Any
@@ -492,8 +493,21 @@ def test_a_corpus_of_many_chunks_counts_as_one(monkeypatch: Any, threads: int) -
 
 
 def test_no_tensor_library_is_imported() -> None:
-    BLEUScore.canonical().corpus_score([ArrayProtocol(np.array([4, 5]))], [[[4, 5]]])
-    assert not {"torch", "jax", "tensorflow"} & set(sys.modules)
+    """Arrays are read through their protocols: scoring one imports no tensor library (in a
+    process of its own, as other tests import torch)."""
+    program = (
+        "import sys, numpy as np\n"
+        "from bleuprint import BLEUScore\n"
+        "class Tensorish:\n"
+        "    def __init__(self, ids): self.ids = ids\n"
+        "    def __array__(self, dtype=None, copy=None): return self.ids\n"
+        "BLEUScore.canonical().corpus_score([Tensorish(np.array([4, 5]))], [[[4, 5]]])\n"
+        "print(sorted({'torch', 'jax', 'tensorflow'} & set(sys.modules)))"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True
+    )
+    assert completed.stdout.strip() == "[]"
 
 
 # -- what is refused, by name and place ----------------------------------------------------------
