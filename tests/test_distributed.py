@@ -96,7 +96,11 @@ def test_in_one_process_the_metric_is_the_accumulator() -> None:
     """Without a process group: updates and torchmetrics' ``forward`` (which merges each
     batch's state into the running one) give the accumulator's result."""
     engine = BLEUScore.nltk()
-    batches = [(["a b c d"], [["a b c e"]]), (["x y z"], [["x y z"]]), (["q"], [["r s"]])]
+    batches = [
+        (["a b c d e"], [["a b c d f"]]),
+        (["x y z w v"], [["x y z w v"]]),
+        (["q r s t"], [["q r s t u"]]),
+    ]
     metric, accumulator = BLEUMetric(engine), engine.accumulator()
     for hypotheses, references in batches:
         metric(hypotheses, references)
