@@ -99,9 +99,10 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path, quiet: bool) -> None:
     assert completed.returncode == 0
     assert completed.stdout.decode().count("\n") == 2  # the scores are not disturbed
     assert (b"testing:" in drawn) is not quiet
-    assert (b"counting:" in drawn) is not quiet
-    # Counted out of 2 x 50 segments; tested out of 300 resamples x (2 x 2 systems - 1).
-    assert (b"/100 [" in drawn and b"/900 [" in drawn) is not quiet
+    assert (b"reading and counting:" in drawn) is not quiet
+    # Read and counted out of the files' 3 x 500 bytes (1.46 KiB); tested out of 300
+    # resamples x (2 x 2 systems - 1).
+    assert (b"/1.46k [" in drawn and b"/900 [" in drawn) is not quiet
 
 
 def test_no_progress_bar_when_piped(tmp_path: Path) -> None:
@@ -144,10 +145,11 @@ def test_a_terminal_sees_every_step_from_the_start_and_a_clean_screen_at_the_end
     text = drawn.decode()
     # Every step shows, in order, from reading the files (the first thing on the screen) on,
     # with its count, and its rate and time left where the total is known.
-    steps = ["reading:", "counting:", "scoring:", "testing:"]
-    assert text.lstrip("\r").startswith("reading:")
+    steps = ["reading and counting:", "scoring:", "testing:"]
+    assert text.lstrip("\r").startswith("reading and counting:")
     assert [text.index(step) for step in steps] == sorted(text.index(step) for step in steps)
-    assert "/120k segments" not in text and "/80000 [" in text and " segments/s]" in text
+    # The bytes of the three files: 2 x 920,000 + 1,000,000 (2.71 MiB).
+    assert "/2.71M [" in text and "B/s]" in text
     assert "/60 [" in text and " corpora/s]" in text  # 20 resamples x (2 x 2 systems - 1)
     # The final screen holds the two scores and nothing else: every line was erased.
     screen = pyte.Screen(100, 24)

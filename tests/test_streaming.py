@@ -127,16 +127,27 @@ def test_files_score_as_sacrebleu_scores_them(
 @pytest.mark.parametrize("jobs", [1, 2])
 @pytest.mark.parametrize("short", [0, 1, 2])
 def test_files_of_different_lengths(tmp_path: Path, jobs: int, short: int) -> None:
-    """Whichever file is short, the error names the longer and the shorter with their line
-    counts, also where the difference comes after the first chunk."""
+    """Whichever file is short, the error names the hypothesis file and the first file whose
+    length differs, with their line counts, also where it comes after the first chunk."""
     lines = [f"line {index}".encode() for index in range(7)]
     paths = [
         write(tmp_path / name, b"\n".join(lines[:5] if index == short else lines) + b"\n")
         for index, name in enumerate(["hyp.txt", "ref1.txt", "ref2.txt"])
     ]
-    shorter = paths[short].name.replace(".", r"\.")
-    with pytest.raises(InputError, match=rf"\.txt has 7 lines but .*{shorter} has 5"):
+    other = "ref1" if short in (0, 1) else "ref2"
+    counts = (5, 7) if short == 0 else (7, 5)
+    with pytest.raises(
+        InputError, match=rf"hyp\.txt has {counts[0]} lines but .*{other}\.txt has {counts[1]}:"
+    ):
         BLEUScore().corpus_score_files(paths[0], paths[1:], chunk_size=2, jobs=jobs)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_empty_file_is_named(tmp_path: Path, jobs: int) -> None:
+    hypotheses = write(tmp_path / "hyp.txt", b"a\nb\n")
+    references = write(tmp_path / "ref.txt", b"")
+    with pytest.raises(InputError, match=r"ref\.txt: the file is empty$"):
+        BLEUScore().corpus_score_files(hypotheses, [references], jobs=jobs)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

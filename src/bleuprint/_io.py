@@ -192,10 +192,13 @@ def _segments(lines: Iterable[str], name: str, *, as_given: bool) -> list[str]:
     return segments
 
 
-def split_references(segments: Sequence[str], count: int, name: str) -> list[list[str]]:
+def split_references(
+    segments: Sequence[str], count: int, name: str, first_line: int = 1
+) -> list[list[str]]:
     """``count`` reference streams from lines holding ``count`` tab-separated references each,
     as sacreBLEU's ``--num-refs`` reads them (a tab inside the last reference stays in it; each
-    reference loses its trailing whitespace, as sacreBLEU strips every segment).
+    reference loses its trailing whitespace, as sacreBLEU strips every segment). The first
+    segment is line ``first_line`` of the file, for errors.
 
     >>> split_references(["a b\\tc d ", "e\\tf"], 2, "refs.tsv")
     [['a b', 'e'], ['c d', 'f']]
@@ -205,7 +208,7 @@ def split_references(segments: Sequence[str], count: int, name: str) -> list[lis
     bleuprint.exceptions.InputError: refs.tsv:2: expected 2 tab-separated references, found 1
     """
     rows = []
-    for number, line in enumerate(segments, start=1):
+    for number, line in enumerate(segments, start=first_line):
         fields = line.split("\t", count - 1)
         if len(fields) != count:
             raise InputError(

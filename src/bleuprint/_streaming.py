@@ -244,9 +244,8 @@ def _count_parts(engine: Counter, files: list[str], chunk_size: int, jobs: int) 
     lines = _io.LineLayout.scan(files[0], 1 << 62).lines
     every = max(1, -(-lines // jobs))
     layouts = [_io.LineLayout.scan(path, every) for path in files]
-    longer, shorter = max(layouts, key=_lines), min(layouts, key=_lines)
-    if longer.lines != shorter.lines:
-        raise _io.lines_differ(longer.path, longer.lines, shorter.path, shorter.lines)
+    if len({layout.lines for layout in layouts}) > 1:
+        raise _differing_lengths(files, [layout.lines for layout in layouts])
     parts: list[_Part] = [
         ([(layout.path, layout.byte_range(number)) for layout in layouts], 1 + number * every)
         for number in range(len(layouts[0].starts))
@@ -264,10 +263,6 @@ def _count_parts(engine: Counter, files: list[str], chunk_size: int, jobs: int) 
     return total
 
 
-def _lines(layout: _io.LineLayout) -> int:
-    return layout.lines
-
-
 def _count_part(engine: Counter, part: _Part, chunk_size: int) -> BLEUStats:
     ranges, first_line = part
     chunks = _file_chunks([path for path, _ in ranges], chunk_size, ranges, first_line)
@@ -281,15 +276,26 @@ def _file_chunks(
     first_line: int = 1,
 ) -> Iterator[Chunk]:
     """The aligned lines of the files (of their byte ranges if given), ``chunk_size`` at a
-    time: line ``i`` of every reference file is a reference of line ``i`` of the first.
-    Lines are moved a block at a time, never one by one."""
+    time: line ``i`` of every reference file is a reference of line ``i`` of the first."""
     byte_ranges = [byte_range for _, byte_range in ranges] if ranges else [None] * len(files)
     streams = [
         _io.read_line_blocks(path, byte_range=byte_range, first_line=first_line)
         for path, byte_range in zip(files, byte_ranges)
     ]
-    buffers: list[list[Segment]] = [[] for _ in files]
-    ended = [False] * len(files)
+    for columns in aligned_columns(files, streams, chunk_size):
+        hypotheses: list[Segment] = list(columns[0])
+        yield hypotheses, list(zip(*columns[1:]))
+
+
+def aligned_columns(
+    files: Sequence[str], streams: Sequence[Iterator[list[str]]], chunk_size: int
+) -> Iterator[list[list[str]]]:
+    """The next ``chunk_size`` lines of every stream of line blocks
+    (:func:`bleuprint._io.read_line_blocks`), a column per file, until they end; streams of
+    different lengths are an error naming the longer and the shorter file (``files``) with
+    their line counts. Lines are moved a block at a time, never one by one."""
+    buffers: list[list[str]] = [[] for _ in streams]
+    ended = [False] * len(streams)
     taken = 0  # lines handed on from every file
     while True:
         for index, stream in enumerate(streams):
@@ -307,20 +313,28 @@ def _file_chunks(
         columns = [buffer[:size] for buffer in buffers]
         buffers = [buffer[size:] for buffer in buffers]
         taken += size
-        yield columns[0], list(zip(*columns[1:]))
+        yield columns
 
 
 def _lines_differ(
     files: Sequence[str],
     streams: Sequence[Iterator[list[str]]],
-    buffers: Sequence[Sequence[Segment]],
+    buffers: Sequence[Sequence[str]],
     taken: int,
 ) -> InputError:
-    """The error for files of different lengths, naming a longer and a shorter one with their
-    line counts."""
-    shorter = next(index for index, buffer in enumerate(buffers) if not buffer)
-    longer = next(index for index, buffer in enumerate(buffers) if buffer)
-    rest = sum(map(len, streams[longer]))
-    return _io.lines_differ(
-        files[longer], taken + len(buffers[longer]) + rest, files[shorter], taken
-    )
+    """The error for streams of different lengths (read up to ``taken`` lines each)."""
+    counts = [
+        taken + len(buffer) + (sum(map(len, stream)) if buffer else 0)
+        for buffer, stream in zip(buffers, streams)
+    ]
+    return _differing_lengths(files, counts)
+
+
+def _differing_lengths(files: Sequence[str], counts: Sequence[int]) -> InputError:
+    """The first file against the first whose line count differs from it, or the one that
+    is empty."""
+    other = next(index for index, count in enumerate(counts) if count != counts[0])
+    for index in (0, other):
+        if not counts[index]:
+            return InputError("the file is empty", path=files[index])
+    return _io.lines_differ(files[0], counts[0], files[other], counts[other])

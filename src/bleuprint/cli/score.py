@@ -12,7 +12,13 @@ from bleuprint._engine import BLEUScore
 from bleuprint._io import STDIN
 from bleuprint.cli import plot, render_scores
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
-from bleuprint.cli.corpus import Corpus, count_segments, read_corpus, warn_if_tokenized
+from bleuprint.cli.corpus import (
+    CountedCorpus,
+    count_corpus,
+    count_systems,
+    read_corpus,
+    warn_if_tokenized,
+)
 from bleuprint.cli.options import (
     SubCommands,
     add_input_options,
@@ -21,7 +27,7 @@ from bleuprint.cli.options import (
 )
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, add_significance_options, chosen_test
-from bleuprint.cli.systems import SystemScore, plot_scores, score_systems
+from bleuprint.cli.systems import SystemScore, plot_scores, score_counted
 from bleuprint.exceptions import ConfigurationError
 
 
@@ -77,29 +83,31 @@ def run(arguments: argparse.Namespace) -> str:
         if arguments.dask is not None:
             scores = _score_on_dask(engine, test, arguments, progress)
             return render_scores.corpus_scores("score", scores, test, arguments)
-        corpus = read_corpus(arguments, progress)
-        warn_if_tokenized(engine, corpus, arguments)
+        if arguments.sentence_level and (len(arguments.input or [None]) > 1 or test is not None):
+            raise ConfigurationError(
+                "--sentence-level scores one system, without significance tests"
+            )
+        if arguments.jobs == 1:  # streamed: the files' text is never held whole
+            keep = arguments.sentence_level or test is not None
+            counted = count_corpus(engine, arguments, progress, keep_segments=keep)
+        else:
+            corpus = read_corpus(arguments, progress)
+            warn_if_tokenized(engine, corpus, arguments)
+            counted = count_systems(engine, corpus, progress, arguments.jobs)
         if arguments.sentence_level:
-            if len(corpus.systems) > 1 or test is not None:
-                raise ConfigurationError(
-                    "--sentence-level scores one system, without significance tests"
-                )
-            return _sentence_level(engine, corpus, arguments, progress)
-        scores = score_systems(engine, corpus, test, progress, jobs=arguments.jobs)
+            return _sentence_level(engine, counted, arguments, progress)
+        scores = score_counted(engine, counted, test, progress)
         plot_scores(scores, test, arguments, progress)
     return render_scores.corpus_scores("score", scores, test, arguments)
 
 
 def _sentence_level(
-    engine: BLEUScore, corpus: Corpus, arguments: argparse.Namespace, progress: Progress
+    engine: BLEUScore, corpus: CountedCorpus, arguments: argparse.Namespace, progress: Progress
 ) -> str:
-    hypotheses = corpus.systems[0]
-    with progress.stage("counting", len(hypotheses), "segments") as update:
-        references = corpus.segment_references()
-        segments = count_segments(engine, hypotheses, references, update, arguments.jobs)
-    with progress.stage("scoring", len(hypotheses), "segments") as update:
+    segments = corpus.segments[0]
+    with progress.stage("scoring", len(segments), "segments") as update:
         results = engine.score_segments(segments)
-        system = SystemScore(corpus.names[0], engine.score(engine.total(segments)))
+        system = SystemScore(corpus.names[0], engine.score(corpus.totals[0]))
         return render_scores.sentence_scores(results, system, arguments, update)
 
 

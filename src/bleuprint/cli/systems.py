@@ -11,7 +11,7 @@ import attrs
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
 from bleuprint.cli import plot
-from bleuprint.cli.corpus import Corpus, count_segments
+from bleuprint.cli.corpus import Corpus, CountedCorpus, count_systems
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, run_test
 from bleuprint.exceptions import ConfigurationError
@@ -39,26 +39,34 @@ def score_systems(
 ) -> list[SystemScore]:
     """Count every system once (on ``jobs`` processes); score each corpus and run the test on
     the same counts."""
-    if test is not None and test.paired and len(corpus.systems) < 2:
-        raise ConfigurationError(
-            "a paired test needs at least two systems: give the baseline first to -i"
-        )
-    size = sum(len(system) for system in corpus.systems)
-    with progress.stage("counting", size, "segments") as update:
-        references = corpus.segment_references()
-        counted = [
-            count_segments(engine, system, references, update, jobs) for system in corpus.systems
-        ]
-    with progress.stage("scoring", len(counted), "systems") as update:
+    _check_test(corpus.names, test)
+    return score_counted(engine, count_systems(engine, corpus, progress, jobs), test, progress)
+
+
+def score_counted(
+    engine: BLEUScore, corpus: CountedCorpus, test: SignificanceTest | None, progress: Progress
+) -> list[SystemScore]:
+    """Score each system's corpus and run the test on the same counts."""
+    _check_test(corpus.names, test)
+    with progress.stage("scoring", len(corpus.totals), "systems") as update:
         results = []
-        for segments in counted:
-            results.append(engine.score(engine.total(segments)))
+        for total in corpus.totals:
+            results.append(engine.score(total))
             update(1)
-    outcomes = run_test(engine, counted, test, progress)
+    outcomes = (
+        run_test(engine, corpus.segments or [], test, progress) if test else [None] * len(results)
+    )
     return [
         SystemScore(name, result, outcome)
         for name, result, outcome in zip(corpus.names, results, outcomes)
     ]
+
+
+def _check_test(names: Sequence[str], test: SignificanceTest | None) -> None:
+    if test is not None and test.paired and len(names) < 2:
+        raise ConfigurationError(
+            "a paired test needs at least two systems: give the baseline first to -i"
+        )
 
 
 def plot_scores(
