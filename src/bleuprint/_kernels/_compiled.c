@@ -1353,6 +1353,15 @@ done:
     return result;
 }
 
+/* Whether every item of the list is a str (whose id is found without calling Python code). */
+static int all_str(PyObject *list)
+{
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(list); k++)
+        if (!PyUnicode_Check(PyList_GET_ITEM(list, k)))
+            return 0;
+    return 1;
+}
+
 static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
 {
     PyObject *iterator = PyObject_GetIter(streams);
@@ -1369,6 +1378,17 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
         if (tokens == NULL) {
             failed = 1;
             break;
+        }
+        /* A token that is not a str is numbered through its __hash__ and __eq__: Python code,
+         * which may change the list being read (and free its items). Read a tuple of them. */
+        if (PyList_Check(tokens) && !all_str(tokens)) {
+            PyObject *owned = PyList_AsTuple(tokens);
+            Py_DECREF(tokens);
+            if (owned == NULL) {
+                failed = 1;
+                break;
+            }
+            tokens = owned;
         }
         Py_ssize_t count = PySequence_Fast_GET_SIZE(tokens);
         PyObject **items = PySequence_Fast_ITEMS(tokens);

@@ -78,12 +78,16 @@ class Vocabulary:
     def intern_tokens(self, streams: Iterable[Sequence[Hashable]], /) -> tuple[IntArray, IntArray]:
         """The ids of the tokens of the streams (token lists), one after the other, and the
         length of each. The streams are read once, in order: given one at a time, each is let
-        go once interned."""
+        go once interned. Each stream's tokens are taken as they are when its reading starts:
+        the hash and equality of tokens that are not str may change the stream itself."""
         lengths: list[int] = []
 
         def measured(stream: Sequence[Hashable]) -> Sequence[Hashable]:
-            lengths.append(len(stream))
-            return stream
+            # A tuple of the tokens: hashing a token that is not a str runs Python code, which
+            # may change the list being read (as the compiled kernel reads it too).
+            tokens = tuple(stream)
+            lengths.append(len(tokens))
+            return tokens
 
         tokens = chain.from_iterable(map(measured, streams))
         ids = np.fromiter(map(self._ids.__getitem__, tokens), np.int64)  # lookups in C
