@@ -61,3 +61,26 @@ def test_tokens_that_change_their_list_are_scored_as_given(kernel: str, meddles_
     # 4-grams matched over both segments, equal lengths; the first alone: 7/8, 6/7, 5/6, 4/5.
     assert corpus == pytest.approx((17 / 18 * 15 / 16 * 13 / 14 * 11 / 12) ** 0.25, rel=1e-12)
     assert sentence == pytest.approx((7 / 8 * 6 / 7 * 5 / 6 * 4 / 5) ** 0.25, rel=1e-12)
+
+
+SHRINKING = """
+from bleuprint._kernels import _compiled
+
+class Shrinking:
+    # A number that empties the list it came in when it is read as a float.
+    def __float__(self):
+        numbers.clear()
+        return 1.0
+
+numbers = []
+numbers.extend(Shrinking() for _ in range(1000))
+print(repr(_compiled.rounded_sum(numbers)))
+"""
+
+
+def test_numbers_that_change_their_list_are_summed_as_given() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-c", SHRINKING], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert float(completed.stdout) == 1000.0

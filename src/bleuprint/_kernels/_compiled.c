@@ -1833,7 +1833,8 @@ done:
 /* rounded_sum on a sequence of floats, for the tests against math.fsum. */
 static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
 {
-    PyObject *items = PySequence_Fast(sequence, "rounded_sum takes a sequence of floats");
+    /* A tuple: a number's __float__ is Python code, which may change a list being read. */
+    PyObject *items = PySequence_Tuple(sequence);
     if (items == NULL)
         return NULL;
     Py_ssize_t count = PySequence_Fast_GET_SIZE(items);
