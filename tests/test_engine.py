@@ -81,7 +81,10 @@ class TestConfiguration:
 
 class TestInput:
     def test_token_lists_are_taken_as_they_are(self) -> None:
-        assert BLEUScore.canonical(max_n=1).compute(["a b"], [["a b"]]) == 1.0
+        # A multi-word token among others stays one token (a corpus of sentences does not:
+        # tests/test_corpus_given_as_one_segment.py).
+        tokens = ["New York", "is", "big"]
+        assert BLEUScore.canonical(max_n=1).compute(tokens, [tokens]) == 1.0
 
     def test_mixing_text_and_tokens_is_an_error(self) -> None:
         with pytest.raises(bleuprint.InputError, match="segment 0: the hypothesis is tokens"):

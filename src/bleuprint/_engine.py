@@ -170,6 +170,37 @@ def _parts_named_in(signatures: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+def _check_one_segment(hypothesis: Segment, references: Sequence[Segment]) -> None:
+    """Refuse what is surely a corpus given as one segment: pre-tokenized "tokens" that are
+    sentences. A hypothesis is taken for sentences where a token holds spaces between words
+    and there are as many tokens as references (torchmetrics' ``preds`` and ``target``); a
+    reference, where every token does. (A multi-word token among others stays a token.)"""
+    if not isinstance(references, (list, tuple)):
+        return  # refused by name when counted
+    if isinstance(hypothesis, (list, tuple)) and len(hypothesis) == len(references):
+        _refuse_sentences(hypothesis, "the hypothesis", any)
+    for index, reference in enumerate(references):
+        if isinstance(reference, (list, tuple)):
+            _refuse_sentences(reference, f"reference {index}", all)
+
+
+def _refuse_sentences(
+    tokens: Sequence[object], what: str, quantifier: Callable[[Iterable[bool]], bool]
+) -> None:
+    if not tokens or not isinstance(tokens[0], str):
+        return  # token ids, or nothing
+    spaced = [isinstance(token, str) and len(token.split()) > 1 for token in tokens]
+    if not quantifier(spaced):
+        return
+    first = spaced.index(True)
+    count = f"{len(tokens)} token{'s' if len(tokens) != 1 else ''}"
+    raise InputError(
+        f"{what} is a list of {count}, and token {first} ({tokens[first]!r}) holds spaces: a "
+        "list is one pre-tokenized segment. To score a corpus, call corpus_score(hypotheses, "
+        "references); to score one sentence, give it as a string"
+    )
+
+
 def _check_statistics(stats: object, max_n: int) -> None:
     """Refuse what is not statistics, or statistics of another number of orders."""
     if not isinstance(stats, (BLEUStats, SegmentStats)):
@@ -309,7 +340,19 @@ class BLEUScore(metaclass=_NamedConstructors):
         return self.sentence_score(hypothesis, references).score
 
     def sentence_score(self, hypothesis: Segment, references: Sequence[Segment]) -> BLEUResult:
-        """The full result for one hypothesis against its references."""
+        """The full result for one hypothesis against its references.
+
+        Given a corpus instead (a list of sentences and a list of reference lists, as
+        torchmetrics' ``BLEUScore`` takes them), it would read each sentence as one token: that
+        is an :class:`~bleuprint.InputError` pointing to :meth:`corpus_score`.
+
+        >>> bleu = BLEUScore.sacrebleu()
+        >>> bleu.compute(["the cat sat on the mat"], [["the cat sat on a mat"]])
+        Traceback (most recent call last):
+        ...
+        bleuprint.exceptions.InputError: the hypothesis is a list of 1 token, and token 0 ...
+        """
+        _check_one_segment(hypothesis, references)
         return self.score(self.counting.count_one(0, hypothesis, references))
 
     def corpus_score(
