@@ -56,7 +56,7 @@ autodoc_type_aliases = {
 nitpicky = True
 nitpick_ignore_regex = [
     ("py:.*", r"(collections|collections\.abc|typing|os)\..*"),
-    ("py:.*", r"(numpy|npt|dask|distributed|pandas|attrs|attr|math)(\..*)?"),
+    ("py:.*", r"(numpy|npt|dask|distributed|pandas|attrs|attr|math|torch|torchmetrics)(\..*)?"),
     ("py:meth", r"str\..*"),
     # the private type variables of typing.implements (a part narrowed to the protocol asked)
     # and of the FromScalar adapters' base (the scalar part it adapts)
