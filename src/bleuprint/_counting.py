@@ -274,16 +274,48 @@ def _all_text(references: list[object]) -> bool:
 
 
 def _checked(index: int, role: str, segment: Segment) -> str | list[str]:
-    """A segment of text or of string tokens, as it was given; anything else is refused."""
+    """A segment of text or of string tokens, as exact strs (see ``exact_strings``); anything
+    else is refused."""
     if isinstance(segment, str):
-        return segment
+        return str.__str__(segment)
     if isinstance(segment, Sequence) and all(isinstance(token, str) for token in segment):
-        return cast("list[str]", list(segment))
+        return list(map(str.__str__, segment))
     raise InputError(
         f"the {role} must be a string, a list of string tokens or token ids, got "
         f"{type(segment).__name__}",
         segment=index,
     )
+
+
+def exact_strings(
+    hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+) -> tuple[list[Segment], list[list[Segment]]] | None:
+    """The segments with every str subclass in them (``numpy.str_``, a pandas column's), as
+    text or as a token, made the exact str of its value; ``None`` where there is none. The
+    kernel reads exact strs only (a subclass may hash and compare its own way), and a string
+    token is scored as its str value, whatever its class. Called only where the kernel found
+    a chunk not plain: plain corpora pay nothing."""
+    found = False
+
+    def exact(segment: object) -> object:
+        nonlocal found
+        if isinstance(segment, str):
+            found = found or type(segment) is not str
+            return str.__str__(segment)  # (its value: a subclass's own __str__ is not called)
+        if type(segment) in {list, tuple}:
+            tokens = cast("Sequence[object]", segment)
+            if any(type(token) is not str and isinstance(token, str) for token in tokens):
+                found = True
+                return [str.__str__(t) if isinstance(t, str) else t for t in tokens]
+        return segment
+
+    exact_hypotheses = [exact(hypothesis) for hypothesis in hypotheses]
+    exact_references = [
+        list(map(exact, refs)) if type(refs) in {list, tuple} else refs for refs in references
+    ]
+    if not found:
+        return None
+    return cast("tuple[list[Segment], list[list[Segment]]]", (exact_hypotheses, exact_references))
 
 
 def _chunk_bounds(segments: int) -> list[tuple[int, int]]:
@@ -743,8 +775,11 @@ def _counted_chunks(
     )
     several = len(hypotheses) > CHUNK_SEGMENTS
     for (start, chunk_hypotheses, chunk_references), counted in _handed_on(works, several):
-        if counted is not None:
-            yield counted
+        exact = None if counted is not None else exact_strings(chunk_hypotheses, chunk_references)
+        # str subclasses: counted as their str values, as plain text
+        plain = _prepared(parts, *exact)() if exact is not None else counted
+        if plain is not None:
+            yield plain
         else:  # not plain: counted one segment at a time
             yield counting._by_segment(first + start, chunk_hypotheses, chunk_references)
 
@@ -789,7 +824,10 @@ def candidate_tokens(
         return corpus.token_ids, corpus.token_counts, _id_lengths(parts.parts, corpus.token_counts)
     kind = plain_kind(candidates, [[candidate] for candidate in candidates])
     if kind is None:
-        return None
+        exact = exact_strings(candidates, [])
+        if exact is None:
+            return None
+        return candidate_tokens(parts, exact[0], what)
     table, texts = parts.token_table(candidates, kind)
     token_ids, token_counts = table.laid_end_to_end(texts)
     return token_ids, token_counts, parts.lengths(candidates, kind, token_counts)

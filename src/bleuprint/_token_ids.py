@@ -516,16 +516,22 @@ def corpus_holds_ids(hypotheses: Sequence[Any], references: Sequence[Any]) -> bo
     if isinstance(hypotheses, TokenIds):
         return True
     types = set(map(type, hypotheses))
-    if types <= {str}:
+    if _all_strings(types):
         return False
     if not types <= {list, tuple}:
         return any(map(_given_as_ids, hypotheses))
     firsts = set(map(type, map(itemgetter(0), filter(None, hypotheses))))
     if firsts:
-        return not firsts <= {str}
+        return not _all_strings(firsts)
     return isinstance(references, TokenIds) or any(
         map(_given_as_ids, chain.from_iterable(map(_items, references)))
     )
+
+
+def _all_strings(types: set[type]) -> bool:
+    """Whether every type is str or a subclass (``numpy.str_``, a pandas column's): a string
+    token is never an id, whatever its class."""
+    return all(issubclass(kind, str) for kind in types)
 
 
 def segment_holds_ids(hypothesis: object, references: Sequence[Any]) -> bool:
