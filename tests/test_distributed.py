@@ -120,18 +120,3 @@ def test_synced_is_a_copy_of_the_accumulator() -> None:
     copy = synced(accumulator)
     assert isinstance(copy, Accumulator) and copy is not accumulator
     assert copy.compute() == accumulator.compute()
-
-
-def test_nothing_else_in_bleuprint_imports_torch() -> None:
-    """Only bleuprint.distributed needs the torch extra: the package, every preset, the
-    command line and the Dask functions import without it."""
-    program = (
-        "import sys, bleuprint, bleuprint.cli, bleuprint.dask, bleuprint.rewards, bleuprint.mbr\n"
-        "import bleuprint.presets\n"
-        "for name in bleuprint.presets.PRESETS: bleuprint.BLEUScore.preset(name)\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'torchmetrics')))"
-    )
-    completed = subprocess.run(
-        [sys.executable, "-c", program], capture_output=True, text=True, check=True
-    )
-    assert completed.stdout.strip() == "[]"

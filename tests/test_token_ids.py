@@ -493,16 +493,21 @@ def test_a_corpus_of_many_chunks_counts_as_one(monkeypatch: Any, threads: int) -
 
 
 def test_no_tensor_library_is_imported() -> None:
-    """Arrays are read through their protocols: scoring one imports no tensor library (in a
-    process of its own, as other tests import torch)."""
+    """Arrays are read through their protocols, and only bleuprint.distributed needs the torch
+    extra: scoring an array, every preset, the command line and the Dask functions import no
+    tensor library (in a process of its own, as other tests import torch)."""
     program = (
         "import sys, numpy as np\n"
+        "import bleuprint.cli, bleuprint.dask, bleuprint.rewards, bleuprint.mbr\n"
+        "import bleuprint.presets\n"
         "from bleuprint import BLEUScore\n"
         "class Tensorish:\n"
         "    def __init__(self, ids): self.ids = ids\n"
         "    def __array__(self, dtype=None, copy=None): return self.ids\n"
         "BLEUScore.canonical().corpus_score([Tensorish(np.array([4, 5]))], [[[4, 5]]])\n"
-        "print(sorted({'torch', 'jax', 'tensorflow'} & set(sys.modules)))"
+        "for name in bleuprint.presets.PRESETS: BLEUScore.preset(name)\n"
+        "libraries = {'torch', 'torchmetrics', 'jax', 'tensorflow'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in libraries))"
     )
     completed = subprocess.run(
         [sys.executable, "-c", program], capture_output=True, text=True, check=True

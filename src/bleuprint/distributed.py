@@ -35,7 +35,7 @@ from torchmetrics import Metric
 from bleuprint._accumulator import Accumulator
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
-from bleuprint.typing import Segment
+from bleuprint.typing import Segment, StatsScorer
 
 __all__ = ["BLEUMetric", "synced"]
 
@@ -56,7 +56,7 @@ def synced(accumulator: Accumulator, group: Any = None) -> Accumulator:
     return _merged(accumulator.engine, states)
 
 
-def _merged(engine: Any, states: Sequence[Any]) -> Accumulator:
+def _merged(engine: StatsScorer, states: Sequence[Any]) -> Accumulator:
     """An accumulator of ``engine`` holding each state's segments, in order."""
     total = Accumulator(engine)
     for state in states:
