@@ -731,6 +731,33 @@ def test_settings_choose_the_kernel_and_the_threads() -> None:
     assert "BLEUPRINT_PURE_PYTHON must be 1 (or 0, or unset), got 'yes'" in refused.stderr
 
 
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("BLEUPRINT_THREADS", "0"),
+        ("BLEUPRINT_THREADS", "abc"),
+        ("BLEUPRINT_THREADS", "-2"),
+        ("BLEUPRINT_PURE_PYTHON", "yes"),
+    ],
+)
+def test_a_bad_setting_is_a_configuration_error_of_the_command(
+    variable: str, value: str, tmp_path: Path
+) -> None:
+    text = tmp_path / "text.txt"
+    text.write_text("a b c\n", encoding="utf-8")
+    command = (
+        "from bleuprint.cli import main; raise SystemExit(main(['score', '-r', %r, '-i', %r]))"
+    )
+    ended = run_python(command % (str(text), str(text)), **{variable: value})
+    assert ended.returncode == 2  # a configuration error, not "internal error" with status 1
+    assert ended.stdout == ""
+    assert ended.stderr.splitlines() == [
+        f"bleuprint: error: the environment variable {variable} must be "
+        + ("a positive whole number" if variable == "BLEUPRINT_THREADS" else "1 (or 0, or unset)")
+        + f", got {value!r}"
+    ]
+
+
 def test_a_missing_extension_falls_back_with_one_warning() -> None:
     hidden = "import sys; sys.modules['bleuprint._kernels._compiled'] = None; "
     env_free = {"BLEUPRINT_PURE_PYTHON": ""}

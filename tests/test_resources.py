@@ -65,9 +65,9 @@ def test_blocks_give_sacrebleus_draws_exactly(systems: list[SegmentStats]) -> No
 
 def test_high_orders_are_refused_before_counting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_counting, "_physical_memory", lambda: 8 << 30)
-    # 10,000 segments x 100,000 orders x 16 bytes = 14.9 GiB, over a quarter of 8 GiB.
-    with pytest.raises(InputError, match=r"about 14\.9 GiB .* \(2\.0 GiB\): lower max_n"):
-        BLEUScore.canonical(max_n=100_000).count_segments(["a b"] * 10_000, [["a b"]] * 10_000)
+    # 200,000 segments x 1,000 orders x 16 bytes = 2.98 GiB, over a quarter of 8 GiB.
+    with pytest.raises(InputError, match=r"about 3\.0 GiB .* \(2\.0 GiB\): lower max_n"):
+        BLEUScore.canonical(max_n=1000).count_segments(["a b"] * 200_000, [["a b"]] * 200_000)
 
 
 def test_ordinary_orders_are_counted(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -107,17 +107,38 @@ class Accumulator:
     @classmethod
     def from_dict(cls, engine: StatsScorer, data: Mapping[str, Any]) -> Accumulator:
         """An accumulator of ``engine`` holding the statistics that :meth:`to_dict` wrote; the
-        configuration written must be the engine's."""
-        unknown = sorted(set(data) - {"configuration", "stats"})
-        if unknown or "stats" not in data or "configuration" not in data:
+        configuration written must be the engine's, and the statistics counted by it."""
+        if not isinstance(data, Mapping):
+            raise InputError(f"an accumulator's state is a dictionary, got {type(data).__name__}")
+        if sorted(data, key=str) != ["configuration", "stats"]:
             raise InputError(
                 "an accumulator's dictionary has the keys configuration and stats, got "
-                f"{sorted(data)}"
+                f"{sorted(map(str, data))}"
+            )
+        configuration = data["configuration"]
+        if not isinstance(configuration, Mapping) or not all(
+            isinstance(value, str) for value in configuration.values()
+        ):
+            raise InputError(
+                "an accumulator's configuration is a dictionary of part signatures (as "
+                f"to_dict writes it), got {configuration!r:.200}"
             )
         accumulator = cls(engine)
-        accumulator._check_configuration(data["configuration"])
-        accumulator._stats = type(accumulator._stats).from_dict(data["stats"])
+        accumulator._check_configuration(configuration)
+        empty = accumulator._stats
+        stats = type(empty).from_dict(data["stats"])
+        if (stats.counting, stats.max_n) != (empty.counting, empty.max_n):
+            raise StatisticsMismatchError(
+                f"the accumulator's statistics were counted by {stats.counting or '?'} with "
+                f"{stats.max_n} orders, not by this configuration's {empty.counting} with "
+                f"{empty.max_n}"
+            )
+        accumulator._stats = stats
         return accumulator
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled, an accumulator is checked as one read by from_dict is.
+        return type(self).from_dict, (self.engine, self.to_dict())
 
     def _check_configuration(self, configuration: Mapping[str, str]) -> None:
         ours = self.engine.to_dict()

@@ -73,8 +73,19 @@ class Signature:
         unknown = sorted(set(fields) - set(FAMILIES))
         if unknown:
             raise ConfigurationError(f"signature has unknown fields: {', '.join(unknown)}")
-        counts = frozenset() if nrefs in ("0", "var") else frozenset({int(nrefs)})
-        return cls(fields, counts, version)
+        return cls(fields, _reference_counts(nrefs), version)
+
+
+def _reference_counts(nrefs: str) -> frozenset[int]:
+    """The reference counts that a signature's ``nrefs`` field stands for."""
+    if nrefs in ("0", "var"):
+        return frozenset()
+    # (at most 18 digits: any count a corpus can have, and never Python's digit limit)
+    if not (nrefs.isascii() and nrefs.isdigit() and len(nrefs) <= 18):
+        raise ConfigurationError(
+            f"signature field nrefs must be a number of references or var, got {nrefs!r:.40}"
+        )
+    return frozenset({int(nrefs)})
 
 
 @attrs.frozen

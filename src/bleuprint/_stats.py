@@ -22,6 +22,16 @@ def _numbers(values: Iterable[float]) -> tuple[float, ...]:
 
 
 _INT = {int}
+COUNT_LIMIT = 2**63
+"""Counts and lengths stay below it: the kernel counts in 64 bits, and a float holds any count
+below it closely enough to score. Larger values are refused, never scored as infinity."""
+
+
+def _shown(value: numbers.Real) -> str:
+    """``repr(value)``, or its size where it would be thousands of digits."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number of {value.bit_length()} bits"
+    return repr(value)
 
 
 def _check_count(name: str, value: object, *, whole: bool = True) -> None:
@@ -30,8 +40,11 @@ def _check_count(name: str, value: object, *, whole: bool = True) -> None:
     definition's range."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InputError(f"{name} must be a number, got {value!r}")
-    if not math.isfinite(value) or value < 0:
+    # (compared, never converted: 10**400 has no float; only NaN differs from itself)
+    if value != value or value < 0:  # noqa: PLR0124
         raise InputError(f"{name} must be finite and non-negative, got {value!r}")
+    if not value < COUNT_LIMIT:
+        raise InputError(f"{name} must be finite and below 2**63, as counted, got {_shown(value)}")
     if whole and value != math.floor(value):
         raise InputError(f"{name} must be a whole count, got {value!r}")
 
@@ -94,9 +107,10 @@ class BLEUStats:
         return (
             set(map(type, counts)) == _INT
             and min(counts) >= 0
+            and max(counts) < COUNT_LIMIT
             and all(map(operator.le, self.matches, self.totals))
             and type(length) in (int, float)
-            and 0 <= length < math.inf
+            and 0 <= length < COUNT_LIMIT
             and type(references) is frozenset
             and (not references or (set(map(type, references)) == _INT and min(references) >= 0))
         )
@@ -175,6 +189,11 @@ class BLEUStats:
         if not isinstance(values.get("counting", ""), str):
             raise InputError(f"counting must be a signature string, got {values['counting']!r}")
         return cls(**values)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled statistics are checked as statistics read by from_dict are (a pickle
+        # written by hand, or by another version, must not score outside the definition).
+        return type(self).from_dict, (self.to_dict(),)
 
     def __add__(self, other: BLEUStats) -> BLEUStats:
         if not isinstance(other, BLEUStats):

@@ -60,6 +60,18 @@ def positive_whole(instance: object, attribute: attrs.Attribute[Any], value: obj
         _refuse(instance, attribute.name, _POSITIVE_WHOLE, value)
 
 
+MAX_ORDER = 1024
+"""The highest n-gram order a part may count. No definition in circulation goes beyond 10, and
+every order costs memory and time for every segment, even one far longer than any segment
+(which counts nothing); a signature asking for 2**62-grams is refused, not allocated for."""
+
+
+def ngram_order(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A whole number from 1 to :data:`MAX_ORDER`."""
+    if not (_is_positive_whole(value) and value <= MAX_ORDER):  # type: ignore[operator]
+        _refuse(instance, attribute.name, f"a whole number from 1 to {MAX_ORDER}", value)
+
+
 # -- real numbers ----------------------------------------------------------------------------
 
 
@@ -158,6 +170,25 @@ def finite_numbers(instance: object, attribute: attrs.Attribute[Any], values: ob
     """One or more finite numbers (after :func:`float_tuple`)."""
     if not (isinstance(values, tuple) and values and all(map(_is_finite_number, values))):
         _refuse(instance, attribute.name, "one or more finite numbers, one per order", values)
+
+
+MAX_WEIGHT_SUM = 1e300
+"""The most that weights' magnitudes may sum to. A precision is a ratio of counts below 2**63,
+so its log is at least -44: weighted by such weights, their sum stays far from overflowing."""
+
+
+def bounded_sum(
+    instance: object, attribute: attrs.Attribute[Any], values: tuple[float, ...]
+) -> None:
+    """Weights whose magnitudes sum to at most :data:`MAX_WEIGHT_SUM`."""
+    if sum(map(abs, values)) > MAX_WEIGHT_SUM:
+        _refuse(
+            instance,
+            attribute.name,
+            "weights whose magnitudes sum to at most 1e300",
+            values,
+            "larger ones overflow the weighted sum of the logs of the precisions",
+        )
 
 
 def not_all_zero(

@@ -15,7 +15,7 @@ import attrs
 import numpy as np
 
 from bleuprint._signature import Part
-from bleuprint._validators import positive_whole
+from bleuprint._validators import ngram_order
 from bleuprint.typing import IntArray, Ngram
 
 __all__ = ["Contiguous", "order_totals"]
@@ -25,7 +25,7 @@ __all__ = ["Contiguous", "order_totals"]
 class Contiguous(Part, family="ngram", name="contiguous"):
     """All runs of ``n`` adjacent tokens, for every ``n`` from 1 to ``max_n``, with repetition."""
 
-    max_n: int = attrs.field(default=4, validator=positive_whole)
+    max_n: int = attrs.field(default=4, validator=ngram_order)
 
     def __call__(self, tokens: Sequence[str]) -> Counter[Ngram]:
         tokens = tuple(tokens)

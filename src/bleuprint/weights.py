@@ -27,7 +27,13 @@ from bleuprint._scalar_parts import ScalarPartAdapter
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
-from bleuprint._validators import finite_numbers, float_tuple, none_negative, not_all_zero
+from bleuprint._validators import (
+    bounded_sum,
+    finite_numbers,
+    float_tuple,
+    none_negative,
+    not_all_zero,
+)
 from bleuprint.exceptions import InputError
 from bleuprint.typing import BoolArray, FloatArray, Precision, Weights
 
@@ -106,7 +112,7 @@ class Explicit(Part, family="weights", name="explicit"):
     """
 
     values: tuple[float, ...] = attrs.field(
-        converter=float_tuple, validator=[finite_numbers, not_all_zero, none_negative]
+        converter=float_tuple, validator=[finite_numbers, not_all_zero, none_negative, bounded_sum]
     )
 
     def order_problem(self, max_n: int) -> str | None:

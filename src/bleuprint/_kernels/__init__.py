@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bleuprint._kernels import _python
 from bleuprint._kernels._python import geometric_mean, plain_segments
+from bleuprint.exceptions import ConfigurationError
 
 PURE_PYTHON_VARIABLE = "BLEUPRINT_PURE_PYTHON"
 THREADS_VARIABLE = "BLEUPRINT_THREADS"
@@ -29,7 +30,10 @@ THREADS_VARIABLE = "BLEUPRINT_THREADS"
 def _pure_python() -> bool:
     setting = os.environ.get(PURE_PYTHON_VARIABLE, "")
     if setting not in {"", "0", "1"}:
-        raise ValueError(f"{PURE_PYTHON_VARIABLE} must be 1 (or 0, or unset), got {setting!r}")
+        raise ConfigurationError(
+            f"the environment variable {PURE_PYTHON_VARIABLE} must be 1 (or 0, or unset), "
+            f"got {setting!r}"
+        )
     return setting == "1"
 
 
@@ -40,7 +44,10 @@ def _threads() -> int:
             return len(os.sched_getaffinity(0))
         return os.cpu_count() or 1
     if not setting.isdigit() or int(setting) < 1:
-        raise ValueError(f"{THREADS_VARIABLE} must be a positive whole number, got {setting!r}")
+        raise ConfigurationError(
+            f"the environment variable {THREADS_VARIABLE} must be a positive whole number, "
+            f"got {setting!r}"
+        )
     return int(setting)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 import attrs
@@ -38,12 +38,13 @@ from bleuprint._stats import BLEUStats
 from bleuprint._validators import (
     between,
     boolean,
+    bounded_sum,
     finite_numbers,
     float_tuple,
+    ngram_order,
     non_negative,
     not_all_zero,
     positive,
-    positive_whole,
 )
 from bleuprint.exceptions import (
     ConfigurationError,
@@ -142,6 +143,8 @@ class NLTKStats(BLEUStats):
     @classmethod
     def from_dict(cls, data: Any) -> NLTKStats:
         """Read back what :meth:`~bleuprint.BLEUStats.to_dict` wrote (``last`` included)."""
+        if not isinstance(data, Mapping):
+            raise InputError(f"statistics must be a dictionary, got {type(data).__name__}")
         values = dict(data)
         values["empty_orders"] = tuple(values.get("empty_orders", ()))
         if values.get("last") is not None:
@@ -222,7 +225,9 @@ class NLTKWeights(Part, family="weights", name="nltk"):
     """
 
     values: tuple[float, ...] = attrs.field(
-        default=_NLTK_DEFAULT, converter=float_tuple, validator=[finite_numbers, not_all_zero]
+        default=_NLTK_DEFAULT,
+        converter=float_tuple,
+        validator=[finite_numbers, not_all_zero, bounded_sum],
     )
     auto_reweigh: bool = attrs.field(default=False, validator=boolean)
 
@@ -544,7 +549,7 @@ class NLTKMethod5(_NLTKMethod, Part, family="smooth", name="nltk-method5"):
     can BLEU.
     """
 
-    orders: int = attrs.field(default=4, validator=positive_whole)
+    orders: int = attrs.field(default=4, validator=ngram_order)
 
     def order_problem(self, max_n: int) -> str | None:
         """Method 5 reads the 5-gram precision and scores ``orders`` orders."""
@@ -609,7 +614,7 @@ class NLTKMethod7(_NLTKMethod, Part, family="smooth", name="nltk-method7"):
     """NLTK's ``method7``: method 4, then method 5 on its output (with method 5's quirks)."""
 
     k: float = attrs.field(default=5, validator=positive)
-    orders: int = attrs.field(default=4, validator=positive_whole)
+    orders: int = attrs.field(default=4, validator=ngram_order)
 
     def order_problem(self, max_n: int) -> str | None:
         """Method 7 reads the 5-gram precision and scores ``orders`` orders."""
