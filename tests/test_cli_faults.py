@@ -237,6 +237,111 @@ def test_sigint_during_compare_is_one_line_and_130(files: Path) -> None:
     assert stdout == "" and stderr == "bleuprint: interrupted\n"
 
 
+# A child process: the command, with the plot's temporary file half written when a real
+# signal arrives (the drawing is what the signal interrupts).
+_SIGNALLED_WHILE_PLOTTING = """
+import contextlib, os, signal, sys, time
+from pathlib import Path
+from bleuprint.cli import command, output
+
+real = output.replaced_atomically
+
+@contextlib.contextmanager
+def signalled(path):
+    with real(path) as temporary:
+        Path(temporary).write_bytes(b"half a plot")
+        os.kill(os.getpid(), signal.{name})
+        time.sleep(60)
+        yield temporary
+
+output.replaced_atomically = signalled
+sys.argv = ["bleuprint", *sys.argv[1:]]
+sys.exit(command())
+"""
+
+
+@pytest.mark.usefixtures("interruptible")
+@pytest.mark.parametrize(
+    ("name", "status", "said"),
+    [("SIGTERM", 143, "ended by SIGTERM"), ("SIGHUP", 129, "ended by SIGHUP"),
+     ("SIGINT", 130, "interrupted")],
+)  # fmt: skip
+def test_a_signal_while_a_plot_is_written_leaves_no_file(
+    files: Path, name: str, status: int, said: str
+) -> None:
+    pytest.importorskip("matplotlib")
+    (files / "p.png").write_bytes(b"the old plot")
+    code = _SIGNALLED_WHILE_PLOTTING.replace("{name}", name)
+    completed = subprocess.run(
+        [sys.executable, "-c", code, "compare", "-q", *CANONICAL, "-r", "ref.txt",
+         "-i", "hyp.txt", "hyp.txt", "--paired-bs-n", "10", "--plot", "p.png"],
+        cwd=files, capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert completed.returncode == status
+    assert completed.stdout == ""
+    assert completed.stderr == f"bleuprint: {said}\n"
+    assert (files / "p.png").read_bytes() == b"the old plot"
+    assert not list(files.glob("*.part")) and not list(files.glob(".*.part"))
+
+
+@pytest.mark.usefixtures("interruptible")
+def test_sigterm_during_compare_is_one_line_and_143(files: Path) -> None:
+    line = "the cat sat on the mat and looked at the dog\n"
+    for name in ("r.txt", "a.txt", "b.txt"):
+        (files / name).write_text(line * 2000, encoding="utf-8")
+    process = subprocess.Popen(
+        [*PYTHON, "compare", "-q", "-r", "r.txt", "-i", "a.txt", "b.txt",
+         "--paired-bs-n", "10000000"],  # 30 million corpora: about half an hour
+        cwd=files, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        _wait_for_cpu_time(process, seconds=2.0)  # imports done, the test running
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 143
+    assert stdout == "" and stderr == "bleuprint: ended by SIGTERM\n"
+
+
+@pytest.mark.usefixtures("interruptible")
+@pytest.mark.parametrize(("name", "status"), [("SIGINT", 130), ("SIGTERM", 143)])
+def test_a_signal_while_standard_output_is_written_says_it_is_incomplete(
+    files: Path, name: str, status: int
+) -> None:
+    # Sentence scores of 20,000 lines as JSON: megabytes, far more than a pipe holds, so the
+    # command is still writing when the test has read the first bytes and sends the signal.
+    # Standard output then holds what the reader took; the line says it is incomplete, and
+    # how many bytes at least were written (all but those of the write the signal cut).
+    line = "the cat sat on the mat and looked at the dog\n"
+    for file in ("r.txt", "h.txt"):
+        (files / file).write_text(line * 20_000, encoding="utf-8")
+    process = subprocess.Popen(
+        [*PYTHON, "score", "-q", "-r", "r.txt", "-i", "h.txt", "-sl", "-f", "json"],
+        cwd=files, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        # More than one chunk (64 KiB) read: the first write has returned, the next begun.
+        first = process.stdout.read(100_000)
+        process.send_signal(getattr(signal, name))
+        rest = process.stdout.read()
+        stderr = process.stderr.read().decode()
+        process.wait(timeout=60)
+    finally:
+        process.kill()
+    taken = len(first) + len(rest)
+    words = "interrupted" if name == "SIGINT" else "ended by SIGTERM"
+    _one_line(
+        stderr, contains=f"bleuprint: {words} while writing standard output: it is incomplete"
+    )
+    written, total = (
+        int(n.replace(",", "")) for n in stderr.split("(at least ")[1].split(" ")[:4:3]
+    )
+    assert process.returncode == status
+    assert 1 << 16 <= written <= taken < total
+
+
 class _Failing:
     """A stand-in for standard output whose descriptor is a pipe that fails as told."""
 

@@ -11,7 +11,10 @@ and an exit status that says which kind it was:
   ends quietly with 1 too;
 - 2: a usage, input or configuration error (a bad option, a malformed file, an output target that
   cannot be written, a job too large for the options given), found before output is written;
-- 130: interrupted (Ctrl-C).
+- 130: interrupted (Ctrl-C); 143 and 129: ended by SIGTERM or SIGHUP, which the ``bleuprint``
+  command handles as it handles Ctrl-C. Either leaves no temporary file; standard output is
+  empty unless the signal came while the result was being written: it then holds the result's
+  first bytes, and the line says it is incomplete.
 
 Each command is a module of this package with ``add_command`` (its options) and ``run`` (its
 output, as text); :mod:`~bleuprint.cli.parser` puts them together, :mod:`~bleuprint.cli.output`
@@ -30,10 +33,20 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
+from types import FrameType
 
-from bleuprint.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_USAGE
+from bleuprint.cli.status import (
+    ENDING_SIGNALS,
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    StoppedWriting,
+    Terminated,
+)
 from bleuprint.exceptions import BLEUError
 
 __all__ = ["BLAS_THREAD_VARIABLES", "command", "main"]
@@ -53,10 +66,17 @@ _REPORT = "this is a bug in bleuprint; please report it with the command line th
 
 def command() -> int:
     """The ``bleuprint`` command, in a process of its own: one BLAS thread unless the user chose
-    (see the module's text), then :func:`main` on ``sys.argv``; return the exit status."""
+    (see the module's text), SIGTERM and SIGHUP ending it as Ctrl-C does, then :func:`main` on
+    ``sys.argv``; return the exit status."""
     if not any(name in os.environ for name in BLAS_THREAD_VARIABLES):
         os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
+    for number in ENDING_SIGNALS:
+        signal.signal(number, _terminate)
     return main()
+
+
+def _terminate(number: int, frame: FrameType | None) -> None:
+    raise Terminated(number)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,9 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - open for the rest of the process
     try:
         status = _run(argv)
-    except KeyboardInterrupt:
-        _say("interrupted")
-        status = EXIT_INTERRUPTED
+    except (KeyboardInterrupt, Terminated) as stop:
+        status, why = _stopped(stop)
+        _say(why)
+    except StoppedWriting as stopped:
+        status, why = _stopped(stopped.stop)
+        _say(
+            f"{why} while writing standard output: it is incomplete (at least "
+            f"{stopped.written:,} of its {stopped.total:,} bytes written)"
+        )
     except BrokenPipeError:
         # The reader went away (``bleuprint ... | head``): stop quietly.
         status = EXIT_BROKEN_PIPE
@@ -102,6 +128,13 @@ def _run(argv: Sequence[str] | None) -> int:
     command: Command = arguments.command
     write_stdout(command(arguments))
     return 0
+
+
+def _stopped(stop: KeyboardInterrupt | Terminated) -> tuple[int, str]:
+    """The exit status and the words for what stopped the command."""
+    if isinstance(stop, Terminated):
+        return stop.status, f"ended by {stop.name}"
+    return EXIT_INTERRUPTED, "interrupted"
 
 
 def _settled(status: int) -> int:

@@ -15,6 +15,7 @@ import stat
 import sys
 from collections.abc import Collection, Iterator
 
+from bleuprint.cli.status import StoppedWriting, Terminated
 from bleuprint.exceptions import ConfigurationError
 
 __all__ = ["OutputError", "check_target", "replaced_atomically", "write_stdout"]
@@ -90,9 +91,13 @@ def replaced_atomically(path: str) -> Iterator[str]:
         raise
 
 
+_WRITTEN_AT_ONCE = 1 << 16  # bytes: a pipe's capacity on Linux
+
+
 def write_stdout(text: str) -> None:
     """Write ``text`` to standard output in UTF-8 whatever the locale (as sacreBLEU does), every
-    byte of it, or raise :class:`OutputError`."""
+    byte of it, or raise :class:`OutputError`; an interrupt while it writes is a
+    :class:`~bleuprint.cli.status.StoppedWriting` that says how much was written."""
     stream = sys.stdout
     if stream is None:
         raise OutputError("standard output is closed")
@@ -102,13 +107,19 @@ def write_stdout(text: str) -> None:
         stream.write(text)
         return
     data = memoryview(text.encode("utf-8"))
+    total = len(data)
     try:
         stream.flush()
         while data:
-            written = os.write(descriptor, data)
+            # A chunk at a time: a signal that cuts a write short loses the count of that
+            # write's bytes (Python raises before os.write returns it), so at most a chunk's.
+            written = os.write(descriptor, data[:_WRITTEN_AT_ONCE])
             if written <= 0:
                 raise OutputError("cannot write standard output: it took no more bytes")
             data = data[written:]
+    except (KeyboardInterrupt, Terminated) as stop:
+        # What the reader already took cannot be taken back: say how much it is.
+        raise StoppedWriting(stop, total - len(data), total) from None
     except BrokenPipeError:
         raise
     except OutputError:
