@@ -132,8 +132,9 @@ def test_a_numeric_column_is_refused_before_any_task() -> None:
         bleu_dask.corpus_score(BLEUScore(), data, references="reference")
 
 
-# A worker's preload: on the first task it starts, SIGKILL (as a crash or the kernel's OOM
-# killer would) the process $KILL_ON_TASK names, "worker" for the worker itself.
+# A worker's preload: on the first task it starts, send $KILL_SIGNAL (SIGKILL, as a crash or
+# the kernel's OOM killer would; or SIGSTOP, a process that hangs with its connections open)
+# to the process $KILL_ON_TASK names, "worker" for the worker itself.
 KILLER = """
 import os, signal, time
 from distributed import WorkerPlugin
@@ -141,8 +142,15 @@ from distributed import WorkerPlugin
 class Killer(WorkerPlugin):
     def transition(self, key, start, finish, **kwargs):
         if finish == "executing":
+            once = os.environ.get("KILL_ONCE")  # a file made by the first kill
+            if once:
+                try:
+                    os.close(os.open(once, os.O_CREAT | os.O_EXCL))
+                except FileExistsError:
+                    return
             target = os.environ["KILL_ON_TASK"]
-            os.kill(os.getpid() if target == "worker" else int(target), signal.SIGKILL)
+            number = getattr(signal, os.environ.get("KILL_SIGNAL", "SIGKILL"))
+            os.kill(os.getpid() if target == "worker" else int(target), number)
             time.sleep(60)  # (the scheduler's death: the task never ends by itself)
 
 async def dask_setup(worker):
@@ -161,16 +169,17 @@ def _wait(until: Callable[[], bool], what: str, process: subprocess.Popen[bytes]
 
 
 @pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Callable[[str], str]]:
+def cluster(tmp_path: Path) -> Iterator[Callable[..., str]]:
     """Starts a scheduler (which gives up on a task the first time a worker dies running it:
     ``allowed-failures`` 0) and one worker with the killer preloaded, told what to kill
-    (``"worker"`` or ``"scheduler"``); the scheduler's address."""
+    (``"worker"`` or ``"scheduler"``) and how (``"SIGKILL"`` or ``"SIGSTOP"``); the
+    scheduler's address. (SIGKILL ends the processes afterwards, stopped ones too.)"""
     if not Path(DASK[0]).exists():
         pytest.skip("the dask command is not installed beside this Python")
     processes: list[subprocess.Popen[bytes]] = []
     (tmp_path / "killer.py").write_text(KILLER, encoding="utf-8")
 
-    def start(victim: str) -> str:
+    def start(victim: str, how: str = "SIGKILL") -> str:
         environment = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
         information = tmp_path / "scheduler.json"
         scheduler = subprocess.Popen(
@@ -188,7 +197,8 @@ def cluster(tmp_path: Path) -> Iterator[Callable[[str], str]]:
             worker = subprocess.Popen(
                 [*DASK, "worker", address, "--no-nanny", "--nthreads", "1", "--no-dashboard",
                  "--preload", str(tmp_path / "killer.py")],
-                env={**environment, "KILL_ON_TASK": target}, stdout=output, stderr=output,
+                env={**environment, "KILL_ON_TASK": target, "KILL_SIGNAL": how},
+                stdout=output, stderr=output,
             )  # fmt: skip
         processes.append(worker)
         _wait(lambda: b"Registered to" in log.read_bytes(), "the worker's registration", worker)
@@ -207,7 +217,7 @@ def cluster(tmp_path: Path) -> Iterator[Callable[[str], str]]:
     [("worker", "KilledWorker"), ("scheduler", "FutureCancelledError")],
 )
 def test_a_killed_worker_or_scheduler_is_one_line_and_status_1(
-    cluster: Callable[[str], str], tmp_path: Path, victim: str, error: str
+    cluster: Callable[..., str], tmp_path: Path, victim: str, error: str
 ) -> None:
     address = cluster(victim)
     (tmp_path / "ref.txt").write_text("a b c d\na b c\n", encoding="utf-8")
@@ -220,6 +230,66 @@ def test_a_killed_worker_or_scheduler_is_one_line_and_status_1(
     assert completed.returncode == 1 and completed.stdout == ""
     assert completed.stderr.count("\n") == 1, completed.stderr  # no log, no traceback
     assert completed.stderr.startswith(f"bleuprint: error: the Dask cluster failed: {error}: ")
+
+
+@pytest.mark.parametrize(
+    ("victim", "said"),
+    [
+        ("scheduler", "has not answered for 5 s"),
+        ("worker", "has sent no heartbeat for 1"),  # 15 s or a little more
+    ],
+)
+def test_a_stopped_scheduler_or_worker_ends_the_run_after_the_timeout(
+    cluster: Callable[..., str], tmp_path: Path, victim: str, said: str
+) -> None:
+    # SIGSTOP: the process neither dies nor answers, and its connections stay open. The
+    # remote scheduler keeps a silent worker for 5 minutes (its worker-ttl); the command
+    # gives up on a silent scheduler after the timeout and on a silent busy worker after
+    # three times it, and says which in one line.
+    address = cluster(victim, "SIGSTOP")
+    (tmp_path / "ref.txt").write_text("a b c d\na b c\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("a b c d\na b d\n", encoding="utf-8")
+    started = time.monotonic()
+    completed = subprocess.run(
+        [sys.executable, "-m", "bleuprint.cli", "score", "-q", "-r", "ref.txt", "-i", "hyp.txt",
+         "--dask", address, "--dask-timeout", "5"],
+        cwd=tmp_path, capture_output=True, text=True, check=False, timeout=180,
+    )  # fmt: skip
+    took = time.monotonic() - started
+    assert completed.returncode == 1 and completed.stdout == ""
+    assert completed.stderr.count("\n") == 1, completed.stderr  # no log, no traceback
+    assert completed.stderr.startswith("bleuprint: error: timed out: the Dask "), completed.stderr
+    assert said in completed.stderr
+    assert took < 90, f"the run took {took:.0f} s"
+
+
+def test_a_stopped_local_worker_is_restarted_and_the_score_is_right(tmp_path: Path) -> None:
+    # --dask local: its scheduler restarts a worker silent for the timeout (worker-ttl), so
+    # a worker that stops itself on its first task delays the run, which then gives the
+    # score the same files give without Dask. Every worker preloads the killer; it stops
+    # only the first worker to start a task.
+    (tmp_path / "killer.py").write_text(KILLER, encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("a b c d\na b c\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("a b c d\na b d\n", encoding="utf-8")
+    environment = {
+        **os.environ,
+        "DASK_DISTRIBUTED__WORKER__PRELOAD": json.dumps([str(tmp_path / "killer.py")]),
+        "KILL_ON_TASK": "worker",
+        "KILL_SIGNAL": "SIGSTOP",
+        "KILL_ONCE": str(tmp_path / "stopped-once"),
+    }
+    command = [sys.executable, "-m", "bleuprint.cli", "score", "-q", "-r", "ref.txt",
+               "-i", "hyp.txt", "-f", "json"]  # fmt: skip
+    completed = subprocess.run(
+        [*command, "--dask", "local", "--dask-timeout", "5"],
+        cwd=tmp_path, env=environment, capture_output=True, text=True, check=False, timeout=180,
+    )  # fmt: skip
+    assert (tmp_path / "stopped-once").exists()  # a worker was stopped
+    assert completed.returncode == 0, completed.stderr
+    without_dask = subprocess.run(
+        command, cwd=tmp_path, capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(completed.stdout) == json.loads(without_dask.stdout)
 
 
 def test_a_local_cluster_says_nothing_when_port_8787_is_taken(tmp_path: Path) -> None:

@@ -145,7 +145,7 @@ def _score_on_dask(
         # Lines lose their trailing whitespace, as the other commands read files (_io).
         results = [
             bleu_dask.corpus_score_files(
-                engine, path, arguments.references, scheduler=client, rstrip=True
+                engine, path, arguments.references, scheduler=client, rstrip=True, timeout=timeout
             )
             for path in arguments.input
         ]

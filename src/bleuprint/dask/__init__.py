@@ -41,7 +41,7 @@ except ImportError as error:
         f"{error.name}); install them with: pip install '.[dask]' (from the repository's root)"
     ) from error
 
-from bleuprint.dask.cluster import DEFAULT_TIMEOUT, adaptive_malloc, connect
+from bleuprint.dask.cluster import DEFAULT_TIMEOUT, adaptive_malloc, connect, waited
 from bleuprint.dask.core import (
     SPLIT_EVERY,
     Collection,
@@ -65,4 +65,5 @@ __all__ = [
     "from_pandas",
     "read_corpus",
     "sentence_scores",
+    "waited",
 ]

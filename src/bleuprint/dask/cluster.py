@@ -7,8 +7,10 @@ import concurrent.futures
 import contextlib
 import logging
 import os
+import time
 import warnings
 from collections.abc import Iterator
+from typing import Any
 
 import dask
 import distributed
@@ -17,7 +19,7 @@ from distributed.comm.core import connect as open_comm
 
 from bleuprint.exceptions import ConfigurationError
 
-__all__ = ["DEFAULT_TIMEOUT", "adaptive_malloc", "connect"]
+__all__ = ["DEFAULT_TIMEOUT", "adaptive_malloc", "connect", "waited"]
 
 DEFAULT_TIMEOUT = 30.0
 """Seconds a connection to the cluster may take to open, and may then stay silent, before it
@@ -41,17 +43,22 @@ def connect(
     a failure is reported by the error it raises, not by a page of logs.
 
     ``timeout`` (seconds) bounds opening a connection and how long an open one may stay
-    silent (default ``DEFAULT_TIMEOUT``).
+    silent (default ``DEFAULT_TIMEOUT``); the local cluster restarts a worker that has been
+    silent for half as long (or 5 s, the least distributed allows), and :func:`waited`
+    bounds the silence of a cluster while it computes.
     """
     if not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
         raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout!r}")
     seconds = f"{timeout}s"
-    # distributed needs 11 s at least for its keep-alive probes of an open connection.
-    comm = {
+    settings = {
         "distributed.comm.timeouts.connect": seconds,
+        # distributed needs 11 s at least for its keep-alive probes of an open connection.
         "distributed.comm.timeouts.tcp": f"{max(timeout, _LEAST_TCP_TIMEOUT)}s",
+        # The local cluster's scheduler restarts a worker silent this long (a stopped one),
+        # looking as often: within the timeout, before waited() would give up on it.
+        "distributed.scheduler.worker-ttl": f"{timeout / 2}s",
     }
-    with dask.config.set(comm), _logs_shown(logs):
+    with dask.config.set(settings), _logs_shown(logs):
         if scheduler != "local":
             try:
                 # Checked first: a Client that fails to start stalls the interpreter's exit
@@ -83,6 +90,55 @@ def connect(
 
 
 _LEAST_TCP_TIMEOUT = 11
+
+
+def waited(client: distributed.Client, future: distributed.Future[Any], timeout: float) -> Any:
+    """The result of ``future``, however long the work takes, as long as the cluster is heard
+    from: while it waits, the scheduler is asked every few seconds for its workers, and
+    a ``TimeoutError`` ends the wait if the scheduler does not answer within ``timeout``
+    seconds, or if a worker that is running tasks has not been heard from (its heartbeats,
+    as the scheduler records them) for three times that. A stopped process keeps its connections
+    open, so without this a ``.result()`` would wait for it forever."""
+    silent_since: dict[str, tuple[float, float]] = {}  # worker: (its last heartbeat, seen at)
+    while True:
+        try:
+            return future.result(timeout=min(timeout, _POLL_SECONDS))
+        except TimeoutError:
+            if future.done():  # (a result that came just as the wait ended)
+                continue
+        _check_heard_from(client, timeout, silent_since)
+
+
+_POLL_SECONDS = 2.0
+_WORKER_SILENCES = 3  # timeouts: long after a local cluster's scheduler restarts such a worker
+
+
+def _check_heard_from(
+    client: distributed.Client, timeout: float, silent_since: dict[str, tuple[float, float]]
+) -> None:
+    """Raise ``TimeoutError`` if the scheduler is silent, or a busy worker has been silent for
+    ``3 * timeout`` seconds of this machine's clock (``silent_since`` remembers, per worker,
+    the last heartbeat time seen, and when it was first seen)."""
+    scheduler = client.scheduler
+    if scheduler is None:
+        raise ConfigurationError("the Dask client is not connected to a scheduler")
+    try:
+        identity = client.sync(scheduler.identity, callback_timeout=timeout)
+        busy = client.sync(scheduler.processing, workers=None, callback_timeout=timeout)
+    except TimeoutError:
+        raise TimeoutError(
+            f"the Dask scheduler {scheduler.address} has not answered for {timeout:g} s"
+        ) from None
+    now = time.monotonic()
+    for address, worker in identity.get("workers", {}).items():
+        heartbeat = worker.get("last_seen")
+        if silent_since.get(address, (None, 0.0))[0] != heartbeat:
+            silent_since[address] = (heartbeat, now)
+        elif busy.get(address) and now - silent_since[address][1] > _WORKER_SILENCES * timeout:
+            raise TimeoutError(
+                f"the Dask worker {address} has sent no heartbeat for "
+                f"{now - silent_since[address][1]:.0f} s while running tasks"
+            )
 
 
 @contextlib.contextmanager

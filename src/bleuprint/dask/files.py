@@ -18,7 +18,7 @@ from dask.delayed import delayed
 from bleuprint import _io
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
-from bleuprint.dask.cluster import connect
+from bleuprint.dask.cluster import DEFAULT_TIMEOUT, connect, waited
 from bleuprint.dask.core import corpus_score
 from bleuprint.exceptions import ConfigurationError
 
@@ -92,6 +92,7 @@ def corpus_score_files(
     lines_per_partition: int = LINES_PER_PARTITION,
     rstrip: bool = False,
     retries: int = 1,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> BLEUResult:
     """Corpus BLEU of aligned text files, computed on a Dask cluster and waited for: the
     result of :meth:`bleuprint.BLEUScore.corpus_score_files` on the same files.
@@ -99,13 +100,14 @@ def corpus_score_files(
     ``scheduler`` is a connected :class:`distributed.Client`, or what
     :func:`~bleuprint.dask.connect` takes: ``"local"`` or a scheduler's address. A task that
     raises is tried again ``retries`` times. The files are read as :func:`read_corpus` reads
-    them (``rstrip`` included).
+    them (``rstrip`` included). A cluster silent for ``timeout`` seconds (see
+    :func:`~bleuprint.dask.waited`) ends the wait with a ``TimeoutError``.
     """
     pairs = read_corpus(
         hypothesis_path, reference_paths, lines_per_partition=lines_per_partition, rstrip=rstrip
     )
     lazy = corpus_score(engine, pairs)
     if isinstance(scheduler, distributed.Client):
-        return scheduler.compute(lazy, retries=retries).result()
-    with connect(scheduler) as client:
-        return client.compute(lazy, retries=retries).result()
+        return waited(scheduler, scheduler.compute(lazy, retries=retries), timeout)
+    with connect(scheduler, timeout=timeout) as client:
+        return waited(client, client.compute(lazy, retries=retries), timeout)
