@@ -161,7 +161,7 @@ def test_presets_table() -> None:
         ({"tokenize": "spm"}, "SentencePiece"),
         ({"tokenize": "14a"}, "unknown sacreBLEU tokenize '14a'"),
         ({"smooth_method": "add-one"}, "unknown sacreBLEU smooth_method 'add-one'"),
-        ({"max_ngram_order": 0}, "max_n must be a whole number of at least 1"),
+        ({"max_ngram_order": 0}, "max_n must be a whole number from 1 to 1024"),
         ({"smooth_method": "floor", "smooth_value": -1}, "value must be a finite number"),
         ({"force": True}, "the sacrebleu preset does not take force"),
     ],
