@@ -60,6 +60,12 @@ def positive_whole(instance: object, attribute: attrs.Attribute[Any], value: obj
         _refuse(instance, attribute.name, _POSITIVE_WHOLE, value)
 
 
+def non_negative_whole(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A whole number of at least 0 (``True`` is not one)."""
+    if not (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
+        _refuse(instance, attribute.name, "a whole number of at least 0", value)
+
+
 # -- real numbers ----------------------------------------------------------------------------
 
 
