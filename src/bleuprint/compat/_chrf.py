@@ -167,8 +167,8 @@ class Definition(Protocol):
 
     @property
     def counters(self) -> tuple[BLEUScore, ...]:
-        """One counting engine per kind of n-gram (each with contiguous n-grams): their orders
-        are the columns of the statistics, one engine's after the other's."""
+        """The counting engines, one per kind of n-gram, each of contiguous n-grams; their
+        orders are the columns of the statistics, one engine's after the other's."""
         ...
 
     def recorded(self, pairs: ChrFSegments, /) -> ChrFSegments:

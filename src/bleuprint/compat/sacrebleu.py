@@ -347,10 +347,11 @@ _EPS = 1e-16  # sacreBLEU's stand-in for an undefined precision or recall
 
 @attrs.frozen
 class SacreBLEUChrF:
-    """sacreBLEU 2.6.0's chrF definition (see :func:`chrf`), for :class:`~bleuprint.compat.
-    _chrf.ChrF`: character n-grams of orders 1 to ``char_order`` (of the text without its
-    whitespace, unless ``whitespace``), then :class:`ChrFWords` n-grams of orders 1 to
-    ``word_order``, lowercased where ``lowercase`` says so. Its quirks:
+    """sacreBLEU 2.6.0's chrF definition (see :func:`chrf`), which
+    :class:`~bleuprint.compat._chrf.ChrF` counts and scores: character n-grams of orders 1
+    to ``char_order`` (of the text without its whitespace, unless ``whitespace``), then
+    :class:`ChrFWords` n-grams of orders 1 to ``word_order``, lowercased where ``lowercase``
+    says so. Its quirks:
 
     - a hypothesis's n-grams of an order the reference has none of are recorded as 0;
     - with several references, a segment counts against the one of best chrF, the first of
