@@ -19,7 +19,8 @@ measures.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from itertools import chain
+from typing import cast
 
 import attrs
 import numpy as np
@@ -157,37 +158,54 @@ class ChrFResult:
         return f"{self.name} = {self.points:.{self.decimals}f}"
 
 
-class Definition(Protocol):
-    """A chrF definition: its counting engines, one per kind of n-gram, and its scoring."""
+class Definition:
+    """A chrF definition: its name, its counting engines (one per kind of n-gram), how it
+    records, chooses and scores statistics. The methods given here are the plain ones (text as
+    it is given, each pair's counts as they are, the reference of best score, a corpus summed
+    and scored as one row); a definition replaces those it does otherwise."""
+
+    scale: float = 1
+    """The score of a perfect hypothesis on the definition's own scale (100 for sacreBLEU)."""
 
     @property
     def name(self) -> str:
         """The name its scores are printed with."""
-        ...
+        raise NotImplementedError
 
     @property
     def counters(self) -> tuple[BLEUScore, ...]:
         """The counting engines, one per kind of n-gram, each of contiguous n-grams; their
         orders are the columns of the statistics, one engine's after the other's."""
-        ...
+        raise NotImplementedError
 
-    def recorded(self, pairs: ChrFSegments, /) -> ChrFSegments:
-        """The statistics that each hypothesis-reference pair records, from its plain counts
-        (where a definition records them otherwise, as sacreBLEU does)."""
-        ...
+    def as_text(self, segment: object) -> object:
+        """The segment as the counting engines read it (a string), before it is checked."""
+        return segment
 
-    def points(self, stats: ChrFSegments, /) -> FloatArray:
-        """The score of every row, on the 0-100 scale."""
-        ...
+    def recorded(self, pairs: ChrFSegments) -> ChrFSegments:
+        """The statistics that each hypothesis-reference pair records, from its plain counts."""
+        return pairs
 
-    def chosen(self, pairs: ChrFSegments, reference_counts: IntArray, /) -> IntArray:
+    def points(self, rows: ChrFSegments) -> FloatArray:
+        """The score of every row (a segment's statistics), on the definition's scale."""
+        raise NotImplementedError
+
+    def chosen(self, pairs: ChrFSegments, reference_counts: IntArray) -> IntArray:
         """The row of ``pairs`` (one per reference, a segment's after the other's) that counts
-        for each segment."""
-        ...
+        for each segment: the one of highest score, the first of equals."""
+        return first_best(self.points(pairs), reference_counts)
 
-    def signature(self, stats: ChrFStats, /) -> str:
+    def total(self, segments: ChrFSegments) -> ChrFStats:
+        """The corpus statistics of ``segments``."""
+        return segments.total()
+
+    def corpus_points(self, stats: ChrFStats) -> float:
+        """The score of statistics (a segment's or a corpus's), on the definition's scale."""
+        return float(self.points(ChrFSegments.of(stats))[0])
+
+    def signature(self, stats: ChrFStats) -> str:
         """The signature of a result of ``stats``."""
-        ...
+        raise NotImplementedError
 
 
 def first_best(points: FloatArray, reference_counts: IntArray) -> IntArray:
@@ -218,26 +236,27 @@ class ChrF:
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
     ) -> ChrFSegments:
         """Each segment's statistics against its chosen reference."""
-        reference_counts = _checked(hypotheses, references)
+        definition = self.definition
+        hypotheses, references = _texts(definition, hypotheses, references)
+        reference_counts = np.fromiter(map(len, references), np.int64, len(references))
         rows = np.repeat(np.arange(len(hypotheses)), reference_counts)
         paired = [hypotheses[row] for row in rows.tolist()]
         alone = [[reference] for segment in references for reference in segment]
-        kinds = [_pair_counts(counter, paired, alone) for counter in self.definition.counters]
+        kinds = [_pair_counts(counter, paired, alone) for counter in definition.counters]
         hypothesis, reference, matches = (np.concatenate(field, axis=1) for field in zip(*kinds))
-        pairs = self.definition.recorded(
+        pairs = definition.recorded(
             ChrFSegments(hypothesis, reference, matches, np.ones(len(rows), np.int64))
         )
-        chosen = self.definition.chosen(pairs, reference_counts)
+        chosen = definition.chosen(pairs, reference_counts)
         return attrs.evolve(pairs.take(chosen), reference_counts=reference_counts)
 
     def count(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> ChrFStats:
-        """The corpus statistics: every segment's, summed."""
-        return self.count_segments(hypotheses, references).total()
+        """The corpus statistics: every segment's, summed as the definition sums them."""
+        return self.definition.total(self.count_segments(hypotheses, references))
 
     def score(self, stats: ChrFStats) -> ChrFResult:
         """The result of statistics (a segment's or a corpus's)."""
-        points = float(self.definition.points(ChrFSegments.of(stats))[0])
-        return self._result(points, stats)
+        return self._result(self.definition.corpus_points(stats), stats)
 
     def corpus_score(
         self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]
@@ -261,9 +280,11 @@ class ChrF:
         points = self.definition.points(segments).tolist()
         return [self._result(value, segments[row]) for row, value in enumerate(points)]
 
-    def _result(self, points: float, stats: ChrFStats) -> ChrFResult:
+    def _result(self, value: float, stats: ChrFStats) -> ChrFResult:
         definition = self.definition
-        return ChrFResult(points / 100, points, stats, definition.name, definition.signature(stats))
+        score = value / definition.scale if definition.scale != 1 else value
+        points = value * (100 / definition.scale)
+        return ChrFResult(score, points, stats, definition.name, definition.signature(stats))
 
 
 def _pair_counts(
@@ -279,12 +300,19 @@ def _pair_counts(
     return counted.totals, reference, counted.matches
 
 
-def _checked(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> IntArray:
-    """The number of references of each segment, once the corpus is found to be text: a
-    string per hypothesis, a non-empty list of strings per segment's references."""
+def _texts(
+    definition: Definition, hypotheses: object, references: object
+) -> tuple[list[str], list[list[str]]]:
+    """The hypotheses and each one's references as the definition reads them (``as_text``),
+    once they are found to be text: a string per hypothesis, a non-empty list of strings per
+    segment's references."""
     for what, corpus in (("hypotheses", hypotheses), ("references", references)):
         if isinstance(corpus, str) or not isinstance(corpus, Sequence):
             raise InputError(f"{what} must be a list, one entry per segment, got {corpus!r:.60}")
+    hypotheses, references = (
+        cast("Sequence[object]", hypotheses),
+        cast("Sequence[object]", references),
+    )
     if len(hypotheses) != len(references):
         raise InputError(
             f"{len(hypotheses)} hypotheses but {len(references)} lists of references: "
@@ -292,21 +320,39 @@ def _checked(hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> 
         )
     if not hypotheses:
         raise InputError("the corpus is empty: there is nothing to score")
+    if _plain(definition, hypotheses, references):
+        return cast("list[str]", list(hypotheses)), cast("list[list[str]]", list(references))
+    texts: tuple[list[str], list[list[str]]] = ([], [])
     for index, (hypothesis, segment) in enumerate(zip(hypotheses, references)):
-        if not isinstance(hypothesis, str):
-            raise InputError(
-                f"the hypothesis must be a string, got {type(hypothesis).__name__}",
-                segment=index,
-            )
+        texts[0].append(_text(definition.as_text(hypothesis), "the hypothesis", index))
         if isinstance(segment, str) or not isinstance(segment, Sequence) or not segment:
             raise InputError(
-                f"the references must be a non-empty list of strings, got {segment!r:.60}",
-                segment=index,
+                f"the references must be a non-empty list, got {segment!r:.60}", segment=index
             )
-        for number, reference in enumerate(segment):
-            if not isinstance(reference, str):
-                raise InputError(
-                    f"reference {number} must be a string, got {type(reference).__name__}",
-                    segment=index,
-                )
-    return np.fromiter(map(len, references), np.int64, len(references))
+        texts[1].append(
+            [
+                _text(definition.as_text(reference), f"reference {number}", index)
+                for number, reference in enumerate(segment)
+            ]
+        )
+    return texts
+
+
+def _plain(
+    definition: Definition, hypotheses: Sequence[object], references: Sequence[object]
+) -> bool:
+    """Whether the corpus is strings and lists of strings, which the definition reads as they
+    are: found at once (most corpora are), without looking at each segment in Python."""
+    return (
+        type(definition).as_text is Definition.as_text
+        and set(map(type, hypotheses)) == {str}
+        and set(map(type, references)) == {list}
+        and all(references)
+        and set(map(type, chain.from_iterable(cast("Sequence[list[object]]", references)))) == {str}
+    )
+
+
+def _text(segment: object, what: str, index: int) -> str:
+    if not isinstance(segment, str):
+        raise InputError(f"{what} must be a string, got {type(segment).__name__}", segment=index)
+    return segment

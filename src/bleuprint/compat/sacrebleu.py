@@ -54,7 +54,7 @@ from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part, parse_part
 from bleuprint._validators import boolean, non_negative, non_negative_whole
-from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, first_best
+from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.presets import Preset
 from bleuprint.typing import FloatArray, IntArray, Smoother, Tokenizer
@@ -346,7 +346,7 @@ _EPS = 1e-16  # sacreBLEU's stand-in for an undefined precision or recall
 
 
 @attrs.frozen
-class SacreBLEUChrF:
+class SacreBLEUChrF(Definition):
     """sacreBLEU 2.6.0's chrF definition (see :func:`chrf`), which
     :class:`~bleuprint.compat._chrf.ChrF` counts and scores: character n-grams of orders 1
     to ``char_order`` (of the text without its whitespace, unless ``whitespace``), then
@@ -367,6 +367,8 @@ class SacreBLEUChrF:
     lowercase: bool = attrs.field(default=False, validator=boolean)
     whitespace: bool = attrs.field(default=False, validator=boolean)
     eps_smoothing: bool = attrs.field(default=False, validator=boolean)
+
+    scale = 100  # sacreBLEU's scores are on the 0-100 scale
 
     def __attrs_post_init__(self) -> None:
         if self.char_order + self.word_order == 0:
@@ -396,10 +398,6 @@ class SacreBLEUChrF:
     def recorded(self, pairs: ChrFSegments) -> ChrFSegments:
         """Quirk: where the reference has no n-gram of an order, the hypothesis's count 0."""
         return attrs.evolve(pairs, hypothesis=np.where(pairs.reference > 0, pairs.hypothesis, 0))
-
-    def chosen(self, pairs: ChrFSegments, reference_counts: IntArray) -> IntArray:
-        """The reference of best chrF for each segment, the first of equals."""
-        return first_best(self.points(pairs), reference_counts)
 
     def points(self, stats: ChrFSegments) -> FloatArray:
         """``CHRF._compute_f_score`` of every row, with its operations in its order."""
