@@ -720,10 +720,10 @@ _EPSILON = 1e-16  # NLTK's F-score of an order where a division by zero was atte
 
 @attrs.frozen
 class NLTKChrF(Definition):
-    """NLTK 3.10.4's ``chrf_score`` (see :func:`chrf`), for :class:`~bleuprint.compat._chrf.
-    ChrF`: character n-grams of orders ``min_len`` to ``max_len`` (whitespace removed where
-    ``ignore_whitespace``, :class:`NLTKChars`), against one reference per hypothesis. Its
-    quirks:
+    """NLTK 3.10.4's ``chrf_score`` (see :func:`chrf`), which
+    :class:`~bleuprint.compat._chrf.ChrF` counts and scores: character n-grams of orders
+    ``min_len`` to ``max_len`` (whitespace removed where ``ignore_whitespace``,
+    :class:`NLTKChars`), against one reference per hypothesis. Its quirks:
 
     - an order's F-score, ``(1 + beta**2) * (P * R) / (beta**2 * P + R)``, is 1e-16 where
       the hypothesis or the reference has no n-gram of it, or none matches;
