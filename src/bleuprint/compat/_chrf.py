@@ -142,10 +142,10 @@ class ChrFSegments:
 
 @attrs.frozen
 class ChrFResult:
-    """A chrF score: ``score`` in [0, 1], ``points`` on the 0-100 scale as the definition
-    computes it (what it prints), the statistics it was computed from, and the definition's
-    ``name`` (``chrF2``, ``chrF2++``) and ``signature``. ``str()`` gives the definition's
-    printed line."""
+    """A chrF score: ``score`` in [0, 1]; ``points`` on the 0-100 scale, which is printed
+    (sacreBLEU's own number, as it computes it); the statistics it was computed from; the
+    definition's ``name`` (``chrF2``, ``chrF2++``) and ``signature``. ``str()`` gives the
+    definition's printed line."""
 
     score: float
     points: float
@@ -282,8 +282,7 @@ class ChrF:
 
     def _result(self, value: float, stats: ChrFStats) -> ChrFResult:
         definition = self.definition
-        score = value / definition.scale if definition.scale != 1 else value
-        points = value * (100 / definition.scale)
+        score, points = value / definition.scale, value * (100 / definition.scale)
         return ChrFResult(score, points, stats, definition.name, definition.signature(stats))
 
 
@@ -302,7 +301,7 @@ def _pair_counts(
 
 def _texts(
     definition: Definition, hypotheses: object, references: object
-) -> tuple[list[str], list[list[str]]]:
+) -> tuple[Sequence[str], Sequence[Sequence[str]]]:
     """The hypotheses and each one's references as the definition reads them (``as_text``),
     once they are found to be text: a string per hypothesis, a non-empty list of strings per
     segment's references."""
@@ -321,7 +320,7 @@ def _texts(
     if not hypotheses:
         raise InputError("the corpus is empty: there is nothing to score")
     if _plain(definition, hypotheses, references):
-        return cast("list[str]", list(hypotheses)), cast("list[list[str]]", list(references))
+        return cast("Sequence[str]", hypotheses), cast("Sequence[Sequence[str]]", references)
     texts: tuple[list[str], list[list[str]]] = ([], [])
     for index, (hypothesis, segment) in enumerate(zip(hypotheses, references)):
         texts[0].append(_text(definition.as_text(hypothesis), "the hypothesis", index))
@@ -341,12 +340,12 @@ def _texts(
 def _plain(
     definition: Definition, hypotheses: Sequence[object], references: Sequence[object]
 ) -> bool:
-    """Whether the corpus is strings and lists of strings, which the definition reads as they
-    are: found at once (most corpora are), without looking at each segment in Python."""
+    """Whether the corpus is strings and lists (or tuples) of strings, which the definition
+    reads as they are: found at once (most corpora are), without a Python loop per segment."""
     return (
         type(definition).as_text is Definition.as_text
         and set(map(type, hypotheses)) == {str}
-        and set(map(type, references)) == {list}
+        and set(map(type, references)) <= {list, tuple}
         and all(references)
         and set(map(type, chain.from_iterable(cast("Sequence[list[object]]", references)))) == {str}
     )
