@@ -72,6 +72,13 @@ def ngram_order(instance: object, attribute: attrs.Attribute[Any], value: object
         _refuse(instance, attribute.name, f"a whole number from 1 to {MAX_ORDER}", value)
 
 
+def ngram_order_or_zero(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A whole number from 0 (no n-grams of that kind) to :data:`MAX_ORDER`."""
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if not (whole and 0 <= value <= MAX_ORDER):  # type: ignore[operator]
+        _refuse(instance, attribute.name, f"a whole number from 0 to {MAX_ORDER}", value)
+
+
 # -- real numbers ----------------------------------------------------------------------------
 
 

@@ -358,6 +358,18 @@ def corpus_tasks(size: int, paths: list[str], options: Any) -> None:
         source_args,
         options,
     )
+    for metric, word_order in (("chrF", 0), ("chrF++", 2)):
+        run_task(
+            f"corpus {metric}, {name}",
+            [
+                bleuprint("bleuprint_chrf", word_order),
+                plain("bleuprint_chrf", word_order),
+                peer("sacrebleu", "sacrebleu_chrf", word_order, imports=("sacrebleu",)),
+            ],
+            "corpus",
+            source_args,
+            options,
+        )
     run_task(
         f"sentence, {name}",
         [
@@ -864,6 +876,14 @@ def targets(options: Any) -> None:
             "sacrebleu",
             "bleuprint",
             50,
+        ),
+        ("corpus chrF, 10k: >= 20x sacreBLEU", "corpus chrF, 10,000", "sacrebleu", "bleuprint", 20),
+        (
+            "corpus chrF++, 10k: >= 20x sacreBLEU",
+            "corpus chrF++, 10,000",
+            "sacrebleu",
+            "bleuprint",
+            20,
         ),
         ("corpus 13a, 1M: >= 5x bleuscore", f"corpus 13a, {million}", "bleuscore", "bleuprint", 5),
         (

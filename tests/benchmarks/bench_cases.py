@@ -70,6 +70,23 @@ def nltk_corpus(data: Any) -> float:
     return 100 * float(corpus_bleu(tokenized_references, [text.split() for text in hypotheses]))
 
 
+def bleuprint_chrf(word_order: int, data: Any) -> float:
+    from bleuprint.compat import sacrebleu  # noqa: PLC0415
+
+    hypotheses, references = data
+    return (
+        sacrebleu.chrf(word_order=word_order).corpus_score(hypotheses, one_each(references)).points
+    )
+
+
+def sacrebleu_chrf(word_order: int, data: Any) -> float:
+    import sacrebleu  # noqa: PLC0415
+
+    hypotheses, references = data
+    metric = sacrebleu.metrics.CHRF(word_order=word_order)
+    return float(metric.corpus_score(hypotheses, [references]).score)
+
+
 def split_only(data: Any) -> None:
     for texts in data:
         for text in texts:

@@ -21,7 +21,9 @@ quirks are the parts of this module, each documented where it is defined:
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -29,8 +31,10 @@ from typing import Any, cast
 
 import attrs
 import numpy as np
+import regex
 
-from bleuprint import brevity, ngrams
+from bleuprint import brevity, ngrams, tokenizers
+from bleuprint._engine import BLEUScore
 from bleuprint._exact import exactly
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
@@ -46,6 +50,7 @@ from bleuprint._validators import (
     not_all_zero,
     positive,
 )
+from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition
 from bleuprint.exceptions import (
     ConfigurationError,
     InputError,
@@ -53,12 +58,15 @@ from bleuprint.exceptions import (
     user_stacklevel,
 )
 from bleuprint.presets import Preset
-from bleuprint.typing import BoolArray, FloatArray, Smoother
+from bleuprint.typing import BoolArray, FloatArray, IntArray, Smoother
 
 __all__ = [
     "NLTK_METHODS",
     "PRESET",
     "PRESETS",
+    "NLTKChars",
+    "NLTKChrF",
+    "NLTKChrFStats",
     "NLTKExponential",
     "NLTKMethod0",
     "NLTKMethod1",
@@ -71,6 +79,7 @@ __all__ = [
     "NLTKStats",
     "NLTKWeights",
     "ZeroOverlapWarning",
+    "chrf",
     "nltk_fractions",
     "nltk_method",
     "parts",
@@ -670,6 +679,175 @@ def nltk_method(
         7: {"k": k, "orders": orders},
     }
     return NLTK_METHODS[int(number)](**parameters.get(int(number), {}))
+
+
+# -- NLTK 3.10.4's chrf_score: sentence_chrf and corpus_chrf ---------------------------------
+
+
+def chrf(
+    min_len: int = 1, max_len: int = 6, beta: float = 3.0, ignore_whitespace: bool = True
+) -> ChrF:
+    """NLTK's ``sentence_chrf`` and ``corpus_chrf`` with these arguments (NLTK's names and
+    defaults): its ``compute(hypothesis, [reference])`` is ``sentence_chrf(reference,
+    hypothesis)`` and its ``corpus_score(hypotheses, [[reference] for reference in
+    references]).score`` is ``corpus_chrf(references, hypotheses)`` (NLTK takes the references
+    first, and one per hypothesis). A segment may be a string or a list of tokens, which NLTK
+    joins with spaces. NLTK's quirks are :class:`NLTKChrF`'s.
+
+    >>> nltk_chrf = chrf()
+    >>> round(nltk_chrf.compute("the the the the the the the", ["the cat is on the mat"]), 6)
+    0.146807
+    >>> hypotheses, references = ["the cat sat on the mat", "a dog"], ["the cat sat", "a dog"]
+    >>> round(nltk_chrf.corpus_score(hypotheses, [[ref] for ref in references]).score, 6)
+    0.775221
+    """
+    return ChrF(NLTKChrF(min_len, max_len, beta, ignore_whitespace))
+
+
+_WHITESPACE = regex.compile(r"\s+")
+
+
+@attrs.frozen
+class NLTKChars(Part, family="tok", name="nltk-chars"):
+    """Quirk (NLTK's chrF): the characters of the text once the ``regex`` module's ``\\s``
+    is removed, which is :meth:`str.isspace` but for U+001C to U+001F (kept).
+
+    >>> NLTKChars()("a\\u3000b\\x1cc d")
+    ['a', 'b', '\\x1c', 'c', 'd']
+    """
+
+    def __call__(self, text: str) -> list[str]:
+        return list(_WHITESPACE.sub("", text))
+
+
+_EPSILON = 1e-16  # NLTK's F-score of an order where a division by zero was attempted
+
+
+@attrs.frozen
+class NLTKChrF(Definition):
+    """NLTK 3.10.4's ``chrf_score`` (see :func:`chrf`), which
+    :class:`~bleuprint.compat._chrf.ChrF` counts and scores: character n-grams of orders
+    ``min_len`` to ``max_len`` (whitespace removed where ``ignore_whitespace``,
+    :class:`NLTKChars`), against one reference per hypothesis. Its quirks:
+
+    - an order's F-score, ``(1 + beta**2) * (P * R) / (beta**2 * P + R)``, is 1e-16 where
+      the hypothesis or the reference has no n-gram of it, or none matches;
+    - a corpus score is the mean of the segments' scores, each the mean of its orders'
+      F-scores (a macro average, summed order by order as NLTK sums them:
+      :class:`NLTKChrFStats`); so a segment's score is its ``sentence_chrf``.
+    """
+
+    min_len: int = attrs.field(default=1, validator=ngram_order)
+    max_len: int = attrs.field(default=6, validator=ngram_order)
+    beta: float = attrs.field(default=3.0, validator=non_negative)
+    ignore_whitespace: bool = attrs.field(default=True, validator=boolean)
+
+    def __attrs_post_init__(self) -> None:
+        if self.min_len > self.max_len:
+            raise ConfigurationError(
+                f"min_len {self.min_len} is above max_len {self.max_len}: no order to count"
+            )
+
+    @property
+    def name(self) -> str:
+        """``NLTK chrF``."""
+        return "NLTK chrF"
+
+    @functools.cached_property
+    def counters(self) -> tuple[BLEUScore, ...]:
+        """A counting engine of characters."""
+        characters = NLTKChars() if self.ignore_whitespace else tokenizers.Codepoints()
+        return (BLEUScore(tokenizer=characters, ngrams=ngrams.Contiguous(self.max_len)),)
+
+    def as_text(self, segment: object) -> object:
+        """A list of tokens joined with spaces, as NLTK joins them."""
+        if isinstance(segment, (list, tuple)) and all(isinstance(token, str) for token in segment):
+            return " ".join(segment)
+        return segment
+
+    def recorded(self, pairs: ChrFSegments) -> ChrFSegments:
+        """The orders from ``min_len`` up."""
+        orders = slice(self.min_len - 1, None)
+        return attrs.evolve(
+            pairs,
+            hypothesis=pairs.hypothesis[:, orders],
+            reference=pairs.reference[:, orders],
+            matches=pairs.matches[:, orders],
+        )
+
+    def chosen(self, pairs: ChrFSegments, reference_counts: IntArray) -> IntArray:
+        """The one reference of each segment (NLTK takes no more)."""
+        several = np.flatnonzero(reference_counts != 1)
+        if len(several):
+            raise InputError(
+                f"NLTK's chrF takes one reference per hypothesis, "
+                f"got {reference_counts[several[0]]}",
+                segment=int(several[0]),
+            )
+        return np.arange(len(pairs))
+
+    def fscores(self, rows: ChrFSegments) -> FloatArray:
+        """Each row's F-score of each order, with NLTK's operations."""
+        factor = self.beta**2
+        matched, hypothesis, reference = rows.matches, rows.hypothesis, rows.reference
+        defined = (matched > 0) & (hypothesis > 0) & (reference > 0)
+        precision = matched / np.where(defined, hypothesis, 1)
+        recall = matched / np.where(defined, reference, 1)
+        denominator = np.where(defined, factor * precision + recall, 1.0)
+        scores: FloatArray = np.where(
+            defined, (1 + factor) * (precision * recall) / denominator, _EPSILON
+        )
+        return scores
+
+    def points(self, rows: ChrFSegments) -> FloatArray:
+        """Each row's ``sentence_chrf``: its orders' F-scores summed by Python's ``sum``."""
+        orders = rows.matches.shape[1]
+        return np.array([sum(row) / orders / 1 for row in self.fscores(rows).tolist()])
+
+    def total(self, segments: ChrFSegments) -> NLTKChrFStats:
+        """The sums, with each order's F-scores summed over the segments as NLTK sums them."""
+        summed = segments.total()
+        fscores = tuple(sum(column) for column in self.fscores(segments).T.tolist())
+        return NLTKChrFStats(**attrs.asdict(summed, recurse=False), fscores=fscores)
+
+    def corpus_points(self, stats: ChrFStats) -> float:
+        """``corpus_chrf`` of a corpus summed by :meth:`total`, or a segment's score."""
+        if isinstance(stats, NLTKChrFStats):
+            return sum(stats.fscores) / stats.orders / stats.segments
+        if stats.segments > 1:
+            raise StatisticsMismatchError(
+                f"these chrF statistics of {stats.segments} segments were summed without "
+                "NLTK's sums of sentence F-scores: sum them with its engine (count)"
+            )
+        return super().corpus_points(stats)
+
+    def signature(self, stats: ChrFStats) -> str:
+        """The options, and the NLTK version reproduced."""
+        whitespace = "ignored" if self.ignore_whitespace else "kept"
+        return (
+            f"nltk-chrf|min_len:{self.min_len}|max_len:{self.max_len}|beta:{self.beta}|"
+            f"whitespace:{whitespace}|version:3.10.4"
+        )
+
+
+@attrs.frozen
+class NLTKChrFStats(ChrFStats):
+    """chrF statistics with NLTK's corpus sums: per order, the sum of the segments' F-scores
+    (added in the order of the segments, as NLTK adds them).
+
+    >>> stats = chrf(max_len=2).count(["ab", "b"], [["ab"], ["c"]])
+    >>> stats.fscores  # 1 + 1e-16, and 1 + 1e-16 (in Python's float arithmetic)
+    (1.0, 1.0)
+    """
+
+    fscores: tuple[float, ...] = attrs.field(default=(), converter=tuple)
+
+    def __add__(self, other: ChrFStats) -> NLTKChrFStats:
+        if not isinstance(other, NLTKChrFStats):
+            return NotImplemented
+        summed = ChrFStats.__add__(self, other)
+        fscores = tuple(map(operator.add, self.fscores, other.fscores))
+        return NLTKChrFStats(**attrs.asdict(summed, recurse=False), fscores=fscores)
 
 
 PRESET = Preset("nltk", "NLTK 3.10.4 sentence_bleu / corpus_bleu", parts)

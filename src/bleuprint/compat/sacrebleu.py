@@ -41,6 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
+from bleuprint._engine import BLEUScore
 from bleuprint._resampling import (
     Indices,
     Scores,
@@ -51,10 +52,12 @@ from bleuprint._resampling import (
 )
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats
-from bleuprint._signature import parse_part
+from bleuprint._signature import Part, parse_part
+from bleuprint._validators import boolean, ngram_order_or_zero, non_negative
+from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.presets import Preset
-from bleuprint.typing import Smoother, Tokenizer
+from bleuprint.typing import FloatArray, IntArray, Smoother, Tokenizer
 
 __all__ = [
     "CORPUS_PRESET",
@@ -67,8 +70,11 @@ __all__ = [
     "TOKENIZERS",
     "VERSION",
     "Arithmetic",
+    "ChrFWords",
     "PairedResult",
+    "SacreBLEUChrF",
     "Score",
+    "chrf",
     "from_streams",
     "parts",
     "sentence_parts",
@@ -281,6 +287,168 @@ def _no_signature(family: str, part: str) -> ConfigurationError:
     return ConfigurationError(
         f"no sacreBLEU signature: sacreBLEU has no equivalent of the {family} part {part!r}"
     )
+
+
+# -- chrF and chrF++: sacreBLEU's CHRF ---------------------------------------------------------
+
+
+def chrf(
+    *,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: float = 2,
+    lowercase: bool = False,
+    whitespace: bool = False,
+    eps_smoothing: bool = False,
+) -> ChrF:
+    """``sacrebleu.metrics.CHRF`` with these arguments (sacreBLEU's names and defaults): chrF
+    (Popović, 2015), or chrF++ with ``word_order=2`` (Popović, 2017). Its
+    ``corpus_score`` is sacreBLEU's ``corpus_score`` and its ``sentence_score`` sacreBLEU's
+    ``sentence_score``; a result prints sacreBLEU's line, and its ``signature`` is sacreBLEU's
+    (with the metric's name in front, as the ``sacrebleu`` command prints it).
+
+    >>> chrf_plus_plus = chrf(word_order=2)
+    >>> result = chrf_plus_plus.corpus_score(["The cat sat on the mat."], [["The cat sat."]])
+    >>> print(result)
+    chrF2++ = 74.39
+    >>> result.signature
+    'chrF2++|nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0'
+    """
+    return ChrF(SacreBLEUChrF(char_order, word_order, beta, lowercase, whitespace, eps_smoothing))
+
+
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+@attrs.frozen
+class ChrFWords(Part, family="tok", name="chrf-words"):
+    """Quirk (sacreBLEU's chrF++ words): the text split on whitespace, then one ASCII
+    punctuation character split off each word of two characters or more, at its end if it
+    ends with one, else at its start (so ``"(hi)"`` gives ``"(hi"`` and ``")"``).
+
+    >>> ChrFWords()("(hi) there, 'you.")
+    ['(hi', ')', 'there', ',', "'you", '.']
+    """
+
+    def __call__(self, text: str) -> list[str]:
+        words: list[str] = []
+        for word in text.split():
+            if len(word) > 1 and word[-1] in _PUNCTUATION:
+                words += (word[:-1], word[-1])
+            elif len(word) > 1 and word[0] in _PUNCTUATION:
+                words += (word[0], word[1:])
+            else:
+                words.append(word)
+        return words
+
+
+_EPS = 1e-16  # sacreBLEU's stand-in for an undefined precision or recall
+
+
+@attrs.frozen
+class SacreBLEUChrF(Definition):
+    """sacreBLEU 2.6.0's chrF definition (see :func:`chrf`), which
+    :class:`~bleuprint.compat._chrf.ChrF` counts and scores: character n-grams of orders 1
+    to ``char_order`` (of the text without its whitespace, unless ``whitespace``), then
+    :class:`ChrFWords` n-grams of orders 1 to ``word_order``, lowercased where ``lowercase``
+    says so. Its quirks:
+
+    - a hypothesis's n-grams of an order the reference has none of are recorded as 0;
+    - with several references, a segment counts against the one of best chrF, the first of
+      equals (``CHRF._compute_segment_statistics``);
+    - the score (``CHRF._compute_f_score``) is the F-beta of the precisions and recalls
+      averaged over the orders both sides have, or, with ``eps_smoothing``, the mean over all
+      orders of each order's F-beta, 1e-16 standing for what is undefined.
+    """
+
+    char_order: int = attrs.field(default=6, validator=ngram_order_or_zero)
+    word_order: int = attrs.field(default=0, validator=ngram_order_or_zero)
+    beta: float = attrs.field(default=2, validator=non_negative)
+    lowercase: bool = attrs.field(default=False, validator=boolean)
+    whitespace: bool = attrs.field(default=False, validator=boolean)
+    eps_smoothing: bool = attrs.field(default=False, validator=boolean)
+
+    scale = 100  # sacreBLEU's scores are on the 0-100 scale
+
+    def __attrs_post_init__(self) -> None:
+        if self.char_order + self.word_order == 0:
+            raise ConfigurationError("chrF needs at least one order: char_order + word_order is 0")
+
+    @property
+    def name(self) -> str:
+        """``chrF<beta>``, with a ``+`` per word order."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+    @functools.cached_property
+    def counters(self) -> tuple[BLEUScore, ...]:
+        """A counting engine of characters, then one of words (chrF++)."""
+        kinds = [
+            (tokenizers.Codepoints() if self.whitespace else tokenizers.Chars(), self.char_order),
+            (ChrFWords(), self.word_order),
+        ]
+        return tuple(
+            BLEUScore(
+                tokenizer=tokenizers.Lowercase(tokenizer) if self.lowercase else tokenizer,
+                ngrams=ngrams.Contiguous(order),
+            )
+            for tokenizer, order in kinds
+            if order
+        )
+
+    def recorded(self, pairs: ChrFSegments) -> ChrFSegments:
+        """Quirk: where the reference has no n-gram of an order, the hypothesis's count 0."""
+        return attrs.evolve(pairs, hypothesis=np.where(pairs.reference > 0, pairs.hypothesis, 0))
+
+    def points(self, stats: ChrFSegments) -> FloatArray:
+        """``CHRF._compute_f_score`` of every row, with its operations in its order."""
+        factor = self.beta**2
+        rows = len(stats)
+        score, average_precision, average_recall = np.zeros((3, rows))
+        effective = np.zeros(rows, np.int64)
+        for order in range(stats.matches.shape[1]):
+            hypothesis, reference = stats.hypothesis[:, order], stats.reference[:, order]
+            precision = _ratio_or_eps(stats.matches[:, order], hypothesis)
+            recall = _ratio_or_eps(stats.matches[:, order], reference)
+            denominator = factor * precision + recall
+            f_beta = (1 + factor) * precision * recall / np.where(denominator > 0, denominator, 1)
+            score += np.where(denominator > 0, f_beta, _EPS)
+            both = (hypothesis > 0) & (reference > 0)
+            average_precision += np.where(both, precision, 0.0)
+            average_recall += np.where(both, recall, 0.0)
+            effective += both
+        if self.eps_smoothing:
+            points: FloatArray = 100 * score / stats.matches.shape[1]
+            return points
+        counted = np.where(effective > 0, effective, 1)
+        average_precision = np.where(effective > 0, average_precision / counted, 0.0)
+        average_recall = np.where(effective > 0, average_recall / counted, 0.0)
+        summed = factor * average_precision + average_recall
+        any_defined = (average_precision + average_recall) != 0
+        f_score = (1 + factor) * average_precision * average_recall
+        f_score = f_score / np.where(any_defined, summed, 1)
+        return np.where(any_defined, 100 * f_score, 0.0)
+
+    def signature(self, stats: ChrFStats) -> str:
+        """sacreBLEU's signature, with the metric's name in front (as its command prints it)."""
+        counts = stats.reference_counts
+        fields = {
+            "nrefs": "var" if len(counts) > 1 else next(iter(counts), 0),
+            "case": "lc" if self.lowercase else "mixed",
+            "eff": "no" if self.eps_smoothing else "yes",
+            "nc": self.char_order,
+            "nw": self.word_order,
+            "space": "yes" if self.whitespace else "no",
+            "version": VERSION,
+        }
+        return "|".join([self.name, *(f"{key}:{value}" for key, value in fields.items())])
+
+
+def _ratio_or_eps(numerators: IntArray, denominators: IntArray) -> FloatArray:
+    """``numerator / denominator`` where the denominator is positive, else 1e-16."""
+    ratios: FloatArray = np.where(
+        denominators > 0, numerators / np.where(denominators > 0, denominators, 1), _EPS
+    )
+    return ratios
 
 
 # -- the layout of references ------------------------------------------------------------------
