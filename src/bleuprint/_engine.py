@@ -21,6 +21,7 @@ from bleuprint import (
     _scoring,
     _signature,
     _streaming,
+    _token_ids,
     brevity,
     matching,
     ngrams,
@@ -335,8 +336,23 @@ class BLEUScore(metaclass=_NamedConstructors):
 
     # -- counting --------------------------------------------------------------------------
 
-    def compute(self, hypothesis: Segment, references: Sequence[Segment]) -> float:
-        """The score in [0, 1] of one hypothesis against its references."""
+    def compute(
+        self,
+        hypothesis: Segment,
+        references: Sequence[Segment],
+        *,
+        pad_id: int | None = None,
+        ignore_index: int | None = None,
+        eos_id: int | None = None,
+    ) -> float:
+        """The score in [0, 1] of one hypothesis against its references. Given as token ids
+        (a padded row of a batch, labels), they are read without the ids ``pad_id`` and
+        ``ignore_index`` (``-100`` in labels) and up to the first ``eos_id``."""
+        if pad_id is not None or ignore_index is not None or eos_id is not None:
+            padding = _token_ids.Padding(pad_id, ignore_index, eos_id)
+            hypothesis, references = _token_ids.segment_without_padding(
+                hypothesis, references, padding
+            )
         return self.sentence_score(hypothesis, references).score
 
     def sentence_score(self, hypothesis: Segment, references: Sequence[Segment]) -> BLEUResult:
