@@ -107,6 +107,9 @@ def test_update_reads_a_padded_batch_without_its_padding() -> None:
                 )
         result = metric.compute()
         assert result.score * 100 == pytest.approx(expected.score, abs=1e-9)
+        # Exactly the statistics of the unpadded lists: nothing of the padding is counted.
+        unpadded = BLEUScore.canonical().count(HYPOTHESES, [[row] for row in REFERENCES])
+        assert metric.stats == unpadded
         assert (result.hypothesis_length, result.reference_length) == (
             expected.sys_len,
             expected.ref_len,

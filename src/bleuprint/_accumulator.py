@@ -100,11 +100,8 @@ class Accumulator:
         >>> metric.stats.matches, metric.stats.totals, metric.stats.reference_length
         ((5, 3), (5, 3), 6)
         """
-        if pad_id is not None or ignore_index is not None or eos_id is not None:
-            padding = _token_ids.Padding(pad_id, ignore_index, eos_id)
-            hypotheses, references = _token_ids.batch_without_padding(
-                hypotheses, references, padding
-            )
+        padding = _token_ids.Padding(pad_id, ignore_index, eos_id)
+        hypotheses, references = padding.batch(hypotheses, references)
         self._stats = self.engine.total(
             self.engine.count_segments(hypotheses, references), self._stats
         )

@@ -38,9 +38,7 @@ from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits
 from bleuprint.exceptions import ConfigurationError, InputError, PresetWarning, user_stacklevel
 from bleuprint.typing import (
-    Aggregation,
     BrevityPenalty,
-    CorpusSmoother,
     LengthMeasure,
     Matcher,
     NgramExtractor,
@@ -49,7 +47,6 @@ from bleuprint.typing import (
     Smoother,
     Tokenizer,
     Weights,
-    implements,
     order_problem_of,
 )
 
@@ -345,15 +342,10 @@ class BLEUScore(metaclass=_NamedConstructors):
         ignore_index: int | None = None,
         eos_id: int | None = None,
     ) -> float:
-        """The score in [0, 1] of one hypothesis against its references. Given as token ids
-        (a padded row of a batch, labels), they are read without the ids ``pad_id`` and
-        ``ignore_index`` (``-100`` in labels) and up to the first ``eos_id``."""
-        if pad_id is not None or ignore_index is not None or eos_id is not None:
-            padding = _token_ids.Padding(pad_id, ignore_index, eos_id)
-            hypothesis, references = _token_ids.segment_without_padding(
-                hypothesis, references, padding
-            )
-        return self.sentence_score(hypothesis, references).score
+        """The score in [0, 1] of one hypothesis against its references; token ids are read
+        without ``pad_id`` and ``ignore_index`` (``-100`` in labels), up to ``eos_id``."""
+        padding = _token_ids.Padding(pad_id, ignore_index, eos_id)
+        return self.sentence_score(*padding.segment(hypothesis, references)).score
 
     def sentence_score(self, hypothesis: Segment, references: Sequence[Segment]) -> BLEUResult:
         """The full result for one hypothesis against its references.
@@ -406,11 +398,7 @@ class BLEUScore(metaclass=_NamedConstructors):
         to ``start`` (a running total) if given."""
         start = self.empty_stats() if start is None else start
         self._check_orders(segments)
-        if implements(self.smoothing, Aggregation):
-            return self.smoothing.total(segments, self.score_segments(segments).scores, start)
-        if implements(self.smoothing, CorpusSmoother):
-            return self.smoothing.total(segments, start)
-        return segments.total(start)
+        return self.scoring.total(segments, start, self.signature)
 
     def empty_stats(self) -> BLEUStats:
         """Statistics of no segment, for this configuration: the start of a running sum."""
@@ -462,10 +450,8 @@ class BLEUScore(metaclass=_NamedConstructors):
         [0.75, 0.5]
         """
         self._check_orders(stats)
-        engines = [attrs.evolve(self, weights=part) for part in weight_sets]
-        return self.scoring.score_weights(
-            stats, [(engine.weights, engine.signature) for engine in engines]
-        )
+        weightings = [(part, attrs.evolve(self, weights=part).signature) for part in weight_sets]
+        return self.scoring.score_weights(stats, weightings)
 
     def _check_orders(self, stats: BLEUStats | SegmentStats) -> None:
         _check_statistics(stats, self.max_n)

@@ -292,63 +292,59 @@ def _warn(message: str) -> None:
 
 
 class Padding(NamedTuple):
-    """How token ids given to ``update``, ``compute`` or a reward are padded."""
+    """How token ids given to ``update``, ``compute`` or a reward are padded: ``pad_id`` and
+    ``ignore_index`` are left out wherever they are, each sequence ends at its first
+    ``eos_id``. With none of them, values are passed on as given."""
 
-    pad_id: int | None
-    ignore_index: int | None
-    eos_id: int | None
+    pad_id: int | None = None
+    ignore_index: int | None = None
+    eos_id: int | None = None
 
-
-def without_padding(
-    value: object, what: str, ndim: int, padding: Padding, one_segment: bool = False
-) -> Any:
-    """``value`` (token ids: an array, a tensor, lists) read without the padding ids
-    ``pad_id`` and ``ignore_index``, each sequence up to its first ``eos_id``, as
-    :class:`TokenIds` of ``ndim`` dimensions (1: one sequence; 2: a batch of hypotheses, or
-    with ``one_segment`` the references of one segment, where a row of padding only is no
-    reference; 3: a batch's references); ``value`` itself where none is given. Errors name
-    ``what``."""
-    for name, given in padding._asdict().items():
-        if given is not None and not _is_int(given):
-            raise InputError(f"{name} must be an integer id, got {given!r}")
-    pads = tuple(pad for pad in (padding.pad_id, padding.ignore_index) if pad is not None)
-    if not pads and padding.eos_id is None:
-        return value
-    if isinstance(value, TokenIds):
-        raise InputError(
-            f"{what} are TokenIds, which say their own padding: give pad_id, ignore_index and "
-            "eos_id to TokenIds, or give the array here"
+    def segment(self, hypothesis: Any, references: Any) -> tuple[Any, Any]:
+        """One segment's hypothesis (one sequence) and references (a row each; a row of
+        padding only is no reference)."""
+        if self == _NO_PADDING:
+            return hypothesis, references
+        return (
+            self._read(hypothesis, "the hypothesis", 1),
+            self._read(references, "the references", 2, one_segment=True),
         )
-    where = f"{what} (pad_id, ignore_index and eos_id apply to token ids)"
-    found, ragged, groups = _read(value, where, None)
-    if found != ndim:
-        raise InputError(_shape_problem(what, ndim, found))
-    if one_segment:  # read as a batch of one segment: rows of padding only are left out
-        groups = np.array([len(ragged.lengths)], np.int64)
-    ragged, groups = _without_padding(ragged, groups, pads, padding.eos_id)
-    if one_segment:
-        return TokenIds._of(3, ragged, groups)[0]
-    return TokenIds._of(ndim, ragged, groups)
+
+    def batch(self, hypotheses: Any, references: Any) -> tuple[Any, Any]:
+        """A batch's hypotheses (2-D) and references (3-D: segment, reference, position)."""
+        if self == _NO_PADDING:
+            return hypotheses, references
+        return (
+            self._read(hypotheses, "the hypotheses", 2),
+            self._read(references, "the references", 3),
+        )
+
+    def _read(self, value: object, what: str, ndim: int, one_segment: bool = False) -> TokenIds:
+        """``value`` as :class:`TokenIds` of ``ndim`` dimensions, without the padding (with
+        ``one_segment``, 2-D rows read as one segment's references). Errors name ``what``."""
+        for name, given in self._asdict().items():
+            if given is not None and not _is_int(given):
+                raise InputError(f"{name} must be an integer id, got {given!r}")
+        if isinstance(value, TokenIds):
+            raise InputError(
+                f"{what} are TokenIds, which say their own padding: give pad_id, ignore_index "
+                "and eos_id to TokenIds, or give the array here"
+            )
+        where = f"{what} (pad_id, ignore_index and eos_id apply to token ids)"
+        found, ragged, groups = _read(value, where, None)
+        if found != ndim:
+            raise InputError(_shape_problem(what, ndim, found))
+        if one_segment:  # a batch of one segment, so that rows of padding only are left out
+            groups = np.array([len(ragged.lengths)], np.int64)
+        pads = tuple(pad for pad in (self.pad_id, self.ignore_index) if pad is not None)
+        ragged, groups = _without_padding(ragged, groups, pads, self.eos_id)
+        if one_segment:
+            references: TokenIds = TokenIds._of(3, ragged, groups)[0]
+            return references
+        return TokenIds._of(ndim, ragged, groups)
 
 
-def segment_without_padding(
-    hypothesis: object, references: object, padding: Padding
-) -> tuple[Any, Any]:
-    """One segment's hypothesis and references read by :func:`without_padding`."""
-    return (
-        without_padding(hypothesis, "the hypothesis", 1, padding),
-        without_padding(references, "the references", 2, padding, one_segment=True),
-    )
-
-
-def batch_without_padding(
-    hypotheses: object, references: object, padding: Padding
-) -> tuple[Any, Any]:
-    """A batch's hypotheses (2-D) and references (3-D) read by :func:`without_padding`."""
-    return (
-        without_padding(hypotheses, "the hypotheses", 2, padding),
-        without_padding(references, "the references", 3, padding),
-    )
+_NO_PADDING = Padding()
 
 
 def _shape_problem(what: str, ndim: int, found: int) -> str:

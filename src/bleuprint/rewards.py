@@ -35,7 +35,7 @@ from typing import Any, cast
 import attrs
 
 from bleuprint._engine import BLEUScore
-from bleuprint._token_ids import Padding, batch_without_padding, ids_ndim
+from bleuprint._token_ids import Padding, ids_ndim
 from bleuprint.exceptions import ConfigurationError, InputError
 
 __all__ = ["BLEUReward", "bleu_reward"]
@@ -90,9 +90,8 @@ class BLEUReward:
         references: Sequence[Any] = [
             [refs] if isinstance(refs, str) or ids_ndim(refs) == 1 else refs for refs in given
         ]
-        if self.eos is not None or self.pad_id is not None or self.ignore_index is not None:
-            padding = Padding(self.pad_id, self.ignore_index, self.eos)
-            hypotheses, references = batch_without_padding(hypotheses, references, padding)
+        padding = Padding(self.pad_id, self.ignore_index, self.eos)
+        hypotheses, references = padding.batch(hypotheses, references)
         scores: list[float] = (
             self.engine.sentence_scores(hypotheses, references).scores * self.scale
         ).tolist()
