@@ -31,6 +31,7 @@ from bleuprint import (
 )
 from bleuprint import mbr as mbr_decoding
 from bleuprint._counting import Counting
+from bleuprint._help import engine_method, own_special_names, shown_signature
 from bleuprint._result import FAMILIES, BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
@@ -93,8 +94,10 @@ class _NamedConstructors(type):
         return types.MethodType(_named(preset), cls)
 
     def __dir__(cls) -> list[str]:
-        # For help() and dir(): listing the constructors imports every definition module.
-        return sorted({*super().__dir__(), *(preset.constructor for preset in PRESETS.values())})
+        # For help() and dir(): listing the constructors imports every definition module;
+        # the special methods attrs writes are left out, which would fill help()'s first page.
+        names = {*super().__dir__(), *(preset.constructor for preset in PRESETS.values())}
+        return sorted(names - own_special_names(cls))
 
 
 @functools.cache  # one per preset, made when first used
@@ -412,12 +415,12 @@ class BLEUScore(metaclass=_NamedConstructors):
         return self.counting.count_segments(hypotheses, references)
 
     # Defined where the work is done; each takes the engine as its first argument.
-    count_stream = _streaming.count_stream
-    corpus_score_files = _streaming.score_files
-    pairwise_scores = _pairwise.pairwise_scores
-    accumulator = _accumulator.accumulator
-    mbr = mbr_decoding.mbr
-    self_bleu = mbr_decoding.self_bleu
+    count_stream = engine_method(_streaming.count_stream, "count_stream")
+    corpus_score_files = engine_method(_streaming.score_files, "corpus_score_files")
+    pairwise_scores = engine_method(_pairwise.pairwise_scores, "pairwise_scores")
+    accumulator = engine_method(_accumulator.accumulator, "accumulator")
+    mbr = engine_method(mbr_decoding.mbr, "mbr")
+    self_bleu = engine_method(mbr_decoding.self_bleu, "self_bleu")
 
     # -- scoring ---------------------------------------------------------------------------
 
@@ -456,6 +459,8 @@ class BLEUScore(metaclass=_NamedConstructors):
     def _check_orders(self, stats: BLEUStats | SegmentStats) -> None:
         _check_statistics(stats, self.max_n)
 
+
+BLEUScore.__signature__ = shown_signature(BLEUScore)  # type: ignore[attr-defined]
 
 # -- the presets ----------------------------------------------------------------------------
 
