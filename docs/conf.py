@@ -16,6 +16,7 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
 from bleuprint import __version__, presets
+from bleuprint._help import shown_signature
 
 project = "bleuprint"
 author = "The bleuprint developers"
@@ -84,43 +85,23 @@ def _resolve(name: str) -> Any:
 _FORWARD_ALIAS = re.compile(r"TypeAliasForwardRef\('([\w.]+)'\)")
 
 
-class _Shown:
-    """A default value shown by the text given (attrs' factories are not values)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return self.text
-
-
 # Sphinx calls its event handlers with these seven arguments, positionally.
 def _attrs_signature(  # noqa: PLR0917
     app: Sphinx, what: str, name: str, obj: Any, options: Any, args: str | None, ret: str | None
 ) -> tuple[str, str | None] | None:
     """Show an attrs class's factory defaults as the values they make (``Whitespace()``)
-    rather than attrs' sentinel (``NOTHING``)."""
+    rather than attrs' sentinel (``NOTHING``), as ``help()`` does."""
     if what not in {"class", "exception"} or not attrs.has(obj):
         return None
-    defaults = {
-        field.name: field.default
-        for field in attrs.fields(obj)
-        if isinstance(field.default, attrs.Factory)  # type: ignore[arg-type]
-    }
-    if not defaults:
+    signature = shown_signature(obj)
+    if signature is None:
         return None
-    signature = inspect.signature(obj)
-    parameters = []
-    for parameter in signature.parameters.values():
-        factory = defaults.get(parameter.name)
-        shown = parameter.default
-        if factory is not None:
-            shown = _Shown("<computed>" if factory.takes_self else repr(factory.factory()))
-        parameters.append(parameter.replace(default=shown, annotation=inspect.Parameter.empty))
-    shown_signature = signature.replace(
-        parameters=parameters, return_annotation=inspect.Signature.empty
-    )
-    return str(shown_signature), ret
+    parameters = [
+        parameter.replace(annotation=inspect.Parameter.empty)
+        for parameter in signature.parameters.values()
+    ]
+    shown = signature.replace(parameters=parameters, return_annotation=inspect.Signature.empty)
+    return str(shown), ret
 
 
 def _tidy_annotations(  # noqa: PLR0917

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
-from bleuprint import BLEUScore, ConfigurationError, InputError, matching
+from bleuprint import BLEUScore, ConfigurationError, InputError, TokenIds, matching
 
 WORDS = st.sampled_from(["the", "cat", "a", "dog", "sat", "on", "mat"])
 CANDIDATE = st.lists(WORDS, min_size=1, max_size=8).map(" ".join)
@@ -198,3 +198,50 @@ def test_self_bleu_is_mean_sacrebleu_against_the_other_samples(
         ]
     )
     assert BLEUScore.sacrebleu_sentence().self_bleu(samples) == pytest.approx(expected, rel=1e-12)
+
+
+def pair_matrix(bleu: BLEUScore, group: list[str]) -> list[list[float]]:
+    """A group's pairwise matrix by its definition, alone: every ordered pair a segment."""
+    if not group:
+        return []
+    hypotheses = [hypothesis for hypothesis in group for _ in group]
+    references = [[reference] for _ in group for reference in group]
+    scores = bleu.sentence_scores(hypotheses, references).scores
+    return scores.reshape(len(group), len(group)).tolist()
+
+
+def test_small_groups_counted_together_equal_each_group_alone(
+    shared: Callable[..., Path],
+) -> None:
+    # Issue 26: groups of up to 64 candidates are counted together, their pairs as one corpus.
+    # Sizes 0 to 70 in one call: empty, lone, small (batched) and large (counted on their own).
+    lines = [line for group in real_groups(shared, 40) for line in group if line]
+    sizes = [6, 0, 1, 2, 4, 16, 65, 3, 70, 5]
+    starts = np.cumsum([0, *sizes])
+    groups = [lines[start : start + size] for start, size in zip(starts, sizes)]
+    bleu = BLEUScore.sacrebleu_sentence()
+    matrices = bleu.pairwise_scores(groups)
+    assert [matrix.shape for matrix in matrices] == [(size, size) for size in sizes]
+    for group, matrix in zip(groups, matrices):
+        assert matrix.tolist() == pair_matrix(bleu, group)  # exactly
+    candidates = [group for group in groups if group]  # (MBR refuses an empty group)
+    for group, choice in zip(candidates, bleu.mbr(candidates)):
+        if len(group) > 1:  # (a lone candidate has no pseudo-reference: nan, tested above)
+            expected = sacrebleu_utilities(group, [1.0] * len(group), include_self=False)
+            assert choice.utilities.tolist() == pytest.approx(expected, rel=1e-12, abs=1e-15)
+        (alone,) = bleu.mbr([group])
+        assert choice.index == alone.index
+        np.testing.assert_array_equal(choice.utilities, alone.utilities)
+
+
+def test_small_groups_of_ids_with_an_id_that_never_matches() -> None:
+    # An unk never matches, not even itself: "5 unk 6" against itself credits 5 and 6 only.
+    bleu = BLEUScore.canonical(max_n=1)
+    with_unk, plain = bleu.pairwise_scores(
+        [TokenIds([[5, 3, 6], [5, 3, 6]], unk=3), [[5, 6], [5, 7]]]
+    )
+    assert with_unk.ravel().tolist() == pytest.approx([2 / 3] * 4)
+    assert plain.tolist() == [[1.0, 0.5], [0.5, 1.0]]
+    # A refused candidate is named in its group, as when each group is counted alone.
+    with pytest.raises(InputError, match=r"group 1: candidate 1 is text \('a'\)"):
+        bleu.pairwise_scores([["a b", "c"], [[1, 2], "a"]])

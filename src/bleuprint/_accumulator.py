@@ -17,6 +17,7 @@ from typing import Any
 import attrs
 import numpy as np
 
+from bleuprint import _token_ids
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
@@ -75,9 +76,32 @@ class Accumulator:
         return self._stats
 
     def update(
-        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+        self,
+        hypotheses: Sequence[Segment],
+        references: Sequence[Sequence[Segment]],
+        *,
+        pad_id: int | None = None,
+        ignore_index: int | None = None,
+        eos_id: int | None = None,
     ) -> None:
-        """Add a batch: ``references[i]`` lists the references of ``hypotheses[i]``."""
+        """Add a batch: ``references[i]`` lists the references of ``hypotheses[i]``.
+
+        A batch of token ids (a padded 2-D array or tensor of hypotheses, a 3-D one of
+        references: segment, reference, position) is read without the ids ``pad_id`` and
+        ``ignore_index`` (``-100``, with which labels are padded) and each row up to its first
+        ``eos_id``; a reference of padding only is no reference.
+
+        >>> import numpy as np
+        >>> from bleuprint import BLEUScore
+        >>> metric = BLEUScore.canonical(max_n=2).accumulator()
+        >>> generated = np.array([[5, 6, 7, 2, 0], [5, 9, 2, 0, 0]])  # 2: eos, 0: pad
+        >>> labels = np.array([[5, 6, 7, -100, -100], [5, 9, 8, -100, -100]])
+        >>> metric.update(generated, labels[:, None, :], pad_id=0, ignore_index=-100, eos_id=2)
+        >>> metric.stats.matches, metric.stats.totals, metric.stats.reference_length
+        ((5, 3), (5, 3), 6)
+        """
+        padding = _token_ids.Padding(pad_id, ignore_index, eos_id)
+        hypotheses, references = padding.batch(hypotheses, references)
         self._stats = self.engine.total(
             self.engine.count_segments(hypotheses, references), self._stats
         )

@@ -113,7 +113,10 @@ class Counting:
         """The statistics of each segment, in order, a chunk at a time as each is counted: the
         caller can score or sum a chunk while the worker threads count the next ones."""
         hypotheses = as_corpus(hypotheses, "hypotheses")
+        given = references
         references = cast("Sequence[Sequence[Segment]]", as_corpus(references, "references"))
+        if references is not given and _token_ids.ids_ndim(references) == 2:  # an array's rows
+            raise InputError(_token_ids.reference_rows_problem())
         _check_layout(hypotheses, references)
         if not hypotheses:
             raise InputError("the corpus is empty: there is nothing to score")

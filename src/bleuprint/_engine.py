@@ -21,6 +21,7 @@ from bleuprint import (
     _scoring,
     _signature,
     _streaming,
+    _token_ids,
     brevity,
     matching,
     ngrams,
@@ -30,6 +31,7 @@ from bleuprint import (
 )
 from bleuprint import mbr as mbr_decoding
 from bleuprint._counting import Counting
+from bleuprint._help import engine_method, own_special_names, shown_signature
 from bleuprint._result import FAMILIES, BLEUResult, Signature
 from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
@@ -37,9 +39,7 @@ from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits
 from bleuprint.exceptions import ConfigurationError, InputError, PresetWarning, user_stacklevel
 from bleuprint.typing import (
-    Aggregation,
     BrevityPenalty,
-    CorpusSmoother,
     LengthMeasure,
     Matcher,
     NgramExtractor,
@@ -48,7 +48,6 @@ from bleuprint.typing import (
     Smoother,
     Tokenizer,
     Weights,
-    implements,
     order_problem_of,
 )
 
@@ -95,8 +94,10 @@ class _NamedConstructors(type):
         return types.MethodType(_named(preset), cls)
 
     def __dir__(cls) -> list[str]:
-        # For help() and dir(): listing the constructors imports every definition module.
-        return sorted({*super().__dir__(), *(preset.constructor for preset in PRESETS.values())})
+        # For help() and dir(): listing the constructors imports every definition module;
+        # the special methods attrs writes are left out, which would fill help()'s first page.
+        names = {*super().__dir__(), *(preset.constructor for preset in PRESETS.values())}
+        return sorted(names - own_special_names(cls))
 
 
 @functools.cache  # one per preset, made when first used
@@ -335,9 +336,19 @@ class BLEUScore(metaclass=_NamedConstructors):
 
     # -- counting --------------------------------------------------------------------------
 
-    def compute(self, hypothesis: Segment, references: Sequence[Segment]) -> float:
-        """The score in [0, 1] of one hypothesis against its references."""
-        return self.sentence_score(hypothesis, references).score
+    def compute(
+        self,
+        hypothesis: Segment,
+        references: Sequence[Segment],
+        *,
+        pad_id: int | None = None,
+        ignore_index: int | None = None,
+        eos_id: int | None = None,
+    ) -> float:
+        """The score in [0, 1] of one hypothesis against its references; token ids are read
+        without ``pad_id`` and ``ignore_index`` (``-100`` in labels), up to ``eos_id``."""
+        padding = _token_ids.Padding(pad_id, ignore_index, eos_id)
+        return self.sentence_score(*padding.segment(hypothesis, references)).score
 
     def sentence_score(self, hypothesis: Segment, references: Sequence[Segment]) -> BLEUResult:
         """The full result for one hypothesis against its references.
@@ -390,11 +401,7 @@ class BLEUScore(metaclass=_NamedConstructors):
         to ``start`` (a running total) if given."""
         start = self.empty_stats() if start is None else start
         self._check_orders(segments)
-        if implements(self.smoothing, Aggregation):
-            return self.smoothing.total(segments, self.score_segments(segments).scores, start)
-        if implements(self.smoothing, CorpusSmoother):
-            return self.smoothing.total(segments, start)
-        return segments.total(start)
+        return self.scoring.total(segments, start, self.signature)
 
     def empty_stats(self) -> BLEUStats:
         """Statistics of no segment, for this configuration: the start of a running sum."""
@@ -408,12 +415,12 @@ class BLEUScore(metaclass=_NamedConstructors):
         return self.counting.count_segments(hypotheses, references)
 
     # Defined where the work is done; each takes the engine as its first argument.
-    count_stream = _streaming.count_stream
-    corpus_score_files = _streaming.score_files
-    pairwise_scores = _pairwise.pairwise_scores
-    accumulator = _accumulator.accumulator
-    mbr = mbr_decoding.mbr
-    self_bleu = mbr_decoding.self_bleu
+    count_stream = engine_method(_streaming.count_stream, "count_stream")
+    corpus_score_files = engine_method(_streaming.score_files, "corpus_score_files")
+    pairwise_scores = engine_method(_pairwise.pairwise_scores, "pairwise_scores")
+    accumulator = engine_method(_accumulator.accumulator, "accumulator")
+    mbr = engine_method(mbr_decoding.mbr, "mbr")
+    self_bleu = engine_method(mbr_decoding.self_bleu, "self_bleu")
 
     # -- scoring ---------------------------------------------------------------------------
 
@@ -446,14 +453,14 @@ class BLEUScore(metaclass=_NamedConstructors):
         [0.75, 0.5]
         """
         self._check_orders(stats)
-        engines = [attrs.evolve(self, weights=part) for part in weight_sets]
-        return self.scoring.score_weights(
-            stats, [(engine.weights, engine.signature) for engine in engines]
-        )
+        weightings = [(part, attrs.evolve(self, weights=part).signature) for part in weight_sets]
+        return self.scoring.score_weights(stats, weightings)
 
     def _check_orders(self, stats: BLEUStats | SegmentStats) -> None:
         _check_statistics(stats, self.max_n)
 
+
+BLEUScore.__signature__ = shown_signature(BLEUScore)  # type: ignore[attr-defined]
 
 # -- the presets ----------------------------------------------------------------------------
 

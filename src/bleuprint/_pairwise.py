@@ -8,13 +8,24 @@ from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
-from bleuprint._counting import ArrayCounting, Counting, KernelParts, as_corpus, candidate_tokens
+from bleuprint._counting import (
+    ArrayCounting,
+    Counting,
+    InternedChunk,
+    KernelParts,
+    TokenTable,
+    as_corpus,
+    candidate_tokens,
+)
 from bleuprint._kernels import kernel
 from bleuprint._segments import SegmentStats
+from bleuprint.exceptions import InputError
 from bleuprint.typing import FloatArray, IntArray, PairwiseScorer, Segment
 
 _PAIRWISE_BLOCK_ENTRIES = 1 << 22  # pairs (or matrix cells) credited or scored at once
 _FEW_STREAMS = 64  # an n-gram held by at most this many candidates is credited pair by pair
+# Groups of at most _FEW_STREAMS candidates are counted together, this many pairs at a time.
+_SMALL_GROUP_PAIRS = 1 << 18
 
 
 def pairwise_scores(
@@ -22,7 +33,8 @@ def pairwise_scores(
 ) -> list[FloatArray]:
     """For each group of candidates, the square matrix of sentence scores of every candidate
     (row) against every other as its only reference (column), in one call: for
-    minimum-Bayes-risk decoding and self-BLEU.
+    minimum-Bayes-risk decoding and self-BLEU. Small groups are counted together, their pairs
+    as one corpus.
 
     >>> from bleuprint import BLEUScore
     >>> matrix, = BLEUScore.canonical(max_n=1).pairwise_scores([["a b", "a c", "a b c"]])
@@ -30,26 +42,102 @@ def pairwise_scores(
     [[1.0, 0.5, 0.6065], [0.5, 1.0, 0.6065], [0.6667, 0.6667, 1.0]]
     """
     arrays = ArrayCounting.of(engine.counting)
-    matrices = []
     # A string is refused as the groups or as a group: read as characters, "abc" would score
     # each letter against the others.
-    for number, group in enumerate(as_corpus(groups, "groups", items="groups of candidates")):
-        candidates = list(as_corpus(group, f"group {number}"))
-        size = len(candidates)
-        if size == 0:
-            matrices.append(np.zeros((0, 0)))
-            continue
-        laid = (
-            candidate_tokens(arrays, candidates, f"group {number}: candidate") if arrays else None
-        )
-        if arrays is not None and laid is not None:
-            matrices.append(_pairwise_matrix(engine, arrays.parts, *laid))
-            continue
-        hypotheses = [hypothesis for hypothesis in candidates for _ in candidates]
-        references = [[reference] for _ in candidates for reference in candidates]
-        stats = engine.count_segments(hypotheses, references)
-        matrices.append(engine.score_segments(stats).scores.reshape(size, size))
-    return matrices
+    listed: list[list[Segment]] = [
+        list(as_corpus(group, f"group {number}"))
+        for number, group in enumerate(as_corpus(groups, "groups", items="groups of candidates"))
+    ]
+    matrices: dict[int, FloatArray] = {}
+    if arrays is not None:
+        for batch in _batches_of_small_groups(listed):
+            matrices.update(_small_group_matrices(engine, arrays, listed, batch))
+    return [
+        matrices[number] if number in matrices else _group_matrix(engine, arrays, number, group)
+        for number, group in enumerate(listed)
+    ]
+
+
+def _batches_of_small_groups(groups: list[list[Segment]]) -> Iterator[list[int]]:
+    """The numbers of the groups of 2 to ``_FEW_STREAMS`` candidates, in batches of about
+    ``_SMALL_GROUP_PAIRS`` pairs: such a group costs little to count, less than a call each
+    around it would."""
+    batch: list[int] = []
+    pairs = 0
+    for number, group in enumerate(groups):
+        if 2 <= len(group) <= _FEW_STREAMS:
+            batch.append(number)
+            pairs += len(group) ** 2
+            if pairs >= _SMALL_GROUP_PAIRS:
+                yield batch
+                batch, pairs = [], 0
+    if batch:
+        yield batch
+
+
+def _small_group_matrices(
+    engine: PairwiseScorer[Counting],
+    arrays: ArrayCounting,
+    groups: list[list[Segment]],
+    batch: list[int],
+) -> dict[int, FloatArray]:
+    """The matrices of the groups numbered in ``batch``: every ordered pair of candidates of
+    a group is a segment of one corpus, counted by the kernel from the candidates' tokens
+    (read once). None where the candidates are not all text, all string tokens or all ids,
+    where one is refused (each group is then scored on its own, and an error names its
+    group), or where an id never matches (which the kernel's corpus counting would match
+    against itself)."""
+    try:
+        laid = candidate_tokens(arrays, [c for n in batch for c in groups[n]], "candidate")
+    except InputError:
+        return {}
+    if laid is None or laid[0].min(initial=0) < 0:
+        return {}
+    token_ids, token_counts, lengths = laid
+    sizes = np.array([len(groups[number]) for number in batch])
+    table = TokenTable(
+        token_ids, np.concatenate(([0], np.cumsum(token_counts))), int(token_ids.max()) + 1
+    )
+    hypotheses, references = _pairs(sizes)
+    single = np.ones(len(hypotheses), np.int64)
+    lengths_of = (lengths[hypotheses], lengths[references])
+    chunk = InternedChunk(arrays.parts, table, hypotheses, references, single, *lengths_of)
+    scores = engine.score_segments(chunk.statistics()).scores
+    blocks = np.split(scores, np.cumsum(sizes**2)[:-1])
+    return {
+        number: block.reshape(size, size)
+        for number, size, block in zip(batch, sizes.tolist(), blocks)
+    }
+
+
+def _pairs(sizes: IntArray) -> tuple[IntArray, IntArray]:
+    """The hypothesis and the reference of every ordered pair of candidates of groups of
+    ``sizes`` candidates laid end to end: group after group, each group's pairs row by row."""
+    group = np.repeat(np.arange(len(sizes)), sizes)  # each candidate's
+    hypotheses = np.repeat(np.arange(len(group)), sizes[group])
+    first = np.cumsum(sizes) - sizes  # each group's first candidate
+    row_start = np.repeat(np.cumsum(sizes[group]) - sizes[group], sizes[group])
+    references = first[group[hypotheses]] + np.arange(len(hypotheses)) - row_start
+    return hypotheses, references
+
+
+def _group_matrix(
+    engine: PairwiseScorer[Counting],
+    arrays: ArrayCounting | None,
+    number: int,
+    group: list[Segment],
+) -> FloatArray:
+    """The matrix of one group, number ``number`` (which error messages name)."""
+    size = len(group)
+    if size == 0:
+        return np.zeros((0, 0))
+    laid = candidate_tokens(arrays, group, f"group {number}: candidate") if arrays else None
+    if arrays is not None and laid is not None:
+        return _pairwise_matrix(engine, arrays.parts, *laid)
+    hypotheses = [hypothesis for hypothesis in group for _ in group]
+    references = [[reference] for _ in group for reference in group]
+    stats = engine.count_segments(hypotheses, references)
+    return engine.score_segments(stats).scores.reshape(size, size)
 
 
 def _pairwise_matrix(

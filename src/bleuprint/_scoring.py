@@ -64,6 +64,21 @@ class ScoringParts:
             columns = tuple(map(np.concatenate, zip(*slices)))  # type: ignore[assignment]
         return self._results(columns, stats, signature_of)
 
+    def total(
+        self,
+        segments: SegmentStats,
+        start: BLEUStats,
+        signature_of: Callable[[BLEUStats], Signature],
+    ) -> BLEUStats:
+        """The corpus statistics of ``segments`` added to ``start``, summed as the smoother
+        sums them where it reads more than the sums (NLTK's, an aggregation's)."""
+        if implements(self.smoothing, Aggregation):
+            scores = self.score_segments(segments, signature_of).scores
+            return self.smoothing.total(segments, scores, start)
+        if implements(self.smoothing, CorpusSmoother):
+            return self.smoothing.total(segments, start)
+        return segments.total(start)
+
     def score(self, stats: BLEUStats, signature_of: Callable[[BLEUStats], Signature]) -> BLEUResult:
         """The result of one set of statistics: its one row's."""
         return self.score_segments(SegmentStats.of(stats), signature_of)[0]

@@ -8,7 +8,7 @@ for :meth:`bleuprint.BLEUScore.sentence_scores`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
 import attrs
@@ -201,8 +201,9 @@ def _joined(
 
 @attrs.frozen(eq=False)
 class SentenceScores(Sequence[BLEUResult]):
-    """The sentence-level result of every segment, as arrays; indexing gives one
-    :class:`~bleuprint.BLEUResult`.
+    """The sentence-level result of every segment, as arrays (``scores``: read it for the
+    numbers); indexing or a loop gives each segment's :class:`~bleuprint.BLEUResult`, whose
+    fields are read from the arrays when asked for, so a loop costs little.
 
     >>> from bleuprint import BLEUScore
     >>> results = BLEUScore.canonical(max_n=2).sentence_scores(
@@ -242,13 +243,79 @@ class SentenceScores(Sequence[BLEUResult]):
 
     def __getitem__(self, index: int | slice) -> BLEUResult | Sequence[BLEUResult]:
         if isinstance(index, slice):
-            return [self[i] for i in range(len(self))[index]]
-        index = range(len(self))[index]
-        stats = self.stats[index]
-        return BLEUResult(
-            score=self.scores[index].item(),
-            precisions=tuple(self.precisions[index].tolist()),
-            brevity_penalty=self.brevity_penalties[index].item(),
-            stats=stats,
-            signature=self.signature_of(stats),
-        )
+            return list(map(self._row, range(len(self))[index]))
+        return self._row(range(len(self))[index])  # (negative indices; IndexError past the end)
+
+    def __iter__(self) -> Iterator[BLEUResult]:
+        return map(self._row, range(len(self)))
+
+    def _row(self, index: int) -> BLEUResult:
+        row = object.__new__(_SentenceResult)
+        _ROWS_OF(row, self)
+        _INDEX_OF(row, index)
+        return row
+
+
+class _SentenceResult(BLEUResult):
+    """Segment ``index``'s :class:`~bleuprint.BLEUResult` in a :class:`SentenceScores`, its
+    fields read from the columns when asked for (the statistics once): a loop over a corpus's
+    results makes one small object per segment, not statistics and a signature each. It
+    compares, prints, copies and pickles as the plain result it stands for."""
+
+    __slots__ = ("_index", "_rows", "_stats")
+    _rows: SentenceScores
+    _index: int
+    _stats: BLEUStats
+
+    def __new__(cls, *args: Any, **fields: Any) -> Any:
+        # attrs.evolve(row, ...) calls the row's class with every field: a plain result.
+        return BLEUResult(*args, **fields)
+
+    @property
+    def score(self) -> float:
+        return float(self._rows.scores[self._index])
+
+    @property
+    def precisions(self) -> tuple[float, ...]:
+        return tuple(self._rows.precisions[self._index].tolist())
+
+    @property
+    def brevity_penalty(self) -> float:
+        return float(self._rows.brevity_penalties[self._index])
+
+    @property
+    def stats(self) -> BLEUStats:
+        try:
+            return self._stats
+        except AttributeError:
+            stats = self._rows.stats[self._index]
+            _STATS_OF(self, stats)
+            return stats
+
+    @property
+    def signature(self) -> Signature:
+        return self._rows.signature_of(self.stats)
+
+    def _plain(self) -> BLEUResult:
+        """The plain :class:`~bleuprint.BLEUResult` this row stands for."""
+        return BLEUResult(*self._fields())
+
+    def _fields(self) -> tuple[Any, ...]:
+        return self.score, self.precisions, self.brevity_penalty, self.stats, self.signature
+
+    def __eq__(self, other: object) -> bool:
+        return self._plain() == other if isinstance(other, BLEUResult) else NotImplemented
+
+    __hash__ = BLEUResult.__hash__
+
+    def __repr__(self) -> str:
+        return repr(self._plain())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return BLEUResult, self._fields()
+
+
+# The rows' slots, set without the frozen class's __setattr__ (as attrs sets its own).
+_ROWS_OF = _SentenceResult.__dict__["_rows"].__set__
+_INDEX_OF = _SentenceResult.__dict__["_index"].__set__
+_STATS_OF = _SentenceResult.__dict__["_stats"].__set__

@@ -15,17 +15,18 @@ tokenizing and interning: each call labels the ids it was given ``0, 1, 2, ...``
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from itertools import chain
 from operator import itemgetter
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
 from bleuprint._kernels import kernel
-from bleuprint.exceptions import InputError
+from bleuprint.exceptions import InputError, PaddingWarning, user_stacklevel
 from bleuprint.typing import BoolArray, IntArray
 
 __all__ = [
@@ -165,10 +166,11 @@ class TokenIds(Sequence[Any]):
         if isinstance(ids, TokenIds):
             raise InputError("TokenIds wraps ids, not TokenIds: give its array once")
         ndim, ragged, groups = _read(ids, "TokenIds", None)
-        stops = ragged.lengths if lengths is None else _limits(ragged, lengths)
-        if eos is not None:
-            stops = _stops_at(ragged, stops, eos)
-        ragged, groups = _trimmed(ragged, groups, stops, pad)
+        if pad is None and eos is None and lengths is None:
+            _warn_of_tail_padding(ids, ragged, ndim, unk)
+        ragged, groups = _without_padding(
+            ragged, groups, () if pad is None else (pad,), eos, lengths
+        )
         if unk is not None:
             ragged = attrs.evolve(ragged, never=ragged.ids == unk)
         self._ndim, self._ragged, self._groups = ndim, ragged, groups
@@ -232,6 +234,135 @@ class TokenIds(Sequence[Any]):
         return f"TokenIds({shown!r}, ndim={self._ndim})"
 
 
+def _without_padding(
+    ragged: _Ragged,
+    groups: IntArray | None,
+    pads: Sequence[int],
+    eos: int | None,
+    lengths: object = None,
+) -> tuple[_Ragged, IntArray | None]:
+    """The sequences read: each up to its length and its first ``eos``, without ``pads``."""
+    stops = ragged.lengths if lengths is None else _limits(ragged, lengths)
+    if eos is not None:
+        stops = _stops_at(ragged, stops, eos)
+    return _trimmed(ragged, groups, stops, pads)
+
+
+IGNORE_INDEX = -100
+"""The ignore index of PyTorch's losses, which Hugging Face's labels carry as padding."""
+
+_PADDING_HELP = (
+    "name the padding (pad_id= or ignore_index= of Accumulator.update, BLEUScore.compute and "
+    "the reward; TokenIds(ids, pad=...) anywhere)"
+)
+
+
+def _warn_of_tail_padding(given: object, ragged: _Ragged, ndim: int, unk: int | None) -> None:
+    """Warn where one id ends every row of a rectangle of rows (an array, a padded batch),
+    some row ends with it twice or more and some row holds another id: padding, almost
+    surely, read as tokens (-100 has its own warning, when it is counted)."""
+    lengths = ragged.lengths
+    if ndim < 2 or len(lengths) < 2 or lengths[0] < 2 or not (lengths == lengths[0]).all():
+        return
+    rows = ragged.ids.reshape(len(lengths), int(lengths[0]))
+    last = rows[:, -1]
+    padding = last[0]
+    if padding in {IGNORE_INDEX, unk} or not (last == padding).all():
+        return
+    if (rows[:, -2] == padding).any() and (rows != padding).any():
+        shape = getattr(given, "shape", None)
+        what = f"of this {tuple(shape)} batch" if shape is not None else "of these sequences"
+        _warn(
+            f"id {int(padding)} ends every row {what}, as padding does, and is counted as a "
+            f"token: {_PADDING_HELP}"
+        )
+
+
+def warn_of_ignore_index(ids: Ids) -> None:
+    """Warn where ids about to be counted hold -100, the ignore index labels are padded with."""
+    if len(ids) and (ids == IGNORE_INDEX).any():
+        _warn(
+            f"id {IGNORE_INDEX} (the ignore index of PyTorch's losses, which labels are padded "
+            f"with) is counted as a token: {_PADDING_HELP}"
+        )
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, PaddingWarning, stacklevel=user_stacklevel())
+
+
+class Padding(NamedTuple):
+    """How token ids given to ``update``, ``compute`` or a reward are padded: ``pad_id`` and
+    ``ignore_index`` are left out wherever they are, each sequence ends at its first
+    ``eos_id``. With none of them, values are passed on as given."""
+
+    pad_id: int | None = None
+    ignore_index: int | None = None
+    eos_id: int | None = None
+
+    def segment(self, hypothesis: Any, references: Any) -> tuple[Any, Any]:
+        """One segment's hypothesis (one sequence) and references (a row each; a row of
+        padding only is no reference)."""
+        if self == _NO_PADDING:
+            return hypothesis, references
+        return (
+            self._read(hypothesis, "the hypothesis", 1),
+            self._read(references, "the references", 2, one_segment=True),
+        )
+
+    def batch(self, hypotheses: Any, references: Any) -> tuple[Any, Any]:
+        """A batch's hypotheses (2-D) and references (3-D: segment, reference, position)."""
+        if self == _NO_PADDING:
+            return hypotheses, references
+        return (
+            self._read(hypotheses, "the hypotheses", 2),
+            self._read(references, "the references", 3),
+        )
+
+    def _read(self, value: object, what: str, ndim: int, one_segment: bool = False) -> TokenIds:
+        """``value`` as :class:`TokenIds` of ``ndim`` dimensions, without the padding (with
+        ``one_segment``, 2-D rows read as one segment's references). Errors name ``what``."""
+        for name, given in self._asdict().items():
+            if given is not None and not _is_int(given):
+                raise InputError(f"{name} must be an integer id, got {given!r}")
+        if isinstance(value, TokenIds):
+            raise InputError(
+                f"{what} are TokenIds, which say their own padding: give pad_id, ignore_index "
+                "and eos_id to TokenIds, or give the array here"
+            )
+        where = f"{what} (pad_id, ignore_index and eos_id apply to token ids)"
+        found, ragged, groups = _read(value, where, None)
+        if found != ndim:
+            raise InputError(_shape_problem(what, ndim, found))
+        if one_segment:  # a batch of one segment, so that rows of padding only are left out
+            groups = np.array([len(ragged.lengths)], np.int64)
+        pads = tuple(pad for pad in (self.pad_id, self.ignore_index) if pad is not None)
+        ragged, groups = _without_padding(ragged, groups, pads, self.eos_id)
+        if one_segment:
+            references: TokenIds = TokenIds._of(3, ragged, groups)[0]
+            return references
+        return TokenIds._of(ndim, ragged, groups)
+
+
+_NO_PADDING = Padding()
+
+
+def _shape_problem(what: str, ndim: int, found: int) -> str:
+    if ndim == 3 and found == 2:
+        return reference_rows_problem()
+    shapes = {1: "one sequence", 2: "a batch of sequences (2-D)", 3: "a 3-D batch"}
+    return f"{what} must be {shapes[ndim]}, got {found}-D ids"
+
+
+def reference_rows_problem() -> str:
+    """What to say of references given as one 2-D array of ids (one row per segment)."""
+    return (
+        "the references are a 2-D array of ids, one row per segment, but each segment takes a "
+        "list of references: for one reference each, give references[:, None, :] (segment, "
+        "reference, position) or [[row] for row in references]"
+    )
+
+
 def _limits(ragged: _Ragged, lengths: object) -> IntArray:
     """How many ids of each sequence ``lengths`` lets be read."""
     given = (
@@ -262,17 +393,17 @@ def _stops_at(ragged: _Ragged, stops: IntArray, eos: int) -> IntArray:
 
 
 def _trimmed(
-    ragged: _Ragged, groups: IntArray | None, stops: IntArray, pad: int | None
+    ragged: _Ragged, groups: IntArray | None, stops: IntArray, pads: Sequence[int]
 ) -> tuple[_Ragged, IntArray | None]:
-    """The first ``stops[s]`` ids of each sequence ``s`` without ``pad``; of references
+    """The first ``stops[s]`` ids of each sequence ``s`` without ``pads``; of references
     (``groups``: how many each segment has), those of padding only left out."""
-    if pad is None and (stops == ragged.lengths).all():
+    if not pads and (stops == ragged.lengths).all():
         return ragged, groups
     count = _Counts(ragged.lengths)
     keep = count.before(stops)
     counts = stops
-    if pad is not None:
-        not_pad = ragged.ids != pad
+    if pads:
+        not_pad = ragged.ids != pads[0] if len(pads) == 1 else ~np.isin(ragged.ids, pads)
         keep &= not_pad
         counts = count.of(keep)
         if groups is not None:  # a reference of padding only is no reference
@@ -338,10 +469,17 @@ def _as_array(value: object, where: str) -> np.ndarray[Any, Any] | None:
     try:
         return _converted(value)
     except (TypeError, RuntimeError, ValueError, BufferError) as error:
-        to_host = getattr(value, "cpu", None)  # a tensor on a GPU: torch wants .cpu() first
-        if callable(to_host):
-            return _as_array(to_host(), where)
-        raise InputError(f"{where} could not be read as a numpy array: {error}") from None
+        first = error
+    # A tensor on a GPU, or one that requires grad: torch wants .cpu() and .detach() first.
+    # Each is tried once (on a tensor already on the host, .cpu() gives the same tensor back).
+    for step in ("detach", "cpu"):
+        method = getattr(value, step, None)
+        if callable(method):
+            value = method()
+    try:
+        return _converted(value)
+    except (TypeError, RuntimeError, ValueError, BufferError):
+        raise InputError(f"{where} could not be read as a numpy array: {first}") from None
 
 
 def _converted(value: Any) -> np.ndarray[Any, Any]:
@@ -583,6 +721,7 @@ class IdCorpus:
             ragged, counts = read
         for segment in np.flatnonzero(counts == 0)[:1]:
             raise InputError("no references", segment=first_segment + int(segment))
+        warn_of_ignore_index(ragged.ids)
         labels, vocabulary_size = _labels(ragged)
         never = np.flatnonzero(labels < 0) if ragged.never is not None else ()
         if len(never):  # the kernel takes labels in range(vocabulary_size): one label each
@@ -620,6 +759,7 @@ def sequences(candidates: Sequence[Any], what: str) -> IdCorpus:
     corpus, with no references; an id that never matches is labelled -1 (it would match
     itself, where a candidate is its own pseudo-reference, under a label of its own)."""
     ragged = _hypotheses(candidates, None, what)
+    warn_of_ignore_index(ragged.ids)
     labels, vocabulary_size = _labels(ragged)
     starts = np.concatenate(([0], np.cumsum(ragged.lengths)))
     none = np.zeros(0, np.int64)

@@ -30,6 +30,7 @@ __all__ = [
     "BLEUError",
     "ConfigurationError",
     "InputError",
+    "PaddingWarning",
     "PresetWarning",
     "ReferenceLayoutWarning",
     "StatisticsMismatchError",
@@ -120,6 +121,15 @@ class ReferenceLayoutWarning(UserWarning):
     (one stream per reference set): as many lists as hypotheses, each as long as the corpus.
     bleuprint reads them its own way; once that is meant, silence this with the ``warnings``
     module."""
+
+
+class PaddingWarning(UserWarning):
+    """Token ids that are almost surely padding are counted as tokens: ``-100`` (the ignore
+    index of PyTorch's losses, which labels carry), or one id filling the end of every row of
+    a padded batch. Name the padding (``pad_id=`` or ``ignore_index=`` of
+    :meth:`Accumulator.update <bleuprint.Accumulator.update>`, :meth:`BLEUScore.compute
+    <bleuprint.BLEUScore.compute>` and the reward; :class:`~bleuprint.TokenIds`' ``pad``);
+    where the id is a real token, silence this with the ``warnings`` module."""
 
 
 class PresetWarning(UserWarning):

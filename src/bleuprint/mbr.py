@@ -82,7 +82,7 @@ def mbr(
             raise InputError(f"group {number} has no candidate")
     if mode == "exact":
         matrices = _pairwise.pairwise_scores(engine, groups)
-        utilities = [_mean_rows(m, w, include_self) for m, w in zip(matrices, weights)]
+        utilities = _mean_rows(matrices, weights, include_self)
     else:
         utilities = [
             _aggregate_utilities(engine, number, group, w, include_self)
@@ -135,21 +135,28 @@ def _weights(
     return arrays
 
 
-def _pseudo_reference_weights(weights: FloatArray, include_self: bool) -> FloatArray:
-    """``result[i, j]``: the weight of candidate j as a pseudo-reference of candidate i."""
-    matrix = np.tile(weights, (len(weights), 1))
-    if not include_self:
-        np.fill_diagonal(matrix, 0.0)
-    return matrix
-
-
-def _mean_rows(matrix: FloatArray, weights: FloatArray, include_self: bool) -> FloatArray:
-    """Each candidate's weighted mean score against its pseudo-references."""
-    pseudo = _pseudo_reference_weights(weights, include_self)
-    mass = pseudo.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means: FloatArray = (matrix * pseudo).sum(axis=1) / mass
-    return np.where(mass > 0, means, math.nan)
+def _mean_rows(
+    matrices: list[FloatArray], weights: list[FloatArray], include_self: bool
+) -> list[FloatArray]:
+    """Each group's candidates' weighted mean scores against their pseudo-references: the
+    groups of one size at once (a few numpy calls for each group would cost more than the
+    pairwise scores of a small one)."""
+    utilities = [np.empty(0)] * len(matrices)
+    of_size: dict[int, list[int]] = {}
+    for number, matrix in enumerate(matrices):
+        of_size.setdefault(len(matrix), []).append(number)
+    for size, numbers in of_size.items():
+        scores = np.stack([matrices[number] for number in numbers])  # (group, row, column)
+        # pseudo[g, i, j]: the weight of candidate j as a pseudo-reference of candidate i
+        pseudo = np.repeat(np.stack([weights[number] for number in numbers])[:, None], size, 1)
+        if not include_self:
+            pseudo[:, np.arange(size), np.arange(size)] = 0.0
+        mass = pseudo.sum(axis=2)
+        means = np.full(mass.shape, math.nan)
+        np.divide((scores * pseudo).sum(axis=2), mass, out=means, where=mass > 0)
+        for number, row in zip(numbers, means):
+            utilities[number] = row
+    return utilities
 
 
 def _aggregate_utilities(
@@ -207,6 +214,4 @@ def _aggregate_utilities(
 
 def _first_best(utilities: FloatArray) -> int:
     """The first index of the highest utility (``nan`` ranks lowest; 0 if all are)."""
-    if np.all(np.isnan(utilities)):
-        return 0
-    return int(np.nanargmax(utilities))
+    return int(np.where(np.isnan(utilities), -math.inf, utilities).argmax())

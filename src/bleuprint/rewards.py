@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 from bleuprint._engine import BLEUScore
-from bleuprint._token_ids import TokenIds, ids_ndim
+from bleuprint._token_ids import Padding, ids_ndim
 from bleuprint.exceptions import ConfigurationError, InputError
 
 __all__ = ["BLEUReward", "bleu_reward"]
@@ -56,7 +56,8 @@ class BLEUReward:
     list of them). ``hypotheses`` names the keyword argument to read the hypotheses from
     instead of the completions: ``"completion_ids"`` for the ids TRL passes. With ids, ``eos``
     is the end-of-sequence id (it and what follows are ignored, in hypotheses and
-    references). Other keyword arguments are ignored, as TRL requires. Make one with
+    references), and ``pad_id`` and ``ignore_index`` (``-100`` in labels) are padding, left
+    out wherever they are. Other keyword arguments are ignored, as TRL requires. Make one with
     :func:`bleu_reward`.
     """
 
@@ -66,6 +67,8 @@ class BLEUReward:
     name: str = "bleu"
     hypotheses: str | None = None
     eos: int | None = None
+    pad_id: int | None = attrs.field(default=None, kw_only=True)
+    ignore_index: int | None = attrs.field(default=None, kw_only=True)
 
     @property
     def __name__(self) -> str:
@@ -76,12 +79,7 @@ class BLEUReward:
         given = self._column(columns, self.references)
         if self.hypotheses is not None:
             completions = self._column(columns, self.hypotheses)
-        if (
-            isinstance(completions, str)
-            or isinstance(given, str)
-            or not isinstance(given, Sequence)
-            or len(given) != len(completions)
-        ):
+        if isinstance(completions, str) or not _entries(given) or len(given) != len(completions):
             raise InputError(
                 f"{_count(completions)} {self.hypotheses or 'completions'} but {_count(given)} "
                 f"entries in {self.references!r}: give one per completion"
@@ -92,9 +90,8 @@ class BLEUReward:
         references: Sequence[Any] = [
             [refs] if isinstance(refs, str) or ids_ndim(refs) == 1 else refs for refs in given
         ]
-        if self.eos is not None:
-            hypotheses = TokenIds(hypotheses, eos=self.eos)
-            references = TokenIds(references, eos=self.eos)
+        padding = Padding(self.pad_id, self.ignore_index, self.eos)
+        hypotheses, references = padding.batch(hypotheses, references)
         scores: list[float] = (
             self.engine.sentence_scores(hypotheses, references).scores * self.scale
         ).tolist()
@@ -117,6 +114,8 @@ def bleu_reward(
     name: str = "bleu",
     hypotheses: str | None = None,
     eos: int | None = None,
+    pad_id: int | None = None,
+    ignore_index: int | None = None,
 ) -> BLEUReward:
     """The reward function of a configuration (by default sacreBLEU's ``sentence_bleu``:
     :meth:`BLEUScore.sacrebleu_sentence() <bleuprint.BLEUScore.sacrebleu_sentence>`), for
@@ -133,11 +132,22 @@ def bleu_reward(
         name,
         hypotheses,
         eos,
+        pad_id=pad_id,
+        ignore_index=ignore_index,
     )
 
 
+def _entries(values: object) -> bool:
+    """Whether a column is one entry per sample: a sequence, or an array or tensor of rows."""
+    if isinstance(values, str):
+        return False
+    return isinstance(values, Sequence) or (ids_ndim(values) or 0) >= 2
+
+
 def _count(values: object) -> str:
-    return str(len(values)) if isinstance(values, Sequence) else f"a {type(values).__name__} of"
+    if isinstance(values, Sequence) or _entries(values):
+        return str(len(cast("Sequence[Any]", values)))
+    return f"a {type(values).__name__} of"
 
 
 def _text(index: int, completion: Any) -> Any:

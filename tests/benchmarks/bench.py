@@ -441,7 +441,11 @@ def token_id_tasks(options: Any) -> None:
         )
 
 
-def mbr_tasks(size: int, options: Any) -> None:
+SMALL_GROUP_SOURCES = 1_984
+"""Sources of the small-group MBR rows (issue 26: 1,984 groups of 6 candidates)."""
+
+
+def mbr_tasks(size: int, options: Any, sources: int = 100) -> None:
     mbrs = side_python("mbrs", options)
     cases = [
         bleuprint("bleuprint_mbr", "exact", tool="bleuprint exact"),
@@ -473,7 +477,8 @@ def mbr_tasks(size: int, options: Any) -> None:
             side=MBRS,
         )
     )
-    reports = run_task(f"MBR, 100 x {size} candidates", cases, "groups", [100, size], options)
+    task = f"MBR, {sources:,} x {size} candidates"
+    reports = run_task(task, cases, "groups", [sources, size], options)
     if "bleuprint exact" in reports and "bleuprint aggregate" in reports:
         exact, aggregate = (
             reports[f"bleuprint {mode}"]["result"] for mode in ("exact", "aggregate")
@@ -742,6 +747,13 @@ def main() -> None:
         help="candidates per source (100 sources); 0 or none skips",
     )
     parser.add_argument(
+        "--mbr-small",
+        type=int,
+        nargs="*",
+        default=[4, 6, 16],
+        help=f"candidates per source of small groups ({SMALL_GROUP_SOURCES:,} sources); 0 skips",
+    )
+    parser.add_argument(
         "--mbr-peer-up-to", type=int, default=64, help="largest group the exact peers score"
     )
     parser.add_argument(
@@ -772,8 +784,9 @@ def main() -> None:
     parser.add_argument("--skip", nargs="*", default=[], help="tools to leave out, e.g. nltk")
     options = parser.parse_args()
     # A size of 0 skips, as for --pairwise and --stream-size (no value skips too).
-    options.rewards, options.mbr = (
-        [size for size in sizes if size] for sizes in (options.rewards, options.mbr)
+    options.rewards, options.mbr, options.mbr_small = (
+        [size for size in sizes if size]
+        for sizes in (options.rewards, options.mbr, options.mbr_small)
     )
     if options.child:
         print(json.dumps(child(json.loads(options.child))))
@@ -831,6 +844,8 @@ def main() -> None:
             token_id_tasks(options)
         for size in options.mbr:
             mbr_tasks(size, options)
+        for size in options.mbr_small:
+            mbr_tasks(size, options, sources=SMALL_GROUP_SOURCES)
         if options.stream_size:
             stream_paths = write_stream_files(options.stream_size, paths, folder)
             run_task(
@@ -918,6 +933,16 @@ def targets(options: Any) -> None:
             "mbrs exact",
             "bleuprint exact",
             20,
+        ),
+        *(
+            (
+                f"exact MBR {SMALL_GROUP_SOURCES:,} x {size}: >= 20x sacreBLEU per pair",
+                f"MBR, {SMALL_GROUP_SOURCES:,} x {size} candidates",
+                "sacrebleu per pair",
+                "bleuprint exact",
+                20,
+            )
+            for size in options.mbr_small
         ),
         (
             "aggregate MBR 100 x 256: >= 10x exact",
