@@ -42,6 +42,10 @@ OPTION_SETS = {
     # against the baseline is the slowest run of both commands.
     "paired-ar-default-text": ["-i", "SYS1", "SYS2", "-par", "-f", "text", "-sh"],
     "abbreviated-option": ["-i", "SYS1", "--smooth-m", "none", "--score-o"],
+    # -d with files: sacreBLEU prints text, not JSON, and says it found no subsets
+    "detail": ["-i", "SYS1", "-d"],
+    "detail-confidence-score-only": ["-i", "SYS1", "-d", "-ci", "-cin", "50", "-b"],
+    "detail-systems": ["-i", "SYS1", "SYS2", "--detail"],
 }
 
 
