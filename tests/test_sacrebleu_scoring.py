@@ -171,7 +171,8 @@ def test_a_part_given_wins() -> None:
 def test_presets_table() -> None:
     assert presets.get("sacrebleu").build(tokenize="char") == BLEUScore.sacrebleu(tokenize="char")
     assert presets.get("sacrebleu-sentence").build() == BLEUScore.sacrebleu_sentence()
-    assert presets.get("sacrebleu").decimals is None
+    # printed as sacreBLEU's command prints it: 0-100, one decimal
+    assert (presets.get("sacrebleu").scale, presets.get("sacrebleu").decimals) == (100, 1)
 
 
 @pytest.mark.parametrize(

@@ -649,9 +649,16 @@ def _log(value: float) -> float:
     return -9999999999 if value == 0.0 else math.log(value)
 
 
-CORPUS_PRESET = Preset("sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts)
+# sacreBLEU's command prints 0-100 with one decimal (its -w 1).
+CORPUS_PRESET = Preset(
+    "sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts, decimals=1, scale=100
+)
 SENTENCE_PRESET = Preset(
-    "sacrebleu-sentence", "sacreBLEU 2.6.0 sentence BLEU (effective order)", sentence_parts
+    "sacrebleu-sentence",
+    "sacreBLEU 2.6.0 sentence BLEU (effective order)",
+    sentence_parts,
+    decimals=1,
+    scale=100,
 )
 PRESETS = (
     CORPUS_PRESET,
