@@ -738,3 +738,20 @@ def test_smooth_values_sacrebleu_takes_score_as_in_sacrebleu(
     assert expected.returncode == 0, expected.stderr
     got = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", *smoothing, "-b", cwd=tmp_path)
     assert got.encode() == expected.stdout
+
+
+@pytest.mark.parametrize(
+    "options",
+    [(), ("-w", "3"), ("-ci", "-cin", "50"), ("-sl",), ("-lc", "-tok", "intl", "-s", "floor")],
+    ids=["plain", "width", "confidence", "sentence-level", "options"],
+)
+def test_text_under_sacrebleus_preset_prints_sacrebleus_lines(
+    files: Path, options: tuple[str, ...]
+) -> None:
+    # sacreBLEU's own lines, byte for byte; bleuprint's signature on a line of its own after.
+    expected = sacrebleu_run("ref.txt", "-i", "hyp.txt", "-f", "text", *options, cwd=files)
+    assert expected.returncode == 0, expected.stderr
+    got = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "-f", "text", *options, cwd=files)
+    *sacrebleus, bleuprints = got.splitlines(keepends=True)
+    assert "".join(sacrebleus).encode() == expected.stdout
+    assert bleuprints.startswith(f"BLEU|bleuprint:{__version__}|tok:")

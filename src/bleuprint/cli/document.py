@@ -118,7 +118,7 @@ def score_fields(
     name score signature verbose_score nrefs case eff tok smooth version precisions bp ratio
     hyp_len ref_len counts totals
     """
-    signature = _sacrebleu_signature(result, tested)
+    signature = sacrebleu_signature(result, tested)
     fields: dict[str, Any] = {"name": "BLEU", "score": float(printed(result.score))}
     if signature is not None:
         fields["signature"] = signature
@@ -146,7 +146,7 @@ def score_fields(
     return fields
 
 
-def _sacrebleu_signature(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
+def sacrebleu_signature(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
     """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
     # Every segment of a run has the same: worked out once (a run has few configurations).
     key = (result.signature.nrefs, *result.signature.parts.items(), *tested.items())

@@ -11,16 +11,25 @@ percentages), and text output rounds them for reading.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bleuprint import presets
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SentenceScores
-from bleuprint.cli.document import ScoreFormat, document, score_fields, verbose
+from bleuprint.cli.document import (
+    ScoreFormat,
+    document,
+    sacrebleu_signature,
+    score_fields,
+    verbose,
+)
 from bleuprint.cli.progress import Update
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
 from bleuprint.cli.table import format_table
+from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError, InputError
 
 if TYPE_CHECKING:  # imported by the run of a test
@@ -57,7 +66,7 @@ def sentence_scores(
             printed,
             first_column="segment",
         )
-    return "".join(_text_line(result, printed) + "\n" for result in segments)
+    return _text_lines(list(segments), printed)
 
 
 def _reported(scores: SentenceScores, progress: Update) -> Iterator[BLEUResult]:
@@ -88,7 +97,8 @@ def corpus_scores(
             test.as_json() if test else None,
         )
     if len(scores) == 1:
-        return _text_line(scores[0].result, printed, scores[0].test) + "\n"
+        tested = test.sacrebleu_fields() if test else {}
+        return _text_lines([scores[0].result], printed, scores[0].test, tested)
     return _text_table(scores, test, printed)
 
 
@@ -117,12 +127,25 @@ def _interval(test: SignificanceResult | None, printed: ScoreFormat) -> str:
     return f"μ = {printed(test.mean)} ± {printed(test.ci)}"
 
 
-def _text_line(
-    result: BLEUResult, printed: ScoreFormat, test: SignificanceResult | None = None
+def _text_lines(
+    results: Sequence[BLEUResult],
+    printed: ScoreFormat,
+    test: SignificanceResult | None = None,
+    tested: Mapping[str, object] = MappingProxyType({}),
 ) -> str:
-    interval = _interval(test, printed)
-    score = printed(result.score) + (f" ({interval})" if interval else "")
-    return f"BLEU|{result.signature} = {score} {verbose(result)}"
+    """sacreBLEU's one-line form of each result. Under sacreBLEU's presets each line is the
+    one sacreBLEU prints, its signature included, and bleuprint's signature follows on a line
+    of its own (as under a table); under the others the line carries bleuprint's signature."""
+    sacrebleus = presets.origin(printed.preset.name) == sacrebleu.__name__
+    lines = []
+    for result in results:
+        interval = _interval(test, printed)
+        score = printed(result.score) + (f" ({interval})" if interval else "")
+        named = sacrebleu_signature(result, tested) if sacrebleus else None
+        lines.append(f"BLEU|{named or result.signature} = {score} {verbose(result)}\n")
+    if sacrebleus and results:
+        lines.append(f"BLEU|{results[-1].signature}\n")
+    return "".join(lines)
 
 
 def _text_table(
