@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from nltk.translate.bleu_score import sentence_bleu
+
+from tests.cli_helpers import SACREBLEU
 
 
 def run(*arguments: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
@@ -24,7 +28,7 @@ def run(*arguments: str, stdin: bytes = b"") -> subprocess.CompletedProcess[byte
         ("russian", b"This is the wolf.\nThe the the the the.\n", "0.000000"),
         # 21 / 24 characters, every n-gram shared: 0.875 to six decimals.
         ("russian", b"Hello, World! It's fine.\r\nhello world it s fine", "0.875000"),
-        ("canonical", b"a b c d e f\na b c d e f\n", "1.0"),
+        ("canonical", b"a b c d e f\na b c d e f\n", "100.0"),
         # The lines as given, trailing spaces included: BP = 9 / 7 characters.
         ("russian", b"a b c d\r\na b c d  \n", "1.285714"),
     ],
@@ -36,11 +40,35 @@ def test_pair_prints_the_preset_format(preset: str, stdin: bytes, expected: str)
     assert completed.stderr == b""
 
 
-def test_pair_defaults_to_canonical_full_precision() -> None:
-    # p = 5/6, 3/5, 2/4, 1/3: BLEU-4 = (1/12) ** (1/4), printed with full precision.
-    completed = run(stdin=b"the cat sat on a mat\nthe cat sat on the mat\n")
-    assert float(completed.stdout) == pytest.approx((1 / 12) ** 0.25, abs=1e-15)
-    assert len(completed.stdout.strip()) > 12
+def test_pair_defaults_to_canonical() -> None:
+    # p = 5/6, 3/5, 2/4, 1/3: BLEU-4 = (1/12) ** (1/4), printed as bleuprint prints BLEU
+    # (0-100, one decimal), or to -w decimals.
+    stdin = b"the cat sat on a mat\nthe cat sat on the mat\n"
+    assert run(stdin=stdin).stdout.decode() == f"{100 * (1 / 12) ** 0.25:.1f}\n"
+    assert run("-w", "6", stdin=stdin).stdout.decode() == f"{100 * (1 / 12) ** 0.25:.6f}\n"
+    assert "(default: canonical)" in " ".join(run("--help").stdout.decode().split())
+
+
+def test_pair_prints_sacrebleus_score_as_sacrebleu_prints_it(tmp_path: Path) -> None:
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("the cat sat on a mat\n", "utf-8")
+    expected = subprocess.run(
+        [SACREBLEU, "ref.txt", "-i", "hyp.txt", "-b"], capture_output=True, cwd=tmp_path,
+        check=True,
+    ).stdout  # fmt: skip
+    stdin = b"the cat sat on the mat\nthe cat sat on a mat\n"
+    for preset in ("sacrebleu", "SacreBLEU"):
+        assert run("--preset", preset, stdin=stdin).stdout == expected
+
+
+def test_pair_prints_nltks_score_as_nltk_prints_it() -> None:
+    reference, hypothesis = (
+        ["the", "cat", "sat", "on", "the", "mat"],
+        ["the", "cat", "sat", "on", "a", "mat"],
+    )
+    expected = sentence_bleu([reference], hypothesis)
+    completed = run("--preset", "nltk", stdin=b"the cat sat on the mat\nthe cat sat on a mat\n")
+    assert completed.stdout.decode() == f"{expected!r}\n"
 
 
 @pytest.mark.parametrize(

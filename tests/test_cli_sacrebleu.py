@@ -4,6 +4,7 @@ for byte, on the WMT22 files of ``../shared``; and its refusals, one line and ex
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,10 @@ OPTION_SETS = {
     # against the baseline is the slowest run of both commands.
     "paired-ar-default-text": ["-i", "SYS1", "SYS2", "-par", "-f", "text", "-sh"],
     "abbreviated-option": ["-i", "SYS1", "--smooth-m", "none", "--score-o"],
+    # -d with files: sacreBLEU prints text, not JSON, and says it found no subsets
+    "detail": ["-i", "SYS1", "-d"],
+    "detail-confidence-score-only": ["-i", "SYS1", "-d", "-ci", "-cin", "50", "-b"],
+    "detail-systems": ["-i", "SYS1", "SYS2", "--detail"],
 }
 
 
@@ -187,3 +192,27 @@ def _refused(tmp_path: Path, arguments: list[str]) -> str:
     message = result.stderr.decode("utf-8")
     assert message.count("\n") == 1
     return message
+
+
+@pytest.mark.parametrize("method", ["floor", "add-k"])
+@pytest.mark.parametrize("value", ["2", "10", "-1", "0", "nan"])
+def test_every_smooth_value_sacrebleu_takes(tmp_path: Path, method: str, value: str) -> None:
+    # One segment without a matched trigram or 4-gram, one matched throughout: a floor above 1
+    # scores as sacreBLEU scores it; where sacreBLEU fails (a negative floor: a math domain
+    # error) or prints NaN, bleuprint says why, in one line.
+    (tmp_path / "ref.txt").write_text("a b c d e\nthe cat sat on the mat\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("a b x d y\nthe cat sat on the mat\n", "utf-8")
+    for extra in ([], ["-sl"], ["-f", "text"]):
+        arguments = ["ref.txt", "-i", "hyp.txt", "-s", method, "-sv", value, *extra]
+        expected = sacrebleu_run(*arguments, cwd=tmp_path)
+        got = subprocess.run(
+            [sys.executable, "-m", "bleuprint.cli", "sacrebleu", *arguments],
+            capture_output=True, check=False, cwd=tmp_path,
+        )  # fmt: skip
+        # NaN is printed "= nan" in a line, NaN in JSON (the signature's floor[nan] is not it)
+        finite = expected.returncode == 0 and not re.search(rb"= nan|NaN", expected.stdout)
+        if finite:
+            assert (got.returncode, got.stdout) == (0, expected.stdout), got.stderr
+        else:
+            assert got.returncode == 2
+            assert got.stderr.endswith(b"bleuprint gives no score\n"), got.stderr

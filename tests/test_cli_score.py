@@ -17,7 +17,7 @@ import regex
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleuprint import BLEUScore, __version__, brevity, tokenizers
+from bleuprint import BLEUScore, __version__, brevity, presets, tokenizers
 from tests.cli_helpers import (
     BETTER,
     CANONICAL,
@@ -119,7 +119,10 @@ def test_json_gives_sacrebleus_numbers(
     )
     expected = scored_as(bleu, transform)
     assert output["name"] == "BLEU"
-    assert output["score"] == pytest.approx(expected.score, abs=0.5e-4)
+    # sacreBLEU's 0-100, as the definition prints it (unigram's [0, 1])
+    preset = options[options.index("--preset") + 1] if "--preset" in options else "canonical"
+    scale = presets.get(preset).scale / 100
+    assert output["score"] == pytest.approx(expected.score * scale, abs=0.5e-4)
     assert output["precisions"] == pytest.approx(expected.precisions, rel=1e-12)
     assert output["bp"] == pytest.approx(expected.bp, rel=1e-12)
     assert output["ratio"] == pytest.approx(expected.ratio, rel=1e-12)
@@ -159,7 +162,8 @@ def test_json_russian_by_hand(tmp_path: Path) -> None:
     assert output["precisions"] == pytest.approx([100 * 5 / 6, 100, 100, 100])
     assert (output["hyp_len"], output["ref_len"]) == (22, 23)
     assert output["bp"] == pytest.approx(22 / 23)
-    assert output["score"] == round(100 * 22 / 23 * (5 / 6) ** 0.25, 6)
+    # on [0, 1], as the contest prints it
+    assert output["score"] == round(22 / 23 * (5 / 6) ** 0.25, 6)
 
 
 def test_json_parts_by_hand(files: Path) -> None:
@@ -618,7 +622,6 @@ def test_bad_options(files: Path, arguments: tuple[str, ...], message: str) -> N
     ("arguments", "start"),
     [
         (("-tok", "nope"), "--tokenize nope: "),
-        (("--smooth", "floor", "--smooth-value", "-1"), "--smooth-value -1.0: "),
         (("--smooth", "weird"), "--smooth-method weird: "),
     ],
 )
@@ -721,3 +724,34 @@ def test_jobs_are_refused_with_dask(files: Path) -> None:
         run("score", "-r", "ref.txt", "-i", "hyp.txt", "--dask", "local", "-j", "2", cwd=files),
         "--dask counts on the cluster's workers: not with --jobs",
     )
+
+
+@pytest.mark.parametrize("smoothing", [("-s", "floor", "-sv", "2"), ("-s", "add-k", "-sv", "-0.5")])
+def test_smooth_values_sacrebleu_takes_score_as_in_sacrebleu(
+    tmp_path: Path, smoothing: tuple[str, ...]
+) -> None:
+    # Trigrams and 4-grams unmatched: the floor of 2 is used, and scores above sacreBLEU's floor
+    # of 1 would; add-k's -0.5 leaves every precision positive here.
+    (tmp_path / "ref.txt").write_text("a b c d e\nthe cat sat on the mat\n", "utf-8")
+    (tmp_path / "hyp.txt").write_text("a b x d y\nthe cat sat on a mat\n", "utf-8")
+    expected = sacrebleu_run("ref.txt", "-i", "hyp.txt", *smoothing, "-b", cwd=tmp_path)
+    assert expected.returncode == 0, expected.stderr
+    got = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", *smoothing, "-b", cwd=tmp_path)
+    assert got.encode() == expected.stdout
+
+
+@pytest.mark.parametrize(
+    "options",
+    [(), ("-w", "3"), ("-ci", "-cin", "50"), ("-sl",), ("-lc", "-tok", "intl", "-s", "floor")],
+    ids=["plain", "width", "confidence", "sentence-level", "options"],
+)
+def test_text_under_sacrebleus_preset_prints_sacrebleus_lines(
+    files: Path, options: tuple[str, ...]
+) -> None:
+    # sacreBLEU's own lines, byte for byte; bleuprint's signature on a line of its own after.
+    expected = sacrebleu_run("ref.txt", "-i", "hyp.txt", "-f", "text", *options, cwd=files)
+    assert expected.returncode == 0, expected.stderr
+    got = succeed("score", "-r", "ref.txt", "-i", "hyp.txt", "-f", "text", *options, cwd=files)
+    *sacrebleus, bleuprints = got.splitlines(keepends=True)
+    assert "".join(sacrebleus).encode() == expected.stdout
+    assert bleuprints.startswith(f"BLEU|bleuprint:{__version__}|tok:")

@@ -263,7 +263,13 @@ class TestPresetTable:
     def test_formats(self) -> None:
         assert presets.get("unigram").format_score(0.36787944) == "0.3679"
         assert presets.get("russian").format_score(0.2) == "0.200000"
-        assert presets.get("canonical").format_score(0.5) == "0.5"
+        assert presets.get("canonical").format_score(0.5) == "50.0"
+        # each as the definition prints it: sacreBLEU 0-100 to one decimal, NLTK a float
+        assert presets.get("sacrebleu").format_score(0.53714) == "53.7"
+        assert presets.get("sacrebleu").format_score(0.53714, 3) == "53.714"
+        assert presets.get("nltk").format_score(0.53714) == "0.53714"
+        assert presets.get("mteval-v13a").format_score(0.53714) == "0.5371"
+        assert presets.get("moses-multi-bleu").format_score(0.53714) == "53.71"
 
 
 def test_the_engine_class_stays_small() -> None:

@@ -4,6 +4,7 @@ the presets: options, signatures, printed lines, the stream layout."""
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 import pytest
@@ -21,7 +22,7 @@ from bleuprint import (
     tokenizers,
     weights,
 )
-from bleuprint.compat.sacrebleu import OPTIONS, Arithmetic, from_streams
+from bleuprint.compat.sacrebleu import OPTIONS, AnyAddK, AnyFloor, Arithmetic, from_streams
 from bleuprint.compat.sacrebleu import signature as sacrebleu_signature
 from tests.sacrebleu_reports import assert_as_sacrebleu
 
@@ -37,8 +38,8 @@ def statistics(draw: st.DrawFn) -> dict[str, Any]:
     total = [draw(totals) for _ in range(max_n)]  # not always decreasing, as raw input may be
     correct = [draw(st.integers(0, count)) for count in total]
     method = draw(st.sampled_from(["none", "floor", "add-k", "exp"]))
-    # bleuprint refuses a floor above 1, which can score above 100 (test_validation)
-    values = [None, 0, 0.1, 0.5, 1, *([3] if method != "floor" else [])]
+    # every value sacreBLEU takes, those it fails on or scores NaN with included
+    values = [None, 0, 0.1, 0.5, 1, 3, -0.5, -2, math.nan, math.inf]
     return {
         "correct": correct,
         "total": total,
@@ -51,12 +52,11 @@ def statistics(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=100)
+@settings(max_examples=300)
 @given(given_stats=statistics())
 def test_scoring_agrees_with_compute_bleu(given_stats: dict[str, Any]) -> None:
     # compute_bleu adds to the lists it is given with add-k: give it copies
-    counts = {"correct": list(given_stats["correct"]), "total": list(given_stats["total"])}
-    theirs = BLEU.compute_bleu(**{**given_stats, **counts})
+    theirs = _compute_bleu(given_stats)
     options = {key: given_stats[key] for key in OPTIONS if key in given_stats}
     bleu = BLEUScore.sacrebleu(**options)
     stats = BLEUStats(
@@ -66,7 +66,23 @@ def test_scoring_agrees_with_compute_bleu(given_stats: dict[str, Any]) -> None:
         given_stats["ref_len"],
         counting=bleu.counting_signature,
     )
-    assert_as_sacrebleu(bleu.score(stats), theirs, options)
+    if theirs is None:
+        with pytest.raises(InputError, match="bleuprint gives no score"):
+            bleu.score(stats)
+    else:
+        assert_as_sacrebleu(bleu.score(stats), theirs, options)
+
+
+def _compute_bleu(given_stats: dict[str, Any]) -> Any:
+    """sacreBLEU's ``compute_bleu`` of the statistics, or ``None`` where it gives no finite
+    score (its log fails on a negative precision, or the score is NaN or infinite)."""
+    # compute_bleu adds to the lists it is given with add-k: give it copies
+    counts = {"correct": list(given_stats["correct"]), "total": list(given_stats["total"])}
+    try:
+        theirs = BLEU.compute_bleu(**{**given_stats, **counts})
+    except ValueError:
+        return None
+    return theirs if math.isfinite(theirs.score) else None
 
 
 @settings(max_examples=100)
@@ -75,8 +91,7 @@ def test_the_commands_arithmetic_is_compute_bleus_to_the_last_bit(
     given_stats: dict[str, Any],
 ) -> None:
     # bleuprint sacrebleu prints unrounded numbers: Arithmetic must be sacreBLEU's exactly.
-    counts = {"correct": list(given_stats["correct"]), "total": list(given_stats["total"])}
-    theirs = BLEU.compute_bleu(**{**given_stats, **counts})
+    theirs = _compute_bleu(given_stats)
     order = given_stats["max_ngram_order"]
     arithmetic = Arithmetic(
         order,
@@ -86,6 +101,10 @@ def test_the_commands_arithmetic_is_compute_bleus_to_the_last_bit(
     )
     lengths = [given_stats["sys_len"], given_stats["ref_len"]]
     row = [*lengths, *given_stats["correct"], *given_stats["total"]]  # as counted, not added to
+    if theirs is None:
+        with pytest.raises(InputError, match="bleuprint gives no score"):
+            arithmetic.score(row)
+        return
     ours = arithmetic.score(row)
     assert (ours.score, ours.precisions, ours.bp) == (theirs.score, theirs.precisions, theirs.bp)
     assert ours.verbose == str(theirs).split(" ", 3)[3]
@@ -152,7 +171,8 @@ def test_a_part_given_wins() -> None:
 def test_presets_table() -> None:
     assert presets.get("sacrebleu").build(tokenize="char") == BLEUScore.sacrebleu(tokenize="char")
     assert presets.get("sacrebleu-sentence").build() == BLEUScore.sacrebleu_sentence()
-    assert presets.get("sacrebleu").decimals is None
+    # printed as sacreBLEU's command prints it: 0-100, one decimal
+    assert (presets.get("sacrebleu").scale, presets.get("sacrebleu").decimals) == (100, 1)
 
 
 @pytest.mark.parametrize(
@@ -162,13 +182,57 @@ def test_presets_table() -> None:
         ({"tokenize": "14a"}, "unknown sacreBLEU tokenize '14a'"),
         ({"smooth_method": "add-one"}, "unknown sacreBLEU smooth_method 'add-one'"),
         ({"max_ngram_order": 0}, "max_n must be a whole number from 1 to 1024"),
-        ({"smooth_method": "floor", "smooth_value": -1}, "value must be a finite number"),
+        ({"smooth_method": "floor", "smooth_value": "2"}, "value must be a number, got '2'"),
+        ({"smooth_method": "add-k", "smooth_value": True}, "k must be a number, got True"),
         ({"force": True}, "the sacrebleu preset does not take force"),
     ],
 )
 def test_bad_options(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):
         BLEUScore.sacrebleu(**options)
+
+
+# sacreBLEU takes any smooth_value: a floor above 1 (scores above 100), a negative one (its log
+# fails where it floors an order), NaN and infinity (its score is NaN or infinite where used).
+SMOOTH_VALUES = [-2.0, -1.0, -0.5, 0.0, 0.05, 1.0, 1.5, 2.0, 10.0, 100.0, math.nan, math.inf]
+SMOOTHED_CORPORA = [
+    (["a b x d y"], [["a b c d e"]]),  # one order without a match
+    (["a b c d e f", "x y"], [["a b c d e f"], ["x z"]]),  # every order matched
+    (["a b x y", "p"], [["a b c d"], ["q"]]),  # a segment without any match
+    (["a"], [["a"]]),  # no bigrams: the orders above 1 undefined
+]
+
+
+@pytest.mark.parametrize("method", ["floor", "add-k"])
+@pytest.mark.parametrize("value", SMOOTH_VALUES, ids=str)
+@pytest.mark.parametrize("sentence", [False, True], ids=["corpus", "sentence"])
+def test_every_smooth_value_sacrebleu_takes(method: str, value: float, sentence: bool) -> None:
+    options = {"smooth_method": method, "smooth_value": value}
+    bleu = (BLEUScore.sacrebleu_sentence if sentence else BLEUScore.sacrebleu)(**options)
+    theirs = BLEU(**options, effective_order=sentence)
+    for hypotheses, references in SMOOTHED_CORPORA:
+        try:
+            expected = theirs.corpus_score(hypotheses, [list(s) for s in zip(*references)])
+        except ValueError:  # math domain error: a negative precision
+            expected = None
+        if expected is None or not math.isfinite(expected.score):
+            with pytest.raises(InputError, match="bleuprint gives no score"):
+                bleu.corpus_score(hypotheses, references)
+        else:
+            result = bleu.corpus_score(hypotheses, references)
+            assert_as_sacrebleu(result, expected, options, where=str(hypotheses))
+            assert sacrebleu_signature(result) == theirs.get_signature().format()
+
+
+def test_a_floor_sacrebleu_takes_is_its_own_part() -> None:
+    # The general Floor stays within [0, 1]; sacreBLEU's preset takes the rest as its own part,
+    # whose signature reads back.
+    bleu = BLEUScore.sacrebleu(smooth_method="floor", smooth_value=2)
+    assert bleu.smoothing == AnyFloor(2)
+    assert BLEUScore.from_signature(str(bleu.signature())) == bleu
+    assert BLEUScore.sacrebleu(smooth_method="add-k", smooth_value=-1).smoothing == AnyAddK(-1)
+    general = BLEUScore.sacrebleu(smooth_method="floor", smooth_value=1).smoothing
+    assert general == smoothing.Floor(1)
 
 
 # -- signatures ----------------------------------------------------------------------------

@@ -481,8 +481,10 @@ class Preset:
     module's name (dashes for underscores) or that name, a dash and more (a preset is named
     after its module, so that a name says which module to import); the named constructor is
     ``BLEUScore.<name with underscores>``. ``recipe`` gives the engine's parts for the
-    definition's own options. ``decimals`` is the number of decimals the definition's own
-    statement prints (``None``: full precision). ``takes`` is what its parts read: ``"text"``,
+    definition's own options. How the definition prints its score is the one rule every
+    command follows (:meth:`format_score`): on the scale ``scale`` (1: [0, 1], as NLTK prints
+    it; 100: 0-100, as sacreBLEU prints it) with ``decimals`` decimals (``None``: full
+    precision, as Python prints a float). ``takes`` is what its parts read: ``"text"``,
     or ``"token ids"`` (a preset that refuses words, such as fairseq's).
     """
 
@@ -491,6 +493,7 @@ class Preset:
     recipe: Callable[..., dict[str, Any]] = attrs.field(repr=False)
     decimals: int | None = None
     takes: Literal["text", "token ids"] = "text"
+    scale: Literal[1, 100] = 1
 
     @property
     def constructor(self) -> str:
@@ -508,9 +511,21 @@ class Preset:
         name (as ``BLEUScore.<constructor>(...)``)."""
         return _build(BLEUScore, self, *args, **options)
 
-    def format_score(self, score: float) -> str:
-        """The score as the definition's statement prints it."""
-        return repr(score) if self.decimals is None else f"{score:.{self.decimals}f}"
+    def format_score(self, score: float, decimals: int | None = None) -> str:
+        """A score of [0, 1] as the definition prints it: on its ``scale``, with ``decimals``
+        decimals if given, else the definition's own.
+
+        >>> from bleuprint import presets
+        >>> presets.get("sacrebleu").format_score(0.5371), presets.get("nltk").format_score(0.5)
+        ('53.7', '0.5')
+        """
+        value = self.scaled(score)
+        digits = self.decimals if decimals is None else decimals
+        return repr(value) if digits is None else f"{value:.{digits}f}"
+
+    def scaled(self, value: float) -> float:
+        """A number of the score's [0, 1] (a score, a mean, an interval) on the ``scale``."""
+        return value if self.scale == 1 else self.scale * value
 
 
 @attrs.frozen

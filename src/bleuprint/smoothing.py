@@ -112,7 +112,8 @@ class NoSmoothing(Part, family="smooth", name="none"):
 class Floor(Part, family="smooth", name="floor"):
     """An order with n-grams but no match counts ``value`` matches (sacreBLEU's ``floor``,
     Chen and Cherry's method 1). ``value`` is from 0 to 1: sacreBLEU takes more, and then
-    scores above 100.
+    scores above 100 (its presets take such values, as
+    :class:`bleuprint.compat.sacrebleu.AnyFloor`).
 
     Args:
         value: the matches an unmatched order counts.

@@ -12,6 +12,7 @@ from bleuprint._engine import FIELD_OF_FAMILY, BLEUScore
 from bleuprint._signature import parse_part
 from bleuprint.cli.options import at_least
 from bleuprint.cli.presets import add_preset_option
+from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError
 
 DEFAULT_PRESET = "sacrebleu"
@@ -52,7 +53,14 @@ def add_configuration_options(parser: argparse.ArgumentParser) -> None:
     """The preset and the overrides of its parameters."""
     group = parser.add_argument_group("configuration")
     add_preset_option(group, default=DEFAULT_PRESET)
-    group.add_argument("-tok", "--tokenize", metavar="NAME", help="the tokenizer")
+    group.add_argument(
+        "-tok",
+        "--tokenize",
+        metavar="NAME",
+        help=f"the tokenizer, as sacreBLEU's -tok: {', '.join(sacrebleu.TOKENIZERS)}; with a "
+        "preset that has no such option (canonical, nltk, ...), a bleuprint tokenizer part "
+        "(whitespace, letters, ...: the tok field of bleuprint presets)",
+    )
     group.add_argument(
         "-lc", "--lowercase", action="store_const", const=True, help="compare without case"
     )

@@ -12,6 +12,7 @@ scores of its ``segments`` where the command scores segments. The schema is
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import re
@@ -19,8 +20,12 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
+from bleuprint import presets
 from bleuprint._result import BLEUResult, Signature
 from bleuprint.exceptions import ConfigurationError
+from bleuprint.presets import Preset
 
 if TYPE_CHECKING:  # a command that tests imports it; ``pair`` need not
     from bleuprint.significance import SignificanceResult
@@ -96,7 +101,7 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 def score_fields(
     result: BLEUResult,
-    width: int,
+    printed: ScoreFormat,
     test: SignificanceResult | None = None,
     tested: Mapping[str, object] = _NO_TEST,
 ) -> dict[str, Any]:
@@ -106,18 +111,19 @@ def score_fields(
     sacreBLEU rounds them), the outcome of a ``test`` (``p_value``, ``mean``, ``ci``: ``None``
     where not computed), then the details, at full precision.
 
-    >>> from bleuprint import BLEUScore
+    >>> from bleuprint import BLEUScore, presets
     >>> result = BLEUScore.sacrebleu().corpus_score(["a b c d"], [["a b c d"]])
-    >>> print(*score_fields(result, 1))  # doctest: +NORMALIZE_WHITESPACE
+    >>> printed = ScoreFormat(presets.get("sacrebleu"))
+    >>> print(*score_fields(result, printed))  # doctest: +NORMALIZE_WHITESPACE
     name score signature verbose_score nrefs case eff tok smooth version precisions bp ratio
     hyp_len ref_len counts totals
     """
-    signature = _sacrebleu_signature(result, tested)
-    fields: dict[str, Any] = {"name": "BLEU", "score": float(rounded(result.score, width))}
+    signature = sacrebleu_signature(result, tested)
+    fields: dict[str, Any] = {"name": "BLEU", "score": float(printed(result.score))}
     if signature is not None:
         fields["signature"] = signature
     if test is not None and test.mean is not None and test.ci is not None:
-        mean, ci = rounded(test.mean, width), rounded(test.ci, width)
+        mean, ci = printed(test.mean), printed(test.ci)
         fields.update(
             confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}"
         )
@@ -125,7 +131,9 @@ def score_fields(
     if signature is not None:
         fields.update(field.partition(":")[::2] for field in signature.split("|"))
     if test is not None:
-        fields.update(p_value=test.p_value, mean=percent(test.mean), ci=percent(test.ci))
+        fields.update(
+            p_value=test.p_value, mean=printed.scaled(test.mean), ci=printed.scaled(test.ci)
+        )
     fields.update(
         precisions=[100 * precision for precision in result.precisions],
         bp=result.brevity_penalty,
@@ -138,7 +146,7 @@ def score_fields(
     return fields
 
 
-def _sacrebleu_signature(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
+def sacrebleu_signature(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
     """sacreBLEU's signature, for configurations sacreBLEU can compute; else ``None``."""
     # Every segment of a run has the same: worked out once (a run has few configurations).
     key = (result.signature.nrefs, *result.signature.parts.items(), *tested.items())
@@ -169,11 +177,29 @@ def verbose(result: BLEUResult) -> str:
     return result.format().split(" ", 3)[3]
 
 
-def percent(value: float | None) -> float | None:
-    """A number of [0, 1] on the 0-100 scale (``None`` stays ``None``)."""
-    return None if value is None else 100 * value
+@attrs.frozen
+class ScoreFormat:
+    """How a run prints scores: as its preset's definition prints them
+    (:meth:`Preset.format_score <bleuprint.presets.Preset.format_score>`, the one rule of
+    scale and digits), to ``width`` decimals where ``-w`` gives them.
 
+    >>> from bleuprint import presets
+    >>> ScoreFormat(presets.get("sacrebleu"))(0.5371), ScoreFormat(presets.get("nltk"), 3)(0.5371)
+    ('53.7', '0.537')
+    """
 
-def rounded(score: float, width: int) -> str:
-    """A score of [0, 1] on the 0-100 scale, to ``width`` decimals."""
-    return f"{100 * score:.{width}f}"
+    preset: Preset
+    width: int | None = None
+
+    @classmethod
+    def of(cls, arguments: argparse.Namespace) -> ScoreFormat:
+        """The format of a run's ``--preset`` and ``-w``."""
+        return cls(presets.get(arguments.preset), arguments.width)
+
+    def __call__(self, score: float) -> str:
+        """A score of [0, 1] as printed."""
+        return self.preset.format_score(score, self.width)
+
+    def scaled(self, value: float | None) -> float | None:
+        """A mean or an interval of [0, 1] on the score's scale, unrounded (``None`` stays)."""
+        return None if value is None else self.preset.scaled(value)

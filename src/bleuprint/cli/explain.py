@@ -47,7 +47,9 @@ def add_command(commands: SubCommands) -> None:
         default="text",
         help="output format (default: %(default)s)",
     )
-    add_width_option(parser, "decimals of the scores of JSON output (default: %(default)s)")
+    add_width_option(
+        parser, "decimals of the scores of JSON output (default: the definition's own)"
+    )
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),

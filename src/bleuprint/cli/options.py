@@ -97,11 +97,16 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print only the score (one per system or segment)",
     )
-    add_width_option(output, "decimals of the printed scores (default: %(default)s)")
+    add_width_option(
+        output,
+        "decimals of the printed scores; scores print as the preset's definition prints them "
+        "(sacreBLEU's 0-100 with one decimal, NLTK's 0-1 at full precision) (default: the "
+        "definition's own decimals)",
+    )
 
 
 def add_width_option(
     parser: argparse.ArgumentParser | argparse._ArgumentGroup, description: str
 ) -> None:
-    """``-w``: the decimals of scores, as sacreBLEU's."""
-    parser.add_argument("-w", "--width", type=at_least(0), default=1, help=description)
+    """``-w``: the decimals of scores, as sacreBLEU's (default ``None``: the definition's)."""
+    parser.add_argument("-w", "--width", type=at_least(0), default=None, help=description)

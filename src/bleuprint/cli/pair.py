@@ -18,7 +18,9 @@ def add_command(commands: SubCommands) -> None:
         "pair",
         help="score one candidate against one reference, read as two lines of standard input",
         description="Read the reference, then the candidate, one line each (exactly two lines), "
-        "from standard input, and print the score as the preset's definition prints it.",
+        "from standard input, and print the score as the preset's definition prints it "
+        "(sacreBLEU's 0-100 with one decimal, NLTK's 0-1 at full precision). The default "
+        "preset is canonical, Papineni et al.'s BLEU-4, printed 0-100 with one decimal.",
     )
     add_preset_option(parser, default="canonical")
     parser.add_argument(
@@ -28,7 +30,7 @@ def add_command(commands: SubCommands) -> None:
         default="text",
         help="output format: the preset's own line, or the JSON document (default: %(default)s)",
     )
-    add_width_option(parser, "decimals of the score of JSON output (default: %(default)s)")
+    add_width_option(parser, "decimals of the score (default: the definition's own)")
     parser.set_defaults(command=run)
 
 
@@ -49,9 +51,9 @@ def run(arguments: argparse.Namespace) -> str:
     reference, candidate = lines
     result = preset.build().sentence_score(candidate, [reference])
     if arguments.format == "text":
-        return preset.format_score(result.score) + "\n"
+        return preset.format_score(result.score, arguments.width) + "\n"
     # The JSON document (and json) is imported only for it: pair's start-up is its run time.
-    from bleuprint.cli.document import document, score_fields  # noqa: PLC0415
+    from bleuprint.cli.document import ScoreFormat, document, score_fields  # noqa: PLC0415
 
-    system = {"system": "<stdin>", **score_fields(result, arguments.width)}
+    system = {"system": "<stdin>", **score_fields(result, ScoreFormat(preset, arguments.width))}
     return document("pair", arguments.preset, result.signature, [system])

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from bleuprint._version import __version__
+from bleuprint.cli import hints
 from bleuprint.cli.output import write_stdout
 from bleuprint.cli.status import EXIT_USAGE
 
@@ -56,14 +57,30 @@ def _terminal_columns() -> int:
 
 class OneLineErrors(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, like every other error, and which
-    takes no abbreviated options (so sacreBLEU's ``-s`` never silently means another option)."""
+    takes no abbreviated options (so sacreBLEU's ``-s`` never silently means another option).
+    A command's parser refuses unknown options itself, with their closest spellings, and a
+    command taking ``-r`` given files first (sacreBLEU's order) says what was meant
+    (:mod:`~bleuprint.cli.hints`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
+        self._given: list[str] = []
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._given = list(sys.argv[1:] if args is None else args)
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras and self.get_default("command") is not None:  # a command's own options
+            self.error(hints.unknown_options(extras, self._option_string_actions))
+        return parsed, extras
 
     def error(self, message: str) -> NoReturn:
+        if "-r" in self._option_string_actions:
+            command = self.prog.rpartition(" ")[2]
+            message += hints.positional_references(command, self._given)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:

@@ -34,11 +34,12 @@ def add_preset_option(parser: argparse._ActionsContainer, default: str) -> None:
 
 
 def _known_preset(name: str) -> str:
+    """The preset's name, matched without regard to case (presets are named in lowercase, so
+    ``SacreBLEU`` is ``sacrebleu``)."""
     try:
-        presets.get(name)
+        return presets.get(name.lower()).name
     except BLEUError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    return name
 
 
 def run(arguments: argparse.Namespace) -> str:

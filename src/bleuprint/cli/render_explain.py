@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bleuprint.cli.document import document, score_fields
+from bleuprint.cli.document import ScoreFormat, document, score_fields
 from bleuprint.cli.systems import SystemScore
 from bleuprint.explain import NgramCount, OrderExplanation, SegmentExplanation
 
@@ -21,9 +21,9 @@ def as_json(
     explanations: Sequence[SegmentExplanation], system: SystemScore, arguments: argparse.Namespace
 ) -> str:
     """The JSON document: the system's corpus score, its explained ``segments`` in it."""
-    width = arguments.width
-    fields = {"system": system.name, **score_fields(system.result, width)}
-    fields["segments"] = [_as_json(item, width) for item in explanations]
+    printed = ScoreFormat.of(arguments)
+    fields = {"system": system.name, **score_fields(system.result, printed)}
+    fields["segments"] = [_as_json(item, printed) for item in explanations]
     return document("explain", arguments.preset, system.result.signature, [fields])
 
 
@@ -109,11 +109,11 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
-def _as_json(item: SegmentExplanation, width: int) -> dict[str, Any]:
+def _as_json(item: SegmentExplanation, printed: ScoreFormat) -> dict[str, Any]:
     signature = item.result.signature.parts
     return {
         "segment": item.index + 1,
-        **score_fields(item.result, width),
+        **score_fields(item.result, printed),
         "loss": None if item.loss is None else 100 * item.loss,
         "hypothesis_tokens": item.hypothesis_tokens,
         "reference_tokens": item.reference_tokens,

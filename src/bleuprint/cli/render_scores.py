@@ -1,24 +1,35 @@
 """Scores as text: the JSON document (:mod:`~bleuprint.cli.document`), sacreBLEU's one-line
 form, a table, TSV, or a LaTeX table.
 
-Scores print on sacreBLEU's 0-100 scale. The ``score`` is rounded to ``--width`` decimals
-everywhere (in JSON too, as sacreBLEU does); the other numbers of JSON and TSV output keep full
-precision, and text output rounds them for reading.
+Scores (and their means and intervals) print as the preset's definition prints them
+(:class:`~bleuprint.cli.document.ScoreFormat`: sacreBLEU's 0-100 with one decimal, NLTK's [0, 1]
+at full precision, ...); ``-w`` sets the decimals of the ``score`` everywhere (in JSON too, as
+sacreBLEU does). The other numbers of JSON and TSV output keep full precision (precisions are
+percentages), and text output rounds them for reading.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bleuprint import presets
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SentenceScores
-from bleuprint.cli.document import document, percent, rounded, score_fields, verbose
+from bleuprint.cli.document import (
+    ScoreFormat,
+    document,
+    sacrebleu_signature,
+    score_fields,
+    verbose,
+)
 from bleuprint.cli.progress import Update
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
 from bleuprint.cli.table import format_table
+from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import ConfigurationError, InputError
 
 if TYPE_CHECKING:  # imported by the run of a test
@@ -34,17 +45,17 @@ def sentence_scores(
     """One score per segment: the JSON document (the system's score over them, with its
     ``segments``), text lines, ``-b`` scores or a TSV table; ``progress`` is told of each
     segment's result as it is made."""
-    width = arguments.width
+    printed = ScoreFormat.of(arguments)
     if arguments.score_only:
         progress(len(scores))
-        return "".join(rounded(score, width) + "\n" for score in scores.scores.tolist())
+        return "".join(printed(score) + "\n" for score in scores.scores.tolist())
     if arguments.format == "latex":
         raise ConfigurationError("-f latex writes a table of systems: not with --sentence-level")
     segments = _reported(scores, progress)
     if arguments.format == "json":
-        system = _json_system(corpus, width)
+        system = _json_system(corpus, printed)
         system["segments"] = [
-            {"segment": number, **score_fields(result, width)}
+            {"segment": number, **score_fields(result, printed)}
             for number, result in enumerate(segments, start=1)
         ]
         return document("score", arguments.preset, corpus.result.signature, [system])
@@ -52,10 +63,10 @@ def sentence_scores(
         return _tsv(
             [SystemScore(str(number), result) for number, result in enumerate(segments, 1)],
             None,
-            width,
+            printed,
             first_column="segment",
         )
-    return "".join(_text_line(result, width) + "\n" for result in segments)
+    return _text_lines(list(segments), printed)
 
 
 def _reported(scores: SentenceScores, progress: Update) -> Iterator[BLEUResult]:
@@ -72,53 +83,74 @@ def corpus_scores(
 ) -> str:
     """One score per system: ``-b`` scores, a LaTeX table, TSV, the JSON document, a text
     line, or a table."""
-    width = arguments.width
+    printed = ScoreFormat.of(arguments)
     if arguments.score_only:
-        return "".join(rounded(score.result.score, width) + "\n" for score in scores)
+        return "".join(printed(score.result.score) + "\n" for score in scores)
     if arguments.format in {"latex", "tsv"}:
-        return _table_file(arguments.format, scores, test, width)
+        return _table_file(arguments.format, scores, test, printed)
     if arguments.format == "json":
         return document(
             command,
             arguments.preset,
             scores[0].result.signature,
-            [_json_system(score, width, test) for score in scores],
+            [_json_system(score, printed, test) for score in scores],
             test.as_json() if test else None,
         )
     if len(scores) == 1:
-        return _text_line(scores[0].result, width, scores[0].test) + "\n"
-    return _text_table(scores, test, width)
+        tested = test.sacrebleu_fields() if test else {}
+        return _text_lines([scores[0].result], printed, scores[0].test, tested)
+    return _text_table(scores, test, printed)
 
 
 def _table_file(
-    output_format: str, scores: Sequence[SystemScore], test: SignificanceTest | None, width: int
+    output_format: str,
+    scores: Sequence[SystemScore],
+    test: SignificanceTest | None,
+    printed: ScoreFormat,
 ) -> str:
     """The systems as a LaTeX table or as TSV."""
     if output_format == "latex":
-        return _latex(scores, test, width)
-    return _tsv(scores, test, width, first_column="system")
+        return _latex(scores, test, printed)
+    return _tsv(scores, test, printed, first_column="system")
 
 
 def _json_system(
-    score: SystemScore, width: int, test: SignificanceTest | None = None
+    score: SystemScore, printed: ScoreFormat, test: SignificanceTest | None = None
 ) -> dict[str, Any]:
     tested = test.sacrebleu_fields() if test else {}
-    return {"system": score.name, **score_fields(score.result, width, score.test, tested)}
+    return {"system": score.name, **score_fields(score.result, printed, score.test, tested)}
 
 
-def _interval(test: SignificanceResult | None, width: int) -> str:
+def _interval(test: SignificanceResult | None, printed: ScoreFormat) -> str:
     if test is None or test.mean is None or test.ci is None:
         return ""
-    return f"μ = {rounded(test.mean, width)} ± {rounded(test.ci, width)}"
+    return f"μ = {printed(test.mean)} ± {printed(test.ci)}"
 
 
-def _text_line(result: BLEUResult, width: int, test: SignificanceResult | None = None) -> str:
-    interval = _interval(test, width)
-    score = rounded(result.score, width) + (f" ({interval})" if interval else "")
-    return f"BLEU|{result.signature} = {score} {verbose(result)}"
+def _text_lines(
+    results: Sequence[BLEUResult],
+    printed: ScoreFormat,
+    test: SignificanceResult | None = None,
+    tested: Mapping[str, object] = MappingProxyType({}),
+) -> str:
+    """sacreBLEU's one-line form of each result. Under sacreBLEU's presets each line is the
+    one sacreBLEU prints, its signature included, and bleuprint's signature follows on a line
+    of its own (as under a table); under the others the line carries bleuprint's signature."""
+    sacrebleus = presets.origin(printed.preset.name) == sacrebleu.__name__
+    lines = []
+    for result in results:
+        interval = _interval(test, printed)
+        score = printed(result.score) + (f" ({interval})" if interval else "")
+        named = sacrebleu_signature(result, tested) if sacrebleus else None
+        lines.append(f"BLEU|{named or result.signature} = {score} {verbose(result)}\n")
+    if sacrebleus and results:
+        lines.append(f"BLEU|{results[-1].signature}\n")
+    return "".join(lines)
 
 
-def _text_table(scores: Sequence[SystemScore], test: SignificanceTest | None, width: int) -> str:
+def _text_table(
+    scores: Sequence[SystemScore], test: SignificanceTest | None, printed: ScoreFormat
+) -> str:
     paired = test is not None and test.paired
     header = ["system", "BLEU"]
     if any(score.test and score.test.mean is not None for score in scores):
@@ -128,9 +160,9 @@ def _text_table(scores: Sequence[SystemScore], test: SignificanceTest | None, wi
     rows = [header]
     for position, score in enumerate(scores):
         name = f"Baseline: {score.name}" if paired and position == 0 else score.name
-        row = [name, rounded(score.result.score, width)]
+        row = [name, printed(score.result.score)]
         if "μ ± 95% CI" in header:
-            row.append(_interval(score.test, width).removeprefix("μ = "))
+            row.append(_interval(score.test, printed).removeprefix("μ = "))
         if paired:
             row.append(_p_value(score.test))
         rows.append(row)
@@ -151,7 +183,11 @@ def _p_value(test: SignificanceResult | None) -> str:
 
 
 def _tsv(
-    scores: Sequence[SystemScore], test: SignificanceTest | None, width: int, *, first_column: str
+    scores: Sequence[SystemScore],
+    test: SignificanceTest | None,
+    printed: ScoreFormat,
+    *,
+    first_column: str,
 ) -> str:
     max_n = len(scores[0].result.precisions)
     header = [first_column, "score", *(f"p{n}" for n in range(1, max_n + 1))]
@@ -161,7 +197,7 @@ def _tsv(
     rows = ["\t".join(header)]
     for score in scores:
         result = score.result
-        cells: list[object] = [score.name, rounded(result.score, width)]
+        cells: list[object] = [score.name, printed(result.score)]
         cells += [100 * precision for precision in result.precisions]
         cells += [result.brevity_penalty, result.ratio]
         cells += [result.hypothesis_length, result.reference_length]
@@ -170,7 +206,7 @@ def _tsv(
             if outcome is None:  # a row the test gives nothing for
                 cells += [None, None, None]
             else:
-                cells += [percent(outcome.mean), percent(outcome.ci), outcome.p_value]
+                cells += [printed.scaled(outcome.mean), printed.scaled(outcome.ci), outcome.p_value]
         rows.append("\t".join(_tsv_cell(cell) for cell in cells))
     return "\n".join(rows) + "\n"
 
@@ -197,7 +233,9 @@ def _latex_text(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
 
-def _latex(scores: Sequence[SystemScore], test: SignificanceTest | None, width: int) -> str:
+def _latex(
+    scores: Sequence[SystemScore], test: SignificanceTest | None, printed: ScoreFormat
+) -> str:
     """A booktabs table for a paper (needs ``\\usepackage{booktabs}``), the signature and the
     test in comments above it; the baseline of a paired test is marked, significant
     differences from it starred."""
@@ -211,9 +249,9 @@ def _latex(scores: Sequence[SystemScore], test: SignificanceTest | None, width: 
     rows = [header]
     for position, score in enumerate(scores):
         name = _latex_text(score.name) + (" (baseline)" if paired and position == 0 else "")
-        row = [name, rounded(score.result.score, width)]
+        row = [name, printed(score.result.score)]
         if intervals:
-            interval = _interval(score.test, width).removeprefix("μ = ")
+            interval = _interval(score.test, printed).removeprefix("μ = ")
             row.append(interval.replace(" ± ", r" $\pm$ "))
         if paired:
             row.append(_p_value(score.test).replace("*", "$^*$"))

@@ -4,11 +4,12 @@ The options and positional references parse as ``sacrebleu``'s do (abbreviations
 as sacreBLEU's parser allows them), and standard output is what ``sacrebleu`` prints, byte for
 byte, when it is not a terminal: JSON, text and LaTeX, ``-b``, ``-w``, ``-sh``, ``-sl``, ``-e``,
 several systems (files or tab-separated standard input), ``--confidence``, the paired tests with
-their defaults and ``$SACREBLEU_SEED``, ``-l`` and ``$SACREBLEU_FORMAT``. bleuprint counts the
+their defaults and ``$SACREBLEU_SEED``, ``-l``, ``$SACREBLEU_FORMAT`` and ``-d`` (with files,
+sacreBLEU's text and its line that no subsets are found). bleuprint counts the
 n-grams; :class:`bleuprint.compat.sacrebleu.Arithmetic` turns the counts into sacreBLEU's
 numbers with sacreBLEU's own floating-point operations (its module says why), and the
 signature is the configuration's, built from the options.
-What bleuprint cannot do (chrF and TER, test sets, SentencePiece tokenizers, ``--detail``) is
+What bleuprint cannot do (chrF and TER, test sets, SentencePiece tokenizers) is
 refused in one line with exit status 2. sacreBLEU's own errors (say, files of different
 lengths) also end with status 2, bleuprint's status for every error, where sacreBLEU's is 1.
 Colours are never printed (sacreBLEU prints them only to a terminal).
@@ -50,6 +51,7 @@ from bleuprint.exceptions import ConfigurationError, InputError
 _FORMATS = ("json", "text", "latex")
 _SHORT_KEYS = {"version": "v", "nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s"}
 _DEFAULT_SAMPLES = {"bs": DEFAULT_RESAMPLES, "ar": DEFAULT_TRIALS}
+_NO_SUBSETS = "No subset information found. Consider using --origlang argument.\n"
 
 
 def add_command(commands: SubCommands) -> None:
@@ -112,7 +114,10 @@ def add_command(commands: SubCommands) -> None:
     report.add_argument("--short", "-sh", action="store_true")
     report.add_argument("--score-only", "-b", action="store_true")
     report.add_argument("--width", "-w", type=int, default=1)
-    report.add_argument("--detail", "-d", action="store_true", help="refused: needs a test set")
+    report.add_argument(
+        "--detail", "-d", action="store_true",
+        help="subsets of a test set: with files, none (text output, and a line saying so)",
+    )  # fmt: skip
     report.add_argument("--no-color", "-nc", action="store_true", help="accepted: no colours")
     report.add_argument("--format", "-f", default="json", choices=_FORMATS)
     add("--version", "-V", action="version", version=f"sacrebleu {sacrebleu_definition.VERSION}")
@@ -125,6 +130,8 @@ def run(arguments: argparse.Namespace) -> str:
     output_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
     if output_format not in _FORMATS:
         output_format = arguments.format
+    if arguments.detail and output_format == "json":
+        output_format = "text"  # as sacreBLEU: its subsets' lines would break the JSON
     if arguments.width < 0:
         raise ConfigurationError(f"-w/--width must be at least 0, got {arguments.width}")
     paired = arguments.paired_bs or arguments.paired_ar
@@ -181,7 +188,9 @@ def _output(
             for row in rows[0]
         )
     if len(counted) == 1:
-        return _single(arithmetic, rows[0], signature, arguments, output_format)
+        single = _single(arithmetic, rows[0], signature, arguments, output_format)
+        # Files carry no test set's subsets (sacreBLEU's -d splits a test set by them).
+        return single + (_NO_SUBSETS if arguments.detail else "")
     return _several(arithmetic, names, rows, signature, arguments, output_format)
 
 
@@ -198,7 +207,6 @@ def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
         (arguments.citation, "--citation"),
         (arguments.origlang, "-ol/--origlang"),
         (arguments.subset, "--subset"),
-        (arguments.detail, "-d/--detail"),
     ):
         if given:
             raise ConfigurationError(

@@ -215,6 +215,9 @@ def _by_hash(counts: Iterable[tuple[Ngram, int]], unk: int | None) -> Counter[tu
     return summed
 
 
-PRESET = Preset("fairseq", "fairseq bleu scorer (libbleu)", parts, takes="token ids")
+# Its result_string prints "BLEU4 = 29.13, ...": 0-100, two decimals.
+PRESET = Preset(
+    "fairseq", "fairseq bleu scorer (libbleu)", parts, decimals=2, takes="token ids", scale=100
+)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

@@ -110,9 +110,16 @@ class MosesPenalty(Part, family="bp", name="moses"):
         return penalties
 
 
-PRESET = Preset("moses-multi-bleu", "Moses multi-bleu.perl (ASCII whitespace)", parts)
+# multi-bleu.perl prints "BLEU = 29.58, ...": 0-100, two decimals.
+PRESET = Preset(
+    "moses-multi-bleu", "Moses multi-bleu.perl (ASCII whitespace)", parts, decimals=2, scale=100
+)
 DETOK_PRESET = Preset(
-    "moses-multi-bleu-detok", "Moses multi-bleu-detok.perl (13a tokens)", detok_parts
+    "moses-multi-bleu-detok",
+    "Moses multi-bleu-detok.perl (13a tokens)",
+    detok_parts,
+    decimals=2,
+    scale=100,
 )
 PRESETS = (PRESET, DETOK_PRESET)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

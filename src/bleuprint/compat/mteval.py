@@ -100,7 +100,8 @@ class InternationalUnescaped(Part, family="tok", name="mteval-intl"):
         return tokenizers.International()(text)
 
 
-V13A_PRESET = Preset("mteval-v13a", "NIST mteval-v13a.pl -b", v13a_parts)
-V14_PRESET = Preset("mteval-v14", "NIST mteval-v14.pl -b", v14_parts)
+# The scripts print "BLEU score = 0.2345": [0, 1], four decimals.
+V13A_PRESET = Preset("mteval-v13a", "NIST mteval-v13a.pl -b", v13a_parts, decimals=4)
+V14_PRESET = Preset("mteval-v14", "NIST mteval-v14.pl -b", v14_parts, decimals=4)
 PRESETS = (V13A_PRESET, V14_PRESET)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""

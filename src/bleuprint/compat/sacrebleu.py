@@ -57,7 +57,7 @@ from bleuprint._validators import boolean, ngram_order_or_zero, non_negative
 from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.presets import Preset
-from bleuprint.typing import FloatArray, IntArray, Smoother, Tokenizer
+from bleuprint.typing import BoolArray, FloatArray, IntArray, Smoother, Tokenizer
 
 __all__ = [
     "CORPUS_PRESET",
@@ -69,6 +69,8 @@ __all__ = [
     "SMOOTH_DEFAULTS",
     "TOKENIZERS",
     "VERSION",
+    "AnyAddK",
+    "AnyFloor",
     "Arithmetic",
     "ChrFWords",
     "PairedResult",
@@ -202,7 +204,81 @@ def _smoother(method: str, value: float | None) -> Smoother:
     if default is None:  # sacreBLEU ignores a smooth_value given to 'none' and 'exp'
         return smoothing.Exp() if method == "exp" else smoothing.NoSmoothing()
     given = default if value is None else value
-    return smoothing.Floor(given) if method == "floor" else smoothing.AddK(given)
+    general, wide = (smoothing.Floor, AnyFloor) if method == "floor" else (smoothing.AddK, AnyAddK)
+    try:
+        return general(given)
+    except ConfigurationError:  # beyond the general part's range: sacreBLEU takes it
+        return wide(given)
+
+
+def _any_number(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """Any int or float, as sacreBLEU's ``smooth_value`` (``-sv`` is read as a float)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise ConfigurationError(
+            f"{type(instance).__name__}: {attribute.name} must be a number, got {value!r}"
+        )
+
+
+def _as_sacrebleu_scores(
+    smoother: Smoother, stats: SegmentStats, precisions: FloatArray, defined: BoolArray
+) -> tuple[FloatArray, BoolArray]:
+    """The precisions, where sacreBLEU gives a finite score from them; else an InputError.
+
+    sacreBLEU takes the log of each defined precision: a negative one stops it with a math
+    domain error, and an infinite or NaN one makes its score infinite or NaN. (Rows without a
+    match are 0 before smoothing, and score 0.)
+    """
+    used = defined & np.any(stats.matches, axis=1, keepdims=True)
+    wrong = used & ~(np.isfinite(100 * precisions) & (precisions >= 0))
+    if wrong.any():
+        row, order = (int(index) for index in np.argwhere(wrong)[0])
+        what = "sacreBLEU stops with a math domain error"
+        if not precisions[row, order] < 0:
+            what = f"sacreBLEU's score is {float(100 * precisions[row, order])}"
+        raise InputError(
+            f"sacreBLEU's smoothing {smoother_name(smoother)} makes the {order + 1}-gram "
+            f"precision {float(precisions[row, order])!r} (statistics row {row}): {what}; "
+            "bleuprint gives no score"
+        )
+    return precisions, defined
+
+
+@attrs.frozen
+class AnyFloor(smoothing.Floor, family="smooth", name="sacrebleu-floor"):
+    """sacreBLEU's ``floor`` with any ``value``, as sacreBLEU takes it: above 1 an unmatched
+    order's precision exceeds 1, and the score can exceed 100. The sacreBLEU presets use it
+    for the values :class:`~bleuprint.smoothing.Floor` refuses. Where sacreBLEU gives no
+    finite score (a negative value floors an order, NaN or infinity does), scoring raises
+    :class:`~bleuprint.InputError`.
+
+    >>> from bleuprint import BLEUScore
+    >>> bleu = BLEUScore.sacrebleu(smooth_method="floor", smooth_value=2)
+    >>> print(bleu.corpus_score(["a b x d y"], [["a b c d e"]]))
+    BLEU = 56.23 60.0/25.0/66.7/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 5 ref_len = 5)
+    """
+
+    value: float = attrs.field(default=0.1, validator=_any_number)
+
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every segment's precisions at once, and where they are defined."""
+        with np.errstate(invalid="ignore", over="ignore"):  # NaN and infinity are refused
+            computed = super().precisions_array(stats)
+        return _as_sacrebleu_scores(self, stats, *computed)
+
+
+@attrs.frozen
+class AnyAddK(smoothing.AddK, family="smooth", name="sacrebleu-add-k"):
+    """sacreBLEU's ``add-k`` with any ``k``, as sacreBLEU takes it (a negative one included).
+    The sacreBLEU presets use it for the values :class:`~bleuprint.smoothing.AddK` refuses.
+    Where sacreBLEU gives no finite score, scoring raises :class:`~bleuprint.InputError`."""
+
+    k: float = attrs.field(default=1.0, validator=_any_number)
+
+    def precisions_array(self, stats: SegmentStats) -> tuple[FloatArray, BoolArray]:
+        """Every segment's precisions at once, and where they are defined."""
+        with np.errstate(invalid="ignore", over="ignore"):  # NaN and infinity are refused
+            computed = super().precisions_array(stats)
+        return _as_sacrebleu_scores(self, stats, *computed)
 
 
 # -- the signature -----------------------------------------------------------------------------
@@ -627,8 +703,23 @@ class Arithmetic:
                     precisions[n - 1] = 100.0 * value / total[n - 1]  # type: ignore[operator]
             else:
                 precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
-        logs = [_log(precision) for precision in precisions[:effective]]
-        return Score(bp * math.exp(sum(logs) / effective), precisions, bp, sys_len, ref_len)
+        score = bp * math.exp(sum(self._logs(precisions[:effective])) / effective)
+        if not math.isfinite(score):
+            raise self._no_score(f"sacreBLEU's score {score}")
+        return Score(score, precisions, bp, sys_len, ref_len)
+
+    def _logs(self, precisions: list[float]) -> list[float]:
+        if any(precision < 0 for precision in precisions):
+            raise self._no_score("a negative precision: sacreBLEU stops with a math domain error")
+        return [_log(precision) for precision in precisions]
+
+    def _no_score(self, what: str) -> InputError:
+        value = (
+            SMOOTH_DEFAULTS[self.smooth_method] if self.smooth_value is None else self.smooth_value
+        )
+        return InputError(
+            f"-s {self.smooth_method} -sv {value} makes {what}; bleuprint gives no score"
+        )
 
     def resampled(self, rows: Rows, blocks: Iterable[Indices]) -> Scores:
         """The score of each bootstrap resample, a block of resamples at a time, on ``float32``
@@ -726,9 +817,16 @@ def _log(value: float) -> float:
     return -9999999999 if value == 0.0 else math.log(value)
 
 
-CORPUS_PRESET = Preset("sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts)
+# sacreBLEU's command prints 0-100 with one decimal (its -w 1).
+CORPUS_PRESET = Preset(
+    "sacrebleu", "sacreBLEU 2.6.0 corpus BLEU (13a, exp)", parts, decimals=1, scale=100
+)
 SENTENCE_PRESET = Preset(
-    "sacrebleu-sentence", "sacreBLEU 2.6.0 sentence BLEU (effective order)", sentence_parts
+    "sacrebleu-sentence",
+    "sacreBLEU 2.6.0 sentence BLEU (effective order)",
+    sentence_parts,
+    decimals=1,
+    scale=100,
 )
 PRESETS = (
     CORPUS_PRESET,

@@ -28,6 +28,7 @@ def parts(max_n: int = 4) -> dict[str, Any]:
     return {"ngrams": ngrams.Contiguous(max_n)}
 
 
-PRESET = Preset("canonical", "Papineni et al. (2002), BLEU-4", parts)
+# bleuprint's own definition prints as bleuprint's commands print BLEU: 0-100, one decimal.
+PRESET = Preset("canonical", "Papineni et al. (2002), BLEU-4", parts, decimals=1, scale=100)
 PRESETS = (PRESET,)
 """The presets this module adds to :data:`bleuprint.presets.PRESETS`."""
