@@ -101,7 +101,7 @@ def test_one_reference_per_hypothesis() -> None:
     ("options", "message"),
     [
         ({"min_len": 3, "max_len": 2}, "min_len 3 is above max_len 2"),
-        ({"min_len": 0}, "min_len must be a whole number of at least 1, got 0"),
+        ({"min_len": 0}, "min_len must be a whole number from 1 to 1024, got 0"),
         ({"beta": -1}, "beta must be a finite number of at least 0, got -1"),
         ({"ignore_whitespace": 1}, "ignore_whitespace must be True or False, got 1"),
     ],
