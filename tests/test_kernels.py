@@ -567,7 +567,8 @@ def test_the_compiled_tokenizers_are_the_python_ones(name: str) -> None:
 @pytest.mark.parametrize("run", [".", ",", ".,", "a.", "1.", "1-", "&amp;", "-\n", "<skipped>"])
 def test_the_compiled_tokenizers_are_linear(name: str, run: str) -> None:
     # 40,000 periods took mteval's rule as a regular expression 39 s: here each character is
-    # read a few times. The times of a text and of 4x the text are compared, never seconds.
+    # read a few times. The times of a text and of 8x the text are compared, never seconds: 8x
+    # the time where linear, 64x where quadratic; the bound between leaves room for a noisy host.
     def best_time(text: str) -> float:
         times = []
         for _ in range(3):
@@ -577,8 +578,8 @@ def test_the_compiled_tokenizers_are_linear(name: str, run: str) -> None:
         return min(times)
 
     small = best_time(run * (40_000 // len(run)))
-    large = best_time(run * (160_000 // len(run)))
-    assert large < 10 * max(small, 1e-4)
+    large = best_time(run * (320_000 // len(run)))
+    assert large < 24 * max(small, 1e-4)
 
 
 # -- scoring ----------------------------------------------------------------------------------
