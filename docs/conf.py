@@ -56,7 +56,7 @@ autodoc_type_aliases = {
 # projects cannot be linked without intersphinx, which needs the network: they stay plain.
 nitpicky = True
 nitpick_ignore_regex = [
-    ("py:.*", r"(collections|collections\.abc|typing|os)\..*"),
+    ("py:.*", r"(collections|collections\.abc|typing|os|pathlib)\..*"),
     ("py:.*", r"(numpy|npt|dask|distributed|pandas|attrs|attr|math|torch|torchmetrics)(\..*)?"),
     ("py:meth", r"str\..*"),
     # the private type variables of typing.implements (a part narrowed to the protocol asked)

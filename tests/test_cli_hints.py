@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from sacrebleu.metrics.bleu import _TOKENIZERS
 
-from bleuprint.compat.sacrebleu import TOKENIZERS
 from tests.cli_helpers import SACREBLEU, run, write_examples
 
 
@@ -114,8 +114,8 @@ def test_preset_names_are_matched_without_regard_to_case(files: Path, name: str)
 def test_the_tokenizers_are_listed_in_the_help() -> None:
     completed = run("score", "--help")
     option = " ".join(completed.stdout.split("-tok NAME, --tokenize NAME")[1].split())
-    assert option.startswith(f"the tokenizer, as sacreBLEU's -tok: {', '.join(TOKENIZERS)};")
-    assert list(TOKENIZERS) == ["none", "zh", "13a", "intl", "char", "ja-mecab", "ko-mecab"]
+    # every one of sacreBLEU's names, in its order
+    assert option.startswith(f"the tokenizer, as sacreBLEU's -tok: {', '.join(_TOKENIZERS)};")
 
 
 def test_python_m_bleuprint_is_the_command(files: Path) -> None:

@@ -140,8 +140,6 @@ def test_language_pair_picks_the_tokenizer(shared: object, pair: str) -> None:
         (["-m", "bleu", "ter"], "-m ter"),
         (["-t", "wmt22", "-l", "de-en"], "-t/--test-set"),
         (["--echo", "src"], "--echo"),
-        (["-tok", "spm"], "-tok spm"),
-        (["-tok", "flores200"], "-tok flores200"),
     ],
 )
 def test_refusals(tmp_path: Path, arguments: list[str], names: str) -> None:

@@ -178,7 +178,7 @@ def test_presets_table() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"tokenize": "spm"}, "SentencePiece"),
+        ({"spm_model": "x.model"}, "spm_model is the model of a SentencePiece tokenizer"),
         ({"tokenize": "14a"}, "unknown sacreBLEU tokenize '14a'"),
         ({"smooth_method": "add-one"}, "unknown sacreBLEU smooth_method 'add-one'"),
         ({"max_ngram_order": 0}, "max_n must be a whole number from 1 to 1024"),

@@ -55,7 +55,6 @@ from bleuprint.typing import (
     ArrayLengthMeasure,
     ArrayMatcher,
     ArrayNgramExtractor,
-    BatchTokenizer,
     IntArray,
     LengthMeasure,
     Matcher,
@@ -521,9 +520,11 @@ class KernelTokenizer:
         if type(tokenizer) is tokenizers.Lowercase:
             inner = _BUILT_IN_TOKENIZERS.get(type(tokenizer.inner))
             if inner is not None:
-                return cls(inner, True, functools.partial(tokenize, tokenizer.inner))
+                return cls(
+                    inner, True, functools.partial(tokenizers.tokenize_texts, tokenizer.inner)
+                )
         name = _BUILT_IN_TOKENIZERS.get(type(tokenizer))
-        return cls(name, False, functools.partial(tokenize, tokenizer))
+        return cls(name, False, functools.partial(tokenizers.tokenize_texts, tokenizer))
 
     def texts(self, texts: Sequence[str]) -> Sequence[str]:
         """The texts as the tokenizer ``name`` (or ``tokenize``) is given them."""
@@ -844,14 +845,6 @@ def plain_kind(
     if plain_segments(hypotheses, references, tokens=False):
         return "text"
     return "tokens" if plain_segments(hypotheses, references, tokens=True) else None
-
-
-def tokenize(tokenizer: Tokenizer, texts: Sequence[str]) -> Iterable[list[str]]:
-    """Every text's tokens, in one call where the tokenizer offers a batch method (the lists
-    may come one at a time)."""
-    if isinstance(tokenizer, BatchTokenizer):
-        return tokenizer.tokenize_batch(texts)
-    return map(tokenizer, texts)
 
 
 @attrs.frozen

@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 import attrs
@@ -32,12 +35,13 @@ import attrs
 from bleuprint._deprecated import DeprecatedNames
 from bleuprint._kernels import kernel
 from bleuprint._kernels._python import MTEVAL_RULES_BY_LINE, mteval_rules
-from bleuprint._signature import Part
+from bleuprint._signature import Part, format_part
 from bleuprint._validators import fits, is_callable, non_empty_text
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.typing import BatchTokenizer, Tokenizer
 
 __all__ = [
+    "SACREBLEU_MODEL_FILES",
     "Chars",
     "Chinese",
     "ChineseFixed",
@@ -48,8 +52,11 @@ __all__ = [
     "Letters",
     "Lowercase",
     "Mteval13a",
+    "SentencePiece",
     "Whitespace",
     "from_callable",
+    "sacrebleu_models_folder",
+    "tokenize_texts",
 ]
 
 
@@ -384,6 +391,117 @@ class KoreanMecab(_MecabWords, Part, family="tok", name="ko-mecab"):
     """
 
 
+# -- SentencePiece (spBLEU), behind the optional extra -----------------------------------------
+
+SACREBLEU_MODEL_FILES: Mapping[str, str] = MappingProxyType(
+    {
+        "flores101": "sacrebleu_tokenizer_spm.model",
+        "flores200": "flores200sacrebleuspm",
+        "spBLEU-1K": "spbleu-1k_tokenizer_spm.model",
+    }
+)
+"""The file name of each of sacreBLEU's SentencePiece models, in its models folder (the name
+it downloads the file under; torchmetrics uses the same names)."""
+
+
+def sacrebleu_models_folder() -> Path:
+    """Where sacreBLEU keeps the SentencePiece models it downloads: ``$SACREBLEU/models``, by
+    default ``~/.sacrebleu/models``."""
+    return Path(os.environ.get("SACREBLEU", Path.home() / ".sacrebleu")) / "models"
+
+
+def _model_file(model: str, path: str | None) -> str:
+    """The file of the SentencePiece model ``model``: ``path``, or sacreBLEU's file of it."""
+    if path is not None:
+        return _existing_model(model, Path(path), "give path= (--spm-model) a model file")
+    if model not in SACREBLEU_MODEL_FILES:
+        raise ConfigurationError(
+            f"the SentencePiece model {model!r} is none of sacreBLEU's "
+            f"({', '.join(SACREBLEU_MODEL_FILES)}): give its file as path= (--spm-model)"
+        )
+    return _existing_model(
+        model,
+        sacrebleu_models_folder() / SACREBLEU_MODEL_FILES[model],
+        "put sacreBLEU's file there (sacreBLEU downloads it there on its first use of the "
+        "tokenizer, on a machine with the network), set $SACREBLEU to the folder above its "
+        "models/, or give the file as path= (--spm-model)",
+    )
+
+
+def _existing_model(model: str, path: Path, remedy: str) -> str:
+    if not path.is_file():
+        raise ConfigurationError(f"the {model} SentencePiece model is not at {path}: {remedy}")
+    return str(path)
+
+
+@functools.cache
+def _sentencepiece_processor(file: str) -> Any:
+    """The SentencePiece model in ``file``, loaded once per process."""
+    try:
+        import sentencepiece  # noqa: PLC0415 - an optional extra, loaded on use
+    except ImportError:
+        raise ConfigurationError(
+            "the SentencePiece tokenizers need sentencepiece: pip install 'bleuprint[spm]'"
+        ) from None
+    processor = sentencepiece.SentencePieceProcessor()
+    try:
+        processor.Load(file)
+    except (OSError, RuntimeError) as error:
+        raise ConfigurationError(
+            f"{file} is not a SentencePiece model: {str(error).splitlines()[0]}"
+        ) from None
+    return processor
+
+
+@attrs.frozen
+class SentencePiece(Part, family="tok", name="spm"):
+    """The pieces of a SentencePiece model, as sacreBLEU's ``spm``, ``flores101``,
+    ``flores200`` and ``spBLEU-1K`` tokenizers cut a text (spBLEU): the model's pieces
+    (``▁`` marks a word's start) are the tokens.
+
+    ``model`` names the model in signatures (``spm[flores200]``, sacreBLEU's
+    ``tok:flores200``). bleuprint never downloads it: the file is read, when the tokenizer is
+    first used, from ``path``, or, for sacreBLEU's models, from where sacreBLEU keeps them
+    (:func:`sacrebleu_models_folder`, under sacreBLEU's file names); where there is none,
+    a :class:`~bleuprint.ConfigurationError` says where it looked. Needs
+    ``pip install 'bleuprint[spm]'``.
+
+    >>> SentencePiece("flores200", path="no/such.model")("A text.")
+    Traceback (most recent call last):
+    ...
+    bleuprint.exceptions.ConfigurationError: the flores200 SentencePiece model is not at ...
+    """
+
+    model: str = attrs.field(validator=non_empty_text)
+    path: str | None = attrs.field(default=None, kw_only=True, eq=False)
+    """The model file; ``None``: sacreBLEU's file of ``model`` in its models folder."""
+
+    @property
+    def model_file(self) -> str:
+        """The file the model is read from."""
+        return _model_file(self.model, self.path)
+
+    @property
+    def signature(self) -> str:
+        """``spm[model]``: the model's name, not where its file is."""
+        return format_part(self.name, [self.model])
+
+    def __call__(self, text: str) -> list[str]:
+        pieces = _sentencepiece_processor(self.model_file).encode(text, out_type=str)
+        return _pieces_as_tokens(pieces)
+
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterator[list[str]]:
+        """The tokens of many texts, encoded in one call."""
+        processor = _sentencepiece_processor(self.model_file)
+        return map(_pieces_as_tokens, processor.encode(list(texts), out_type=str))
+
+
+def _pieces_as_tokens(pieces: list[str]) -> list[str]:
+    # sacreBLEU and torchmetrics join the pieces with spaces and split that on whitespace: a
+    # piece that holds whitespace (a model trained without normalization) is two tokens there.
+    return " ".join(pieces).split()
+
+
 # -- wrappers ----------------------------------------------------------------------------------
 
 
@@ -406,10 +524,19 @@ class Lowercase(Part, family="tok", name="lowercase"):
 
     def tokenize_batch(self, texts: Sequence[str]) -> Iterable[list[str]]:
         """The tokens of many texts, in one call where the inner tokenizer offers one."""
-        lowered = [text.lower() for text in texts]
-        if isinstance(self.inner, BatchTokenizer):
-            return self.inner.tokenize_batch(lowered)
-        return map(self.inner, lowered)
+        return tokenize_texts(self.inner, [text.lower() for text in texts])
+
+
+def tokenize_texts(tokenizer: Tokenizer, texts: Sequence[str]) -> Iterable[list[str]]:
+    """Every text's tokens, in one call where the tokenizer offers a batch method
+    (``tokenize_batch``; the lists may come one at a time).
+
+    >>> list(tokenize_texts(Whitespace(), ["a b", "c"]))
+    [['a', 'b'], ['c']]
+    """
+    if isinstance(tokenizer, BatchTokenizer):
+        return tokenizer.tokenize_batch(texts)
+    return map(tokenizer, texts)
 
 
 @attrs.frozen

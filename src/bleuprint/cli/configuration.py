@@ -27,6 +27,7 @@ _PRESET_KEYWORDS = {
     "max_n": ("max_ngram_order", "max_n"),
     "effective_order": ("effective_order",),
     "target_language": ("trg_lang",),
+    "spm_model": ("spm_model",),
 }
 # Options that name a part: with a preset whose constructor lacks the keyword, they replace
 # the part of that family by the registered part of that name.
@@ -39,6 +40,7 @@ _FLAGS = {
     "max_n": "--max-n",
     "effective_order": "--effective-order",
     "target_language": "--language-pair",
+    "spm_model": "--spm-model",
 }
 
 
@@ -57,9 +59,16 @@ def add_configuration_options(parser: argparse.ArgumentParser) -> None:
         "-tok",
         "--tokenize",
         metavar="NAME",
-        help=f"the tokenizer, as sacreBLEU's -tok: {', '.join(sacrebleu.TOKENIZERS)}; with a "
+        help="the tokenizer, as sacreBLEU's -tok: "
+        f"{', '.join([*sacrebleu.TOKENIZERS, *sacrebleu.SENTENCEPIECE_TOKENIZERS])}; with a "
         "preset that has no such option (canonical, nltk, ...), a bleuprint tokenizer part "
         "(whitespace, letters, ...: the tok field of bleuprint presets)",
+    )
+    group.add_argument(
+        "--spm-model",
+        metavar="FILE",
+        help="the model of a SentencePiece tokenizer (-tok flores200, flores101, spBLEU-1K, "
+        "spm); default: sacreBLEU's file in $SACREBLEU/models, else ~/.sacrebleu/models",
     )
     group.add_argument(
         "-lc", "--lowercase", action="store_const", const=True, help="compare without case"

@@ -60,8 +60,9 @@ def add_command(commands: SubCommands) -> None:
         "sacrebleu",
         help="sacreBLEU 2.6.0's command line for BLEU, with the same output",
         description="sacreBLEU 2.6.0's command line for BLEU: the same options, positional "
-        "references first (sacrebleu REF... -i SYS...), the same standard output. chrF, TER, "
-        "test sets (-t) and SentencePiece tokenizers are refused.",
+        "references first (sacrebleu REF... -i SYS...), the same standard output. chrF, TER "
+        "and test sets (-t) are refused; the SentencePiece tokenizers read their model from "
+        "where sacreBLEU keeps it, or from --spm-model.",
         allow_abbrev=True,  # as sacreBLEU's parser: ``--smooth-m`` is ``--smooth-method``
     )
     add = parser.add_argument
@@ -88,6 +89,11 @@ def add_command(commands: SubCommands) -> None:
     bleu.add_argument(
         "--tokenize", "-tok", dest="bleu_tokenize",
         choices=[*sacrebleu_definition.TOKENIZERS, *sacrebleu_definition.SENTENCEPIECE_TOKENIZERS],
+    )  # fmt: skip
+    bleu.add_argument(
+        "--spm-model", metavar="FILE",
+        help="the model of -tok spm/flores101/flores200/spBLEU-1K (bleuprint's option; "
+        "default: sacreBLEU's file in $SACREBLEU/models, else ~/.sacrebleu/models)",
     )  # fmt: skip
     bleu.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true")
     bleu.add_argument("--force", dest="bleu_force", action="store_true")
@@ -214,10 +220,6 @@ def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
                 "them with sacrebleu (sacrebleu -t SET -l SRC-TRG --echo ref > ref.txt) and "
                 "give the files"
             )
-    if arguments.bleu_tokenize in sacrebleu_definition.SENTENCEPIECE_TOKENIZERS:
-        raise ConfigurationError(
-            f"-tok {arguments.bleu_tokenize}: bleuprint has no SentencePiece tokenizers; {instead}"
-        )
 
 
 def _read_references(arguments: argparse.Namespace, progress: Update) -> list[list[str]]:
@@ -364,6 +366,7 @@ def _configuration(arguments: argparse.Namespace) -> BLEUScore:
         "smooth_method": arguments.bleu_smooth_method,
         "smooth_value": arguments.bleu_smooth_value,
         "effective_order": arguments.sentence_level,
+        "spm_model": arguments.spm_model,
     }
     if arguments.langpair:
         languages = arguments.langpair.split("-")

@@ -53,7 +53,7 @@ from bleuprint._resampling import (
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part, parse_part
-from bleuprint._validators import boolean, ngram_order_or_zero, non_negative
+from bleuprint._validators import boolean, fits, ngram_order_or_zero, non_negative
 from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.presets import Preset
@@ -74,6 +74,7 @@ __all__ = [
     "Arithmetic",
     "ChrFWords",
     "PairedResult",
+    "RightStripped",
     "SacreBLEUChrF",
     "Score",
     "chrf",
@@ -106,9 +107,18 @@ TOKENIZERS: Mapping[str, Callable[[], Tokenizer]] = MappingProxyType(
 )
 """sacreBLEU's ``tokenize`` names, in its order, and the tokenizers that reproduce them."""
 
-SENTENCEPIECE_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
-"""sacreBLEU's other ``tokenize`` names, its SentencePiece models, which bleuprint does not
-ship: asking for them is a :class:`~bleuprint.ConfigurationError`."""
+SENTENCEPIECE_TOKENIZERS: Mapping[str, str] = MappingProxyType(
+    {
+        "spm": "flores101",
+        "flores101": "flores101",
+        "flores200": "flores200",
+        "spBLEU-1K": "spBLEU-1K",
+    }
+)
+"""sacreBLEU's other ``tokenize`` names, its SentencePiece tokenizers (spBLEU), and the model
+each reads (``spm`` is sacreBLEU's old name of ``flores101``): a
+:class:`~bleuprint.tokenizers.SentencePiece` of that model, its file read from ``spm_model``
+or from where sacreBLEU keeps it (bleuprint never downloads it)."""
 
 SMOOTH_DEFAULTS: Mapping[str, float | None] = MappingProxyType(
     {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -143,10 +153,13 @@ def parts(
     max_ngram_order: int = MAX_NGRAM_ORDER,
     effective_order: bool = False,
     trg_lang: str = "",
+    spm_model: str | None = None,
 ) -> dict[str, Any]:
     """The parts of :class:`~bleuprint.BLEUScore` that compute ``sacrebleu.metrics.BLEU``
     with these arguments (sacreBLEU's names and defaults): ``tokenize`` (``"13a"``, or chosen
-    by ``trg_lang``: ``zh``, ``ja-mecab``, ``ko-mecab``), ``lowercase=False``,
+    by ``trg_lang``: ``zh``, ``ja-mecab``, ``ko-mecab``; or one of
+    :data:`SENTENCEPIECE_TOKENIZERS`, its model file read from ``spm_model`` if given, else
+    from where sacreBLEU keeps it), ``lowercase=False``,
     ``smooth_method="exp"`` (``none``, ``floor``, ``add-k``), ``smooth_value`` (``None``: 0.1
     for floor, 1 for add-k), ``max_ngram_order=4``, ``effective_order=False``,
     ``trg_lang=""``. The references of each hypothesis are a list, as everywhere in
@@ -156,7 +169,9 @@ def parts(
     [('ngrams', Contiguous(max_n=4)), ('smoothing', Floor(value=0.1)),
      ('tokenizer', International()), ('weights', Uniform())]
     """
-    tokenizer = _tokenizer(tokenize if tokenize is not None else _default_tokenize(trg_lang))
+    tokenizer = _tokenizer(
+        tokenize if tokenize is not None else _default_tokenize(trg_lang), spm_model
+    )
     return {
         "tokenizer": tokenizers.Lowercase(tokenizer) if lowercase else tokenizer,
         "ngrams": ngrams.Contiguous(max_ngram_order),
@@ -181,17 +196,43 @@ def _default_tokenize(trg_lang: str) -> str:
     return _LANGUAGE_TOKENIZERS.get(trg_lang, "13a")
 
 
-def _tokenizer(name: str) -> Tokenizer:
+def _tokenizer(name: str, spm_model: str | None) -> Tokenizer:
     if name in SENTENCEPIECE_TOKENIZERS:
+        return RightStripped(
+            tokenizers.SentencePiece(SENTENCEPIECE_TOKENIZERS[name], path=spm_model)
+        )
+    if spm_model is not None:
         raise ConfigurationError(
-            f"tokenize={name!r} (SentencePiece) is not supported by bleuprint; "
-            f"choose one of {', '.join(TOKENIZERS)}"
+            f"spm_model is the model of a SentencePiece tokenizer "
+            f"({', '.join(SENTENCEPIECE_TOKENIZERS)}), not of tokenize={name!r}"
         )
     if name not in TOKENIZERS:
         raise ConfigurationError(
-            f"unknown sacreBLEU tokenize {name!r}; choose one of {', '.join(TOKENIZERS)}"
+            f"unknown sacreBLEU tokenize {name!r}; choose one of "
+            f"{', '.join([*TOKENIZERS, *SENTENCEPIECE_TOKENIZERS])}"
         )
     return TOKENIZERS[name]()
+
+
+@attrs.frozen
+class RightStripped(Part, family="tok", name="rstrip"):
+    """Quirk (sacreBLEU's BLEU): the text's trailing whitespace is dropped before ``inner``
+    tokenizes it. Its own tokenizers drop it anyway; a SentencePiece model may not (one
+    trained without normalization keeps it as a piece), so its SentencePiece tokenizers are
+    wrapped in this.
+
+    >>> RightStripped(tokenizers.Whitespace())("a b  ")
+    ['a', 'b']
+    """
+
+    inner: Tokenizer = attrs.field(validator=fits(Tokenizer))
+
+    def __call__(self, text: str) -> list[str]:
+        return self.inner(text.rstrip())
+
+    def tokenize_batch(self, texts: Sequence[str]) -> Iterable[list[str]]:
+        """The tokens of many texts, in one call where the inner tokenizer offers one."""
+        return tokenizers.tokenize_texts(self.inner, [text.rstrip() for text in texts])
 
 
 def _smoother(method: str, value: float | None) -> Smoother:
@@ -339,6 +380,11 @@ def tokenizer_name(tokenizer: Tokenizer) -> str | None:
     if isinstance(tokenizer, (tokenizers.JapaneseMecab, tokenizers.KoreanMecab)):
         # sacreBLEU names these with MeCab's version, e.g. ``ja-mecab-0.996-IPA``.
         return f"{tokenizer.name}-{tokenizer.mecab_version}"
+    if isinstance(tokenizer, RightStripped) and isinstance(
+        tokenizer.inner, tokenizers.SentencePiece
+    ):
+        model = tokenizer.inner.model
+        return model if model in SENTENCEPIECE_TOKENIZERS else None
     return next((name for name, kind in TOKENIZERS.items() if type(tokenizer) is kind), None)
 
 

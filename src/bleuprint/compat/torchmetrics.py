@@ -17,7 +17,9 @@ the score is 0 whenever an order has no match, before any smoothing and whatever
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -35,7 +37,15 @@ from bleuprint.exceptions import ConfigurationError
 from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, Smoother, Tokenizer, order_problem_of
 
-__all__ = ["PRESET", "PRESETS", "LowercaseAfter", "RequireAllMatched", "parts"]
+__all__ = [
+    "FLORES_FOLDER",
+    "FLORES_TOKENIZERS",
+    "PRESET",
+    "PRESETS",
+    "LowercaseAfter",
+    "RequireAllMatched",
+    "parts",
+]
 
 
 def parts(
@@ -44,6 +54,8 @@ def parts(
     weights: Sequence[float] | None = None,
     tokenize: str | None = None,
     lowercase: bool = False,
+    *,
+    spm_model: str | None = None,
 ) -> dict[str, Any]:
     """The parts that compute torchmetrics' BLEU with these arguments (its names and defaults).
 
@@ -51,8 +63,12 @@ def parts(
         n_gram: the highest order.
         smooth: add one to the counts of orders 2 and up.
         weights: one weight per order (default uniform).
-        tokenize: a sacreBLEU tokenizer's name (``SacreBLEUScore``); ``None``: whitespace.
+        tokenize: a sacreBLEU tokenizer's name (``SacreBLEUScore``), ``flores101`` or
+            ``flores200`` among them; ``None``: whitespace.
         lowercase: lowercase the tokens after tokenizing (``SacreBLEUScore``).
+        spm_model: the model file of ``flores101`` or ``flores200`` (bleuprint's argument);
+            ``None``: the file torchmetrics downloads it to, in its folder
+            (:data:`FLORES_FOLDER`), which bleuprint reads and never downloads.
 
     Returns:
         The engine's fields that differ from its defaults, by name.
@@ -67,7 +83,7 @@ def parts(
         )
     inner = smoothing.AddOne() if smooth else smoothing.NoSmoothing()
     return {
-        "tokenizer": _tokenizer(tokenize, lowercase),
+        "tokenizer": _tokenizer(tokenize, lowercase, spm_model),
         "ngrams": ngrams.Contiguous(n_gram),
         "reference_length": brevity.Closest(ties="first"),
         "smoothing": RequireAllMatched(inner),
@@ -75,17 +91,36 @@ def parts(
     }
 
 
-def _tokenizer(tokenize: str | None, lowercase: bool) -> Tokenizer:
+FLORES_TOKENIZERS = ("flores101", "flores200")
+"""The names of torchmetrics' SentencePiece tokenizers (sacreBLEU's, read without its
+stripping of trailing whitespace)."""
+
+FLORES_FOLDER = Path(tempfile.gettempdir()) / "torchmetrics-flores"
+"""Where torchmetrics keeps the FLORES models it downloads, under sacreBLEU's file names."""
+
+
+def _flores_file(tokenize: str) -> str:
+    return str(FLORES_FOLDER / tokenizers.SACREBLEU_MODEL_FILES[tokenize])
+
+
+def _tokenizer(tokenize: str | None, lowercase: bool, spm_model: str | None) -> Tokenizer:
     """Whitespace for ``BLEUScore``; sacreBLEU's tokenizer for ``SacreBLEUScore``, which
     lowercases the tokens after tokenizing."""
+    if spm_model is not None and tokenize not in FLORES_TOKENIZERS:
+        raise ConfigurationError(
+            f"spm_model is the model of tokenize={' or '.join(FLORES_TOKENIZERS)}, "
+            f"not of tokenize={tokenize!r}"
+        )
     if tokenize is None:
         tokenizer: Tokenizer = tokenizers.Whitespace()
     elif tokenize in sacrebleu.TOKENIZERS:
         tokenizer = sacrebleu.TOKENIZERS[tokenize]()
+    elif tokenize in FLORES_TOKENIZERS:
+        tokenizer = tokenizers.SentencePiece(tokenize, path=spm_model or _flores_file(tokenize))
     else:
         raise ConfigurationError(
-            f"tokenize must be one of {', '.join(sacrebleu.TOKENIZERS)}, got "
-            f"{tokenize!r} (bleuprint does not ship the flores sentencepiece models)"
+            f"tokenize must be one of {', '.join([*sacrebleu.TOKENIZERS, *FLORES_TOKENIZERS])}, "
+            f"got {tokenize!r}"
         )
     return LowercaseAfter(tokenizer) if lowercase else tokenizer
 
