@@ -26,6 +26,7 @@ import math
 import operator
 import sys
 import warnings
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -51,6 +52,7 @@ from bleuprint._validators import (
     positive,
 )
 from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition
+from bleuprint.compat._nist import NISTResult, information_weights, length_penalty
 from bleuprint.exceptions import (
     ConfigurationError,
     InputError,
@@ -58,9 +60,10 @@ from bleuprint.exceptions import (
     user_stacklevel,
 )
 from bleuprint.presets import Preset
-from bleuprint.typing import BoolArray, FloatArray, IntArray, Smoother
+from bleuprint.typing import BoolArray, FloatArray, IntArray, Ngram, Smoother
 
 __all__ = [
+    "NLTKNIST",
     "NLTK_METHODS",
     "PRESET",
     "PRESETS",
@@ -80,6 +83,7 @@ __all__ = [
     "NLTKWeights",
     "ZeroOverlapWarning",
     "chrf",
+    "nist",
     "nltk_fractions",
     "nltk_method",
     "parts",
@@ -848,6 +852,166 @@ class NLTKChrFStats(ChrFStats):
         summed = ChrFStats.__add__(self, other)
         fscores = tuple(map(operator.add, self.fscores, other.fscores))
         return NLTKChrFStats(**attrs.asdict(summed, recurse=False), fscores=fscores)
+
+
+# -- NIST ------------------------------------------------------------------------------------
+
+
+def nist(n: int = 5) -> NLTKNIST:
+    """NLTK's ``sentence_nist`` and ``corpus_nist`` with this ``n`` (NLTK's name and default):
+    ``nist().compute(hypothesis, references)`` is ``sentence_nist(references, hypothesis)``,
+    ``nist().corpus_score(hypotheses, references).score`` is ``corpus_nist(references,
+    hypotheses)`` (NLTK takes the references first). A segment is a list of tokens, as NLTK
+    takes it, or a string, split on whitespace. Its quirks are :class:`NLTKNIST`'s.
+
+    >>> hypothesis = "It is a guide to action which ensures that the military always obeys"
+    >>> references = ["It is a guide to action that ensures that the military will heed",
+    ...               "It is the guiding principle which guarantees the military forces"]
+    >>> round(nist().compute(hypothesis, references), 6)
+    3.356373
+    """
+    return NLTKNIST(n)
+
+
+@attrs.frozen
+class NLTKNIST:
+    """NLTK 3.10.4's NIST score (:func:`nist`): information weights from the n-grams of every
+    reference of the corpus (:func:`~bleuprint.compat._nist.information_weights`), each
+    order's matched information over its hypothesis n-grams, the orders' precisions added,
+    times the :func:`~bleuprint.compat._nist.length_penalty`. Its quirks:
+
+    - for each order on its own, a segment counts against the reference of highest
+      ``(precision, matched information, hypothesis n-grams, reference length)``, compared as
+      a tuple, so different orders may count against different references;
+    - the penalty's lengths are summed once per order: the hypotheses' length ``n`` times, and
+      for each order the length of the reference that order chose;
+    - where NLTK divides by zero (an order of which no hypothesis has an n-gram, references
+      without a word) it raises ``ZeroDivisionError``; here an
+      :class:`~bleuprint.InputError` says why.
+    """
+
+    n: int = attrs.field(default=5, validator=ngram_order)
+
+    def compute(self, hypothesis: object, references: object) -> float:
+        """``sentence_nist(references, hypothesis, n)``."""
+        return self.sentence_score(hypothesis, references).score
+
+    def sentence_score(self, hypothesis: object, references: object) -> NISTResult:
+        """The score of one segment, a corpus of one (as NLTK's ``sentence_nist``)."""
+        return self.corpus_score([hypothesis], [references])
+
+    def corpus_score(self, hypotheses: object, references: object) -> NISTResult:
+        """``corpus_nist``: ``references`` holds each hypothesis's list of references."""
+        hypothesis_tokens, reference_tokens = _nist_segments(hypotheses, references)
+        count = ngrams.Contiguous(self.n)
+        reference_counts = [[count(tokens) for tokens in segment] for segment in reference_tokens]
+        everywhere: Counter[Ngram] = Counter()
+        for of_segment in reference_counts:
+            for counts in of_segment:
+                everywhere.update(counts)
+        words = sum(len(tokens) for segment in reference_tokens for tokens in segment)
+        weights = information_weights(everywhere, words)
+        # Each order's sums run over the segments in order, as NLTK's do (so the same bits);
+        # the segments are the outer loop here, where NLTK's orders are.
+        matched: list[float] = [0] * self.n
+        totals = [0] * self.n
+        hypothesis_length, reference_length = 0, 0
+        for tokens, references_tokens, references_counts in zip(
+            hypothesis_tokens, reference_tokens, reference_counts
+        ):
+            hypothesis = count(tokens)
+            information = [
+                _matched_information(hypothesis, counts, weights, self.n)
+                for counts in references_counts
+            ]
+            for order in range(self.n):
+                total = max(len(tokens) - order, 0)
+                chosen = max(
+                    (0 if total == 0 else bits[order] / total, bits[order], total, len(reference))
+                    for bits, reference in zip(information, references_tokens)
+                )
+                matched[order] += chosen[1]
+                totals[order] += total
+                reference_length += chosen[3]
+            hypothesis_length += self.n * len(tokens)
+        for order, total in enumerate(totals):
+            if total == 0:
+                raise InputError(
+                    f"no hypothesis has an n-gram of order {order + 1} (of n={self.n}): NLTK's "
+                    "NIST divides by zero"
+                )
+        if reference_length == 0:
+            raise InputError("the references have no word: NLTK's NIST divides by zero")
+        precisions = [bits / total for bits, total in zip(matched, totals)]
+        ratio = hypothesis_length / reference_length
+        penalty = length_penalty(ratio)
+        return NISTResult(
+            sum(precisions) * penalty,
+            tuple(precisions),
+            penalty,
+            ratio,
+            name="NLTK NIST",
+            signature=f"nltk-nist|n:{self.n}|version:3.10.4",
+        )
+
+
+def _nist_segments(
+    hypotheses: object, references: object
+) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """The tokens of every hypothesis and of each of its references, checked."""
+    if isinstance(hypotheses, str) or not isinstance(hypotheses, Sequence):
+        raise InputError(f"the hypotheses must be a list of segments, got {_kind(hypotheses)}")
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise InputError(
+            f"the references must be a list of each hypothesis's references, got "
+            f"{_kind(references)}"
+        )
+    if len(hypotheses) != len(references):
+        raise InputError(
+            f"{len(hypotheses)} hypotheses but {len(references)} lists of references: give "
+            "each hypothesis its list"
+        )
+    hypothesis_tokens, reference_tokens = [], []
+    for index, (hypothesis, segment) in enumerate(zip(hypotheses, references)):
+        hypothesis_tokens.append(_nist_tokens(hypothesis, "the hypothesis", index))
+        if isinstance(segment, str) or not isinstance(segment, Sequence) or not segment:
+            raise InputError(
+                f"the references must be a non-empty list of segments, got {_kind(segment)}",
+                segment=index,
+            )
+        reference_tokens.append(
+            [
+                _nist_tokens(reference, f"reference {at}", index)
+                for at, reference in enumerate(segment)
+            ]
+        )
+    return hypothesis_tokens, reference_tokens
+
+
+def _nist_tokens(segment: object, what: str, index: int) -> list[str]:
+    if isinstance(segment, str):
+        return segment.split()
+    if isinstance(segment, (list, tuple)) and all(isinstance(token, str) for token in segment):
+        return list(segment)
+    raise InputError(
+        f"{what} must be a string or a list of string tokens, got {_kind(segment)}", segment=index
+    )
+
+
+def _kind(value: object) -> str:
+    return f"a {type(value).__name__} ({value!r:.40})"
+
+
+def _matched_information(
+    hypothesis: Counter[Ngram], reference: Counter[Ngram], weights: dict[Ngram, float], n: int
+) -> list[float]:
+    """Each order's information of the hypothesis's n-grams matched in one reference, added in
+    the hypothesis's order of n-grams (NLTK's order)."""
+    bits: list[float] = [0] * n
+    for ngram, count in hypothesis.items():
+        if ngram in reference:
+            bits[len(ngram) - 1] += weights[ngram] * min(count, reference[ngram])
+    return bits
 
 
 PRESET = Preset("nltk", "NLTK 3.10.4 sentence_bleu / corpus_bleu", parts)
