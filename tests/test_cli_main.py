@@ -18,9 +18,9 @@ def files(tmp_path: Path) -> Path:
     return write_examples(tmp_path)
 
 
-def test_the_console_script_runs_command() -> None:
+def test_the_console_script_runs_the_command() -> None:
     (entry,) = importlib.metadata.entry_points(group="console_scripts", name="bleuprint")
-    assert entry.value == "bleuprint.cli:command"
+    assert entry.value == "bleuprint.__main__:run"
     script = Path(sys.executable).parent / "bleuprint"
     if not script.exists():
         pytest.skip("the bleuprint script is not installed beside this Python")

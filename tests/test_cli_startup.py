@@ -285,15 +285,94 @@ def slow_import(tmp_path: Path) -> tuple[Path, dict[str, str]]:
 def test_sigint_while_the_command_imports_is_one_line_and_130(
     slow_import: tuple[Path, dict[str, str]], argv: list[str]
 ) -> None:
-    started, environment = slow_import
+    _, environment = slow_import
+    outcome = _sigint_once_started([sys.executable, "-m", "bleuprint.cli", *argv], environment)
+    assert outcome == (130, "", "bleuprint: interrupted\n")
+
+
+def _sigint_once_started(
+    command: list[str], environment: dict[str, str], delay: float = 0
+) -> tuple[int, str, str]:
+    """The exit status, standard output and error of ``command``, sent SIGINT ``delay``
+    seconds after it created the file named by ``environment["STARTED"]``."""
+    started = Path(environment["STARTED"])
     process = subprocess.Popen(
-        [sys.executable, "-m", "bleuprint.cli", *argv], env=environment,
+        command, env=environment,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     deadline = time.monotonic() + 30
     while not started.exists() and time.monotonic() < deadline and process.poll() is None:
-        time.sleep(0.01)
+        time.sleep(0.001)
     assert started.exists(), process.communicate(timeout=10)
+    time.sleep(delay)
     process.send_signal(signal.SIGINT)
     stdout, stderr = process.communicate(timeout=30)
-    assert (process.returncode, stdout, stderr) == (130, "", "bleuprint: interrupted\n")
+    return process.returncode, stdout, stderr
+
+
+# A hook in the child, test-only: a sitecustomize module (Python imports it as it starts) that
+# puts an import finder first, which, when the command begins to import bleuprint.cli (inside
+# bleuprint.__main__.run, before anything of main()), creates the file STARTED and then waits
+# PAUSE seconds: the start-up in progress, at a known point.
+START_HOOK = """
+import os, sys, time
+
+class _Pause:
+    def find_spec(self, name, path=None, target=None):
+        if name == "bleuprint.cli":
+            open(os.environ["STARTED"], "w").close()
+            time.sleep(float(os.environ["PAUSE"]))
+        return None
+
+sys.meta_path.insert(0, _Pause())
+"""
+
+
+SCRIPT = Path(sys.executable).with_name("bleuprint")
+START_COMMANDS = [
+    pytest.param([sys.executable, "-m", "bleuprint"], id="python -m bleuprint"),
+    pytest.param(
+        [str(SCRIPT)],
+        id="script",
+        marks=pytest.mark.skipif(not SCRIPT.exists(), reason="no bleuprint script beside Python"),
+    ),
+]
+
+
+def _interrupted_at_start(
+    tmp_path: Path, command: list[str], pause: float, delay: float
+) -> tuple[int, str, str]:
+    """The outcome of ``command --version`` sent SIGINT ``delay`` seconds after it began to
+    import bleuprint.cli (where the hook waits ``pause`` seconds)."""
+    (tmp_path / "sitecustomize.py").write_text(START_HOOK, encoding="utf-8")
+    started = tmp_path / "started"
+    started.unlink(missing_ok=True)
+    path = os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])
+    environment = {**os.environ, "PYTHONPATH": path, "STARTED": str(started), "PAUSE": str(pause)}
+    return _sigint_once_started([*command, "--version"], environment, delay)
+
+
+@pytest.mark.parametrize("command", START_COMMANDS)
+@pytest.mark.usefixtures("interruptible")
+def test_sigint_while_the_command_loads_is_one_line_and_130(
+    tmp_path: Path, command: list[str]
+) -> None:
+    outcome = _interrupted_at_start(tmp_path, command, pause=60, delay=0)
+    assert outcome == (130, "", "bleuprint: interrupted\n")
+
+
+@pytest.mark.parametrize("command", START_COMMANDS)
+@pytest.mark.usefixtures("interruptible")
+def test_sigint_at_any_moment_of_the_start_is_one_line_and_130_or_a_finish(
+    tmp_path: Path, command: list[str]
+) -> None:
+    version = f"bleuprint {bleuprint.__version__}\n"
+    for delay in (0, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1):
+        status, stdout, stderr = _interrupted_at_start(tmp_path, command, pause=0, delay=delay)
+        assert (status, stdout, stderr) in {
+            (130, "", "bleuprint: interrupted\n"),
+            (0, version, ""),
+            # Done, then killed by the signal while Python exits, its handler gone (a shell
+            # reports 130): the whole output written, nothing else said.
+            (-signal.SIGINT, version, ""),
+        }, (delay, status, stdout, stderr)

@@ -96,7 +96,9 @@ def _small_group_matrices(
     token_ids, token_counts, lengths = laid
     sizes = np.array([len(groups[number]) for number in batch])
     table = TokenTable(
-        token_ids, np.concatenate(([0], np.cumsum(token_counts))), int(token_ids.max()) + 1
+        token_ids,
+        np.concatenate(([0], np.cumsum(token_counts))),
+        int(token_ids.max(initial=-1)) + 1,
     )
     hypotheses, references = _pairs(sizes)
     single = np.ones(len(hypotheses), np.int64)

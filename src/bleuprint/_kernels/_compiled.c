@@ -28,6 +28,43 @@ typedef int64_t i64;
 
 static PyObject *as_contiguous; /* numpy.ascontiguousarray */
 static PyObject *zeros;         /* numpy.zeros */
+static PyObject *input_error;   /* bleuprint.exceptions.InputError */
+
+/* -- limits ------------------------------------------------------------------------------
+ *
+ * Checked before anything overflows, each a bleuprint InputError naming it (the twin keeps
+ * the same ones, with the same words): a hypothesis's n-grams are labelled in 32 bits, and a
+ * vocabulary's ids are kept in 32 bits. Both can be lowered when the kernel is built
+ * (-DBLEUPRINT_MAX_HYPOTHESIS_TOKENS=..., -DBLEUPRINT_MAX_VOCABULARY=...), which the tests do
+ * to reach them without gigabytes of input; never raised. */
+#ifndef BLEUPRINT_MAX_HYPOTHESIS_TOKENS
+#define BLEUPRINT_MAX_HYPOTHESIS_TOKENS (INT32_MAX - 1)
+#endif
+#ifndef BLEUPRINT_MAX_VOCABULARY
+#define BLEUPRINT_MAX_VOCABULARY UINT32_MAX
+#endif
+#if BLEUPRINT_MAX_HYPOTHESIS_TOKENS > INT32_MAX - 1 || BLEUPRINT_MAX_VOCABULARY > UINT32_MAX
+#error "the kernel's limits can be lowered, never raised"
+#endif
+
+/* Why a call that ran without the GIL stopped: memory ran out, or a limit was passed. */
+typedef enum { OUT_OF_MEMORY, HYPOTHESIS_TOO_LONG, VOCABULARY_FULL } Failure;
+
+/* NULL, with the exception that says `failure`. */
+static PyObject *raise_failure(Failure failure)
+{
+    if (failure == HYPOTHESIS_TOO_LONG)
+        PyErr_Format(input_error, "a hypothesis has more than %lld tokens, the most one can have",
+                     (long long)BLEUPRINT_MAX_HYPOTHESIS_TOKENS);
+    else if (failure == VOCABULARY_FULL)
+        PyErr_Format(input_error,
+                     "more than %lld distinct tokens in one call, the most a vocabulary holds: "
+                     "count fewer segments at once",
+                     (long long)BLEUPRINT_MAX_VOCABULARY);
+    else
+        PyErr_NoMemory();
+    return NULL;
+}
 
 /* -- arrays ------------------------------------------------------------------------------ */
 
@@ -113,6 +150,7 @@ typedef struct {
     BySlot *by_slot;
     ByLabel *by_label; /* its last row: where the n-grams the hypothesis lacks are counted */
     Py_ssize_t sink;
+    Failure failure; /* why counting stopped, where it did */
 } Counter;
 
 /* The row of `label`, or the sink's for -1 (without a branch: the compiler made one of ?:,
@@ -377,8 +415,10 @@ static int count(Counter *c, i64 vocabulary_size)
 {
     i64 longest_hypothesis, longest_references, most_texts;
     longest(c, &longest_hypothesis, &longest_references, &most_texts);
-    if (longest_hypothesis >= INT32_MAX) /* (labels of 32 bits: 16 GB of ids in one text) */
+    if (longest_hypothesis > BLEUPRINT_MAX_HYPOTHESIS_TOKENS) { /* (labels of 32 bits) */
+        c->failure = HYPOTHESIS_TOO_LONG;
         return 0;
+    }
     i64 slots = 16;
     while (slots < 4 * longest_hypothesis)
         slots *= 2;
@@ -482,12 +522,12 @@ static PyObject *repeated_array(const Counter *c)
 }
 
 /* What a counting call returns: `arrays`, then the repeated n-grams as one more array, in a
- * tuple; NULL with an error where counting ran out of memory (`counted` 0). The counter's
- * list of repeated n-grams is freed either way. */
+ * tuple; NULL with an error where counting failed (`counted` 0: see c->failure). The
+ * counter's list of repeated n-grams is freed either way. */
 static PyObject *counted_tuple(int counted, Counter *c, PyObject *const *arrays,
                                Py_ssize_t count)
 {
-    PyObject *repeated = counted ? repeated_array(c) : PyErr_NoMemory();
+    PyObject *repeated = counted ? repeated_array(c) : raise_failure(c->failure);
     free(c->repeated);
     c->repeated = NULL;
     PyObject *result = repeated == NULL ? NULL : PyTuple_New(count + 1);
@@ -709,6 +749,7 @@ typedef struct {
     Bytes narrowed; /* one text's long keys narrowed from their str's kind */
     Key *pending;   /* one text's keys, looked up once all are hashed */
     Py_ssize_t pending_count, pending_capacity;
+    int full;       /* a new token found no id (BLEUPRINT_MAX_VOCABULARY): why it failed */
 } Table;
 
 typedef struct {
@@ -845,8 +886,10 @@ static ALWAYS_INLINE i64 table_id(Table *t, i64 next_id, const Key *key)
     for (; t->slots[slot].id != 0; slot = (slot + 1) & t->mask)
         if (holds(t, &t->slots[slot], key))
             return (i64)t->slots[slot].id - 1;
-    if (next_id >= UINT32_MAX)
+    if (next_id >= BLEUPRINT_MAX_VOCABULARY) {
+        t->full = 1;
         return -1;
+    }
     if (2 * (t->count + 1) > t->mask) { /* (grown first: a failure leaves the table whole) */
         if (!grow_slots(t))
             return -1;
@@ -886,6 +929,14 @@ static i64 intern_chars(Vocabulary *v, int kind, const void *chars, Py_ssize_t s
     return token_key(&v->table, kind, chars, size, &key) ? intern_key(v, &key) : -1;
 }
 
+/* Why interning into `v` failed (see Table.full), the reason then forgotten. */
+static Failure interning_failure(Vocabulary *v)
+{
+    Failure failure = v->table.full ? VOCABULARY_FULL : OUT_OF_MEMORY;
+    v->table.full = 0;
+    return failure;
+}
+
 /* The id of a token that is not a str (numbered by `others`); -1 with an exception. */
 static i64 intern_other(Vocabulary *v, PyObject *token)
 {
@@ -894,6 +945,10 @@ static i64 intern_other(Vocabulary *v, PyObject *token)
         return PyLong_AsLongLong(known);
     if (PyErr_Occurred())
         return -1;
+    if (v->size >= BLEUPRINT_MAX_VOCABULARY) {
+        raise_failure(VOCABULARY_FULL);
+        return -1;
+    }
     PyObject *number = PyLong_FromLongLong(v->size);
     if (number == NULL || PyDict_SetItem(v->others, token, number) < 0) {
         Py_XDECREF(number);
@@ -1404,10 +1459,8 @@ static PyObject *vocabulary_intern_tokens(Vocabulary *v, PyObject *streams)
 #endif
                 id = intern_chars(v, PyUnicode_KIND(token), PyUnicode_DATA(token),
                                   PyUnicode_GET_LENGTH(token));
-                if (id < 0) {
-                    PyErr_NoMemory();
-                    id = -1;
-                }
+                if (id < 0)
+                    raise_failure(interning_failure(v));
             } else {
                 id = intern_other(v, token);
             }
@@ -1498,7 +1551,7 @@ static PyObject *vocabulary_intern_texts(Vocabulary *v, PyObject *args, PyObject
     Ints ids = {0}, lengths = {0};
     int done = intern_given(v, &given, tokenizer, &ids, &lengths);
     v->busy = 0;
-    PyObject *result = done ? id_arrays(&ids, &lengths) : PyErr_NoMemory();
+    PyObject *result = done ? id_arrays(&ids, &lengths) : raise_failure(interning_failure(v));
     free(ids.items);
     free(lengths.items);
     let_go(&given);
@@ -1894,6 +1947,15 @@ static struct PyModuleDef module = {
     .m_methods = methods,
 };
 
+/* The module's int `name`, of 64 bits (a C long may have 32); -1 with an exception. */
+static int add_number(PyObject *module, const char *name, i64 value)
+{
+    PyObject *number = PyLong_FromLongLong(value);
+    int added = number == NULL ? -1 : PyModule_AddObjectRef(module, name, number);
+    Py_XDECREF(number);
+    return added;
+}
+
 PyMODINIT_FUNC PyInit__compiled(void)
 {
     PyObject *numpy = PyImport_ImportModule("numpy");
@@ -1903,6 +1965,13 @@ PyMODINIT_FUNC PyInit__compiled(void)
     zeros = PyObject_GetAttrString(numpy, "zeros");
     Py_DECREF(numpy);
     if (as_contiguous == NULL || zeros == NULL)
+        return NULL;
+    PyObject *exceptions = PyImport_ImportModule("bleuprint.exceptions");
+    if (exceptions == NULL)
+        return NULL;
+    input_error = PyObject_GetAttrString(exceptions, "InputError");
+    Py_DECREF(exceptions);
+    if (input_error == NULL)
         return NULL;
     for (const char *symbol = "!\"#$%&()*+/:;<=>?@[\\]^_`{|}~"; *symbol; symbol++)
         SYMBOLS[(unsigned char)*symbol] = 1;
@@ -1915,7 +1984,9 @@ PyMODINIT_FUNC PyInit__compiled(void)
     PyObject *created = PyModule_Create(&module);
     if (created == NULL)
         return NULL;
-    if (PyModule_AddObjectRef(created, "Vocabulary", (PyObject *)&VocabularyType) < 0) {
+    if (PyModule_AddObjectRef(created, "Vocabulary", (PyObject *)&VocabularyType) < 0 ||
+        add_number(created, "MAX_HYPOTHESIS_TOKENS", BLEUPRINT_MAX_HYPOTHESIS_TOKENS) < 0 ||
+        add_number(created, "MAX_VOCABULARY", BLEUPRINT_MAX_VOCABULARY) < 0) {
         Py_DECREF(created);
         return NULL;
     }
@@ -1991,7 +2062,7 @@ static PyObject *one_segment(const i64 *ids, const i64 *sizes, Py_ssize_t texts,
         c.max_n = (Py_ssize_t)max_n;
         c.singles = single;
         if (!count(&c, vocabulary_size)) {
-            PyErr_NoMemory();
+            raise_failure(c.failure);
             goto done;
         }
     }
@@ -2471,6 +2542,7 @@ static void emptied(Vocabulary *v)
     memset(v->table.slots, 0, ((size_t)v->table.mask + 1) * sizeof(Slot));
     v->table.count = 0;
     v->table.arena.size = 0;
+    v->table.full = 0;
     v->size = 0;
 }
 
@@ -2486,8 +2558,10 @@ static int intern_and_count(const Held *h, int tokenizer, Py_ssize_t max_n, Scra
         return 0;
     i64 *starts = s->numbers.items, *numbers = starts + h->texts + 1;
     i64 *offsets = numbers + h->texts + 1;
-    if (!intern_held(h, tokenizer, &s->vocabulary, &s->texts, &s->ids, starts))
+    if (!intern_held(h, tokenizer, &s->vocabulary, &s->texts, &s->ids, starts)) {
+        c->failure = s->vocabulary.table.full ? VOCABULARY_FULL : OUT_OF_MEMORY;
         return 0;
+    }
     for (Py_ssize_t t = 0; t < h->texts; t++) {
         numbers[t] = t;
         token_counts[t] = starts[t + 1] - starts[t];

@@ -6,6 +6,9 @@ import numpy.typing as npt
 
 from bleuprint.typing import FloatArray, IntArray
 
+MAX_HYPOTHESIS_TOKENS: int
+MAX_VOCABULARY: int
+
 def shared_ngram_counts(
     token_ids: npt.ArrayLike,
     text_starts: npt.ArrayLike,

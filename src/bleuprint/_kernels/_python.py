@@ -31,6 +31,7 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
+from bleuprint.exceptions import InputError
 from bleuprint.typing import FloatArray, IntArray
 
 __all__ = [
@@ -51,11 +52,19 @@ TOKENIZERS = ("whitespace", "13a", "char")
 Tokenize = Callable[[Sequence[str]], Iterable[Sequence[Hashable]]]
 """A user's tokenizer, as the kernels call it: texts in, each text's tokens out."""
 
+# The compiled kernel's limits (its MAX_HYPOTHESIS_TOKENS and MAX_VOCABULARY: n-gram labels and
+# token ids of 32 bits), kept here too, with its words, so that both kernels refuse alike.
+MAX_HYPOTHESIS_TOKENS = 2**31 - 2
+"""The most tokens a hypothesis may have (counting raises :class:`InputError` past it)."""
+MAX_VOCABULARY = 2**32 - 1
+"""The most distinct tokens one vocabulary numbers (interning raises :class:`InputError` past
+it)."""
+
 
 class Vocabulary:
     """Token ids: each distinct token gets the next id, in order of first sight.
-    ``len(vocabulary)`` is the number of ids given. A vocabulary is used by one thread at a
-    time."""
+    ``len(vocabulary)`` is the number of ids given, at most ``MAX_VOCABULARY`` (interning
+    more raises :class:`InputError`). A vocabulary is used by one thread at a time."""
 
     def __init__(self) -> None:
         self._ids: defaultdict[Hashable, int] = defaultdict(count().__next__)
@@ -91,6 +100,11 @@ class Vocabulary:
 
         tokens = chain.from_iterable(map(measured, streams))
         ids = np.fromiter(map(self._ids.__getitem__, tokens), np.int64)  # lookups in C
+        if len(self._ids) > MAX_VOCABULARY:
+            raise InputError(
+                f"more than {MAX_VOCABULARY} distinct tokens in one call, the most a vocabulary "
+                "holds: count fewer segments at once"
+            )
         return ids, np.array(lengths, np.int64)
 
 
@@ -221,7 +235,8 @@ def shared_ngram_counts(  # noqa: PLR0917 (positional, as the compiled kernel's)
     every other shared n-gram, in order of segment, order and first occurrence in the
     hypothesis: its segment and order as ``s * max_n + n - 1``, its number of occurrences in
     the hypothesis, and its largest number in any one reference. Inconsistent tables raise
-    :class:`ValueError` naming the argument."""
+    :class:`ValueError` naming the argument; a hypothesis of more than
+    ``MAX_HYPOTHESIS_TOKENS`` tokens, :class:`InputError`."""
     given = zip(
         ARRAYS, (token_ids, text_starts, hypothesis_texts, reference_texts, reference_offsets)
     )
@@ -311,6 +326,11 @@ def _check_tables(arrays: dict[str, IntArray], vocabulary_size: int, max_n: int)
             "within reference_texts"
         )
     _check_rising("reference_offsets", reference_offsets)
+    hypothesis_lengths = text_starts[hypothesis_texts + 1] - text_starts[hypothesis_texts]
+    if hypothesis_lengths.max(initial=0) > MAX_HYPOTHESIS_TOKENS:
+        raise InputError(
+            f"a hypothesis has more than {MAX_HYPOTHESIS_TOKENS} tokens, the most one can have"
+        )
 
 
 def _check_rising(name: str, array: IntArray) -> None:

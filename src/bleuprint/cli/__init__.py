@@ -21,12 +21,14 @@ output, as text); :mod:`~bleuprint.cli.parser` puts them together, :mod:`~bleupr
 writes. Everything but the standard library is imported inside :func:`main`'s boundary, so that
 an interrupt while the command starts is reported as one line too.
 
-The ``bleuprint`` script and ``python -m bleuprint.cli`` run :func:`command`, which owns its
-process: where the user has set none of the thread variables of numpy's BLAS libraries
-(:data:`BLAS_THREAD_VARIABLES`), it sets them to 1 before numpy is first imported, then runs
-:func:`main`. (OpenBLAS starts a thread per core when numpy is imported, about 100 ms of CPU on
-a small machine, and the command's few products of matrices are no faster for them.)
-:func:`main` itself, called in a user's process, changes nothing in it.
+The ``bleuprint`` script, ``python -m bleuprint`` and ``python -m bleuprint.cli`` run
+:func:`command` (the first two through :func:`bleuprint.__main__.run`, which imports this
+package inside the same boundary), which owns its process: where the user has set none of the
+thread variables of numpy's BLAS libraries (:data:`BLAS_THREAD_VARIABLES`), it sets them to 1
+before numpy is first imported, then runs :func:`main`. (OpenBLAS starts a thread per core when
+numpy is imported, about 100 ms of CPU on a small machine, and the command's few products of
+matrices are no faster for them.) :func:`main` itself, called in a user's process, changes
+nothing in it.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import contextlib
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import FrameType
 
 from bleuprint.cli.status import (
@@ -67,12 +69,17 @@ _REPORT = "this is a bug in bleuprint; please report it with the command line th
 def command() -> int:
     """The ``bleuprint`` command, in a process of its own: one BLAS thread unless the user chose
     (see the module's text), SIGTERM and SIGHUP ending it as Ctrl-C does, then :func:`main` on
-    ``sys.argv``; return the exit status."""
+    ``sys.argv``; return the exit status. The process is set up inside :func:`main`'s boundary,
+    so that an interrupt meanwhile is one line too."""
+    return _bounded(_own_process_and_run)
+
+
+def _own_process_and_run() -> int:
     if not any(name in os.environ for name in BLAS_THREAD_VARIABLES):
         os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
     for number in ENDING_SIGNALS:
         signal.signal(number, _terminate)
-    return main()
+    return _run(None)
 
 
 def _terminate(number: int, frame: FrameType | None) -> None:
@@ -81,10 +88,16 @@ def _terminate(number: int, frame: FrameType | None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    return _bounded(lambda: _run(argv))
+
+
+def _bounded(work: Callable[[], int]) -> int:
+    """The exit status of ``work``, or of what it raised, said in one line (see the module's
+    text)."""
     if sys.stderr is None:  # closed (2>&-): keep print() from falling back to standard output
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - open for the rest of the process
     try:
-        status = _run(argv)
+        status = work()
     except (KeyboardInterrupt, Terminated) as stop:
         status, why = _stopped(stop)
         _say(why)
