@@ -25,13 +25,21 @@ from typing import cast
 import attrs
 import numpy as np
 
+from bleuprint import tokenizers
 from bleuprint._engine import BLEUScore
 from bleuprint._segments import SegmentStats
 from bleuprint.exceptions import InputError, StatisticsMismatchError
 from bleuprint.ngrams import Contiguous
-from bleuprint.typing import FloatArray, IntArray
+from bleuprint.typing import FloatArray, IntArray, Tokenizer
 
-__all__ = ["ChrF", "ChrFResult", "ChrFSegments", "ChrFStats", "Definition"]
+__all__ = [
+    "ChrF",
+    "ChrFResult",
+    "ChrFSegments",
+    "ChrFStats",
+    "Definition",
+    "counting_engines",
+]
 
 
 @attrs.frozen
@@ -206,6 +214,21 @@ class Definition:
     def signature(self, stats: ChrFStats) -> str:
         """The signature of a result of ``stats``."""
         raise NotImplementedError
+
+
+def counting_engines(
+    kinds: Sequence[tuple[Tokenizer, int]], lowercase: bool = False
+) -> tuple[BLEUScore, ...]:
+    """A counting engine of contiguous n-grams of orders 1 to ``order`` for each ``(tokenizer,
+    order)`` of ``kinds`` whose order is not 0, reading lowercased text where ``lowercase``."""
+    return tuple(
+        BLEUScore(
+            tokenizer=tokenizers.Lowercase(tokenizer) if lowercase else tokenizer,
+            ngrams=Contiguous(order),
+        )
+        for tokenizer, order in kinds
+        if order
+    )
 
 
 def first_best(points: FloatArray, reference_counts: IntArray) -> IntArray:

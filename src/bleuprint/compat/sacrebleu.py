@@ -54,7 +54,7 @@ from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part, parse_part
 from bleuprint._validators import boolean, fits, ngram_order_or_zero, non_negative
-from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition
+from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition, counting_engines
 from bleuprint.exceptions import ConfigurationError, InputError
 from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, IntArray, Smoother, Tokenizer
@@ -504,17 +504,9 @@ class SacreBLEUChrF(Definition):
     @functools.cached_property
     def counters(self) -> tuple[BLEUScore, ...]:
         """A counting engine of characters, then one of words (chrF++)."""
-        kinds = [
-            (tokenizers.Codepoints() if self.whitespace else tokenizers.Chars(), self.char_order),
-            (ChrFWords(), self.word_order),
-        ]
-        return tuple(
-            BLEUScore(
-                tokenizer=tokenizers.Lowercase(tokenizer) if self.lowercase else tokenizer,
-                ngrams=ngrams.Contiguous(order),
-            )
-            for tokenizer, order in kinds
-            if order
+        characters = tokenizers.Codepoints() if self.whitespace else tokenizers.Chars()
+        return counting_engines(
+            [(characters, self.char_order), (ChrFWords(), self.word_order)], self.lowercase
         )
 
     def recorded(self, pairs: ChrFSegments) -> ChrFSegments:

@@ -17,6 +17,7 @@ the score is 0 whenever an order has no match, before any smoothing and whatever
 
 from __future__ import annotations
 
+import functools
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,15 +25,18 @@ from typing import Any
 
 import attrs
 import numpy as np
+import numpy.typing as npt
 
 from bleuprint import brevity, ngrams, smoothing, tokenizers
 
 # ``parts`` takes torchmetrics' ``weights`` argument, which would shadow the module.
 from bleuprint import weights as weight_parts
+from bleuprint._engine import BLEUScore
 from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
-from bleuprint._validators import fits
+from bleuprint._validators import boolean, fits, ngram_order, ngram_order_or_zero, non_negative
 from bleuprint.compat import sacrebleu
+from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition, counting_engines
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, Smoother, Tokenizer, order_problem_of
@@ -44,6 +48,9 @@ __all__ = [
     "PRESETS",
     "LowercaseAfter",
     "RequireAllMatched",
+    "TorchmetricsChars",
+    "TorchmetricsChrF",
+    "chrf",
     "parts",
 ]
 
@@ -186,6 +193,130 @@ class RequireAllMatched(Part, family="smooth", name="all-matched"):
         if len(matched):  # the inner smoother sees only these rows, as it would one by one
             precisions[matched], defined[matched] = self.inner.precisions_array(stats.take(matched))
         return precisions, defined
+
+
+# -- chrF ------------------------------------------------------------------------------------
+
+
+def chrf(
+    n_char_order: int = 6,
+    n_word_order: int = 2,
+    beta: float = 2.0,
+    lowercase: bool = False,
+    whitespace: bool = False,
+) -> ChrF:
+    """torchmetrics 1.9.0's ``CHRFScore`` and ``chrf_score`` with these arguments (its names
+    and defaults: chrF++): ``corpus_score(preds, target).score`` is ``chrf_score(preds,
+    target)``, and each of ``sentence_scores(preds, target)`` its sentence-level score
+    (``return_sentence_level_score=True``), on the 0-1 scale. Its quirks are
+    :class:`TorchmetricsChrF`'s.
+
+    >>> torchmetrics_chrf = chrf()
+    >>> result = torchmetrics_chrf.corpus_score(
+    ...     ["the cat is on the mat"], [["there is a cat on the mat", "a cat is on the mat"]]
+    ... )
+    >>> round(result.score, 4)
+    0.864
+    """
+    return ChrF(TorchmetricsChrF(n_char_order, n_word_order, beta, lowercase, whitespace))
+
+
+@attrs.frozen
+class TorchmetricsChars(Part, family="tok", name="torchmetrics-chars"):
+    """Quirk (torchmetrics' chrF): the characters of the text stripped at both ends, its
+    spaces (U+0020 only) removed; a tab or a no-break space inside is a character.
+
+    >>> TorchmetricsChars()(" a b\\tc ")
+    ['a', 'b', '\\t', 'c']
+    """
+
+    def __call__(self, text: str) -> list[str]:
+        return list(text.strip().replace(" ", ""))
+
+
+_EPS_SMOOTHING = np.float32(1e-16)  # torchmetrics' floor of an F-score's denominator
+
+
+@attrs.frozen
+class TorchmetricsChrF(Definition):
+    """torchmetrics 1.9.0's chrF definition (see :func:`chrf`), which
+    :class:`~bleuprint.compat._chrf.ChrF` counts and scores: character n-grams of orders 1 to
+    ``n_char_order`` (:class:`TorchmetricsChars`, or every character with ``whitespace``),
+    then sacreBLEU's chrF++ words (:class:`~bleuprint.compat.sacrebleu.ChrFWords`) of orders
+    1 to ``n_word_order``, of the text lowercased where ``lowercase``. Its quirks:
+
+    - arithmetic in ``float32``: each order's F-score is ``(1 + beta**2) * P * R /
+      max(beta**2 * P + R, 1e-16)`` (P or R 0 where its count is 0), and a score is the sum
+      of the orders' F-scores (characters', then words') over the number of orders, every
+      order counting;
+    - with several references, a segment counts against the first of highest score; where
+      every reference scores 0, its reference n-grams and matches count as 0 in the corpus
+      sums (its hypothesis n-grams still count).
+
+    The corpus sums are exact here; torchmetrics adds them in ``float32``, which agrees while
+    each order's sum stays below 2**24 (16,777,216) n-grams.
+    """
+
+    n_char_order: int = attrs.field(default=6, validator=ngram_order)
+    n_word_order: int = attrs.field(default=2, validator=ngram_order_or_zero)
+    beta: float = attrs.field(default=2.0, validator=non_negative)
+    lowercase: bool = attrs.field(default=False, validator=boolean)
+    whitespace: bool = attrs.field(default=False, validator=boolean)
+
+    @property
+    def name(self) -> str:
+        """``torchmetrics chrF``."""
+        return "torchmetrics chrF"
+
+    @functools.cached_property
+    def counters(self) -> tuple[BLEUScore, ...]:
+        """A counting engine of characters, then one of words (chrF++)."""
+        characters = tokenizers.Codepoints() if self.whitespace else TorchmetricsChars()
+        kinds = [(characters, self.n_char_order), (sacrebleu.ChrFWords(), self.n_word_order)]
+        return counting_engines(kinds, self.lowercase)
+
+    def points(self, rows: ChrFSegments) -> FloatArray:
+        """Each row's score, with torchmetrics' ``float32`` operations in its order."""
+        factor, plus_one = np.float32(self.beta**2), np.float32(1 + self.beta**2)
+        matches, hypothesis, reference = (
+            counts.astype(np.float32) for counts in (rows.matches, rows.hypothesis, rows.reference)
+        )
+        precision = np.divide(matches, hypothesis, out=np.zeros_like(matches), where=hypothesis > 0)
+        recall = np.divide(matches, reference, out=np.zeros_like(matches), where=reference > 0)
+        denominator = np.maximum(factor * precision + recall, _EPS_SMOOTHING)
+        fscores = plus_one * precision * recall / denominator
+        characters, words = fscores[:, : self.n_char_order], fscores[:, self.n_char_order :]
+        summed = _added_in_order(characters) + _added_in_order(words)
+        points: FloatArray = (summed / np.float32(self.n_char_order + self.n_word_order)).astype(
+            np.float64
+        )  # (float32's values, exactly)
+        return points
+
+    def total(self, segments: ChrFSegments) -> ChrFStats:
+        """The sums, a segment of no reference above 0 adding no reference n-gram or match."""
+        matched = self.points(segments) > 0
+        return attrs.evolve(
+            segments,
+            reference=np.where(matched[:, None], segments.reference, 0),
+            matches=np.where(matched[:, None], segments.matches, 0),
+        ).total()
+
+    def signature(self, stats: ChrFStats) -> str:
+        """The options, and the torchmetrics version reproduced."""
+        return (
+            f"torchmetrics-chrf|nc:{self.n_char_order}|nw:{self.n_word_order}|beta:{self.beta}|"
+            f"case:{'lc' if self.lowercase else 'mixed'}|"
+            f"space:{'yes' if self.whitespace else 'no'}|version:1.9.0"
+        )
+
+
+def _added_in_order(columns: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Each row's columns added left to right in ``float32``, as Python's ``sum`` adds
+    tensors (numpy's own sum adds pairwise)."""
+    total = np.zeros(len(columns), np.float32)
+    for column in columns.T:
+        total = total + column
+    return total
 
 
 PRESET = Preset("torchmetrics", "torchmetrics 1.9.0 BLEUScore", parts)
