@@ -184,33 +184,12 @@ def test_approximate_randomization_draws_no_intervals(systems: tuple[Path, Any])
 
 
 @pytest.mark.parametrize(
-    ("paths", "names"),
-    [
-        (["runs/sys.PROMT.txt", "/data/wmt22/ref-free.de"], ["sys.PROMT", "ref-free"]),
-        (["out/a.txt.gz", "<stdin>"], ["a", "stdin"]),
-        (["one/sys.txt", "two/sys.txt"], ["one/sys.txt", "two/sys.txt"]),  # would collide
-    ],
-)
-def test_system_names_drop_directory_and_extension(paths: list[str], names: list[str]) -> None:
-    assert plot.system_names(paths, None) == names
-    assert plot.system_names(paths, ["x", "y"]) == ["x", "y"]
-
-
-@pytest.mark.parametrize(
     ("options", "message"),
     [
         (
             ("compare", "-i", "hyp.txt", "better.txt", "--plot", "chart.jpg"),
             "--plot chart.jpg: the chart is written as .png, .pdf, .svg (by the file's "
             "extension), not .jpg",
-        ),
-        (
-            ("compare", "-i", "hyp.txt", "better.txt", "--plot", "c.png", "--names", "one"),
-            "--names gives 1 names for 2 systems (-i)",
-        ),
-        (
-            ("compare", "-i", "hyp.txt", "better.txt", "--names", "a", "b"),
-            "--names names the systems in the chart: give --plot too",
         ),
         (
             ("score", "-i", "hyp.txt", "-sl", "--plot", "c.png"),

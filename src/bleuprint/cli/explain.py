@@ -11,7 +11,7 @@ from bleuprint.cli.configuration import add_configuration_options, engine_from_o
 from bleuprint.cli.corpus import Corpus, read_corpus, warn_if_tokenized
 from bleuprint.cli.options import SubCommands, add_input_options, add_width_option, at_least
 from bleuprint.cli.progress import Progress
-from bleuprint.cli.systems import SystemScore
+from bleuprint.cli.systems import SystemScore, named
 from bleuprint.exceptions import ConfigurationError, InputError
 
 
@@ -72,7 +72,8 @@ def run(arguments: argparse.Namespace) -> str:
         if arguments.format != "json":
             return render_explain.as_text(explanations, arguments.color)
         with progress.stage("scoring"):
-            system = SystemScore(corpus.names[0], engine.corpus_score(hypotheses, references))
+            result = engine.corpus_score(hypotheses, references)
+            (system,) = named([SystemScore(corpus.names[0], result)], None)
     return render_explain.as_json(explanations, system, arguments)
 
 

@@ -53,7 +53,7 @@ class PlottedSystem:
 
 
 def add_plot_options(parser: argparse.ArgumentParser) -> None:
-    """``--plot`` and ``--names``, of the commands that can test significance."""
+    """``--plot``, of the commands that can test significance."""
     plot = parser.add_argument_group("chart")
     plot.add_argument(
         "--plot",
@@ -62,19 +62,10 @@ def add_plot_options(parser: argparse.ArgumentParser) -> None:
         "FILE.pdf, FILE.svg (vector) or FILE.png (300 dpi), one paper column wide "
         f"(needs the plot extra: {_INSTALL})",
     )
-    plot.add_argument(
-        "--names",
-        nargs="+",
-        metavar="NAME",
-        help="the systems' names in the chart, one per -i file in order (default: the file "
-        "names without directory and extension)",
-    )
 
 
 def check(arguments: argparse.Namespace) -> None:
     """Fail early, before any work, when the chart cannot be drawn as asked."""
-    if arguments.names is not None and not arguments.plot:
-        raise ConfigurationError("--names names the systems in the chart: give --plot too")
     if not arguments.plot:
         return
     from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
@@ -87,35 +78,10 @@ def check(arguments: argparse.Namespace) -> None:
         )
     # Not a directory, a device or a pipe, in a folder that exists: before any work.
     output.check_target(arguments.plot, [extension[1:] for extension in FORMATS])
-    systems = len(arguments.input or ["-"])
-    if arguments.names is not None and len(arguments.names) != systems:
-        raise ConfigurationError(
-            f"--names gives {len(arguments.names)} names for {systems} systems (-i)"
-        )
     import importlib.util  # noqa: PLC0415 - only for a chart: start-up time
 
     if importlib.util.find_spec("matplotlib") is None:
         raise ConfigurationError(f"--plot needs matplotlib, which is not installed: {_INSTALL}")
-
-
-def system_names(paths: Sequence[str], names: Sequence[str] | None) -> list[str]:
-    """The names given, or each file's name without its directory and extensions
-    (``runs/sys.PROMT.txt`` is ``sys.PROMT``); the paths as given where two would collide."""
-    if names is not None:
-        return list(names)
-    shown = [_short_name(path) for path in paths]
-    return shown if len(set(shown)) == len(shown) else list(paths)
-
-
-def _short_name(path: str) -> str:
-    if path == "<stdin>":
-        return "stdin"
-    from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
-
-    name = Path(path)
-    if name.suffix == ".gz":
-        name = name.with_suffix("")
-    return name.stem or name.name
 
 
 def interval_method(test: SignificanceTest | None) -> str | None:
