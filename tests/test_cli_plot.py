@@ -130,6 +130,31 @@ def test_names_replace_the_file_names(systems: tuple[Path, dict[str, Any]], tmp_
     assert not any("sysA" in text for text in texts)
 
 
+def test_title_and_caption_are_options(
+    systems: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    folder, _ = systems
+    default, given, neither = (tmp_path / f"{name}.svg" for name in ("default", "given", "none"))
+    arguments = ("compare", *CANONICAL, "-r", "ref.txt", *SYSTEMS, "--paired-bs-n", "50")
+    succeed(*arguments, "--plot", str(default), cwd=folder)
+    succeed(
+        *arguments, "--plot", str(given), "--plot-title", "WMT22 en-de",
+        "--plot-caption", "Our systems against the baseline.", cwd=folder,
+    )  # fmt: skip
+    succeed(
+        *arguments, "--plot", str(neither), "--plot-title", "", "--plot-caption", "", cwd=folder
+    )
+    legend = "95% paired bootstrap intervals (50 resamples); * p < 0.05 against the baseline"
+    default_texts = " ".join(text for _, text in svg_texts(default))
+    assert "BLEU, canonical preset" in default_texts and legend in default_texts
+    texts = [text for _, text in svg_texts(given)]
+    assert texts[0] == "WMT22 en-de" and texts[-1] == "Our systems against the baseline."
+    assert "BLEU, canonical preset" not in texts and not any("bootstrap" in t for t in texts)
+    bare = [text for _, text in svg_texts(neither)]
+    assert not any("preset" in text or "bootstrap" in text for text in bare)
+    assert "baseline (baseline)" in bare
+
+
 def _figure_of(test: SignificanceTest, vectors: dict[str, Any], **settings: int) -> Any:
     expected = sacrebleu_paired(vectors, test.kind, **settings)
     plotted = [
@@ -190,6 +215,14 @@ def test_approximate_randomization_draws_no_intervals(systems: tuple[Path, Any])
             ("compare", "-i", "hyp.txt", "better.txt", "--plot", "chart.jpg"),
             "--plot chart.jpg: the chart is written as .png, .pdf, .svg (by the file's "
             "extension), not .jpg",
+        ),
+        (
+            ("compare", "-i", "hyp.txt", "better.txt", "--plot-title", "WMT22"),
+            "--plot-title is the chart's title: give --plot too",
+        ),
+        (
+            ("score", "-i", "hyp.txt", "--plot-caption", ""),
+            "--plot-caption is the chart's caption: give --plot too",
         ),
         (
             ("score", "-i", "hyp.txt", "-sl", "--plot", "c.png"),

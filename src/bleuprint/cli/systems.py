@@ -139,4 +139,7 @@ def plot_scores(
         for index, score in enumerate(scores)
     ]
     with progress.stage(f"plotting {arguments.plot}"):
-        plot.draw(arguments.plot, plotted, test, title=f"BLEU, {arguments.preset} preset")
+        title = arguments.plot_title
+        if title is None:
+            title = f"BLEU, {arguments.preset} preset"
+        plot.draw(arguments.plot, plotted, test, title=title, caption=arguments.plot_caption)
