@@ -15,7 +15,7 @@ from bleuprint.cli import plot
 from bleuprint.cli.corpus import Corpus, CountedCorpus, count_systems
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, run_test
-from bleuprint.exceptions import ConfigurationError
+from bleuprint.exceptions import ConfigurationError, counted
 
 if TYPE_CHECKING:  # imported by the run of a test
     from bleuprint.significance import SignificanceResult
@@ -50,13 +50,9 @@ def check_names(arguments: argparse.Namespace) -> None:
     systems = len(arguments.input or ["-"])
     if len(arguments.names) != systems:
         raise ConfigurationError(
-            f"--names gives {_count(len(arguments.names), 'name')} for "
-            f"{_count(systems, 'system')} (-i)"
+            f"--names gives {counted(len(arguments.names), 'name')} for "
+            f"{counted(systems, 'system')} (-i)"
         )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def named(scores: Sequence[SystemScore], names: Sequence[str] | None) -> list[SystemScore]:
