@@ -125,7 +125,7 @@ def test_cli_errors(tmp_path: Path) -> None:
         run(
             "explain", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "--segment", "2", cwd=tmp_path
         ),
-        "--segment 2: hyp.txt has lines 1 to 1",
+        "--segment 2: hyp.txt has 1 line, numbered from 1",
     )
     fails(
         run("explain", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "hyp.txt", cwd=tmp_path),

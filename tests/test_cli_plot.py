@@ -130,6 +130,31 @@ def test_names_replace_the_file_names(systems: tuple[Path, dict[str, Any]], tmp_
     assert not any("sysA" in text for text in texts)
 
 
+def test_title_and_caption_are_options(
+    systems: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    folder, _ = systems
+    default, given, neither = (tmp_path / f"{name}.svg" for name in ("default", "given", "none"))
+    arguments = ("compare", *CANONICAL, "-r", "ref.txt", *SYSTEMS, "--paired-bs-n", "50")
+    succeed(*arguments, "--plot", str(default), cwd=folder)
+    succeed(
+        *arguments, "--plot", str(given), "--plot-title", "WMT22 en-de",
+        "--plot-caption", "Our systems against the baseline.", cwd=folder,
+    )  # fmt: skip
+    succeed(
+        *arguments, "--plot", str(neither), "--plot-title", "", "--plot-caption", "", cwd=folder
+    )
+    legend = "95% paired bootstrap intervals (50 resamples); * p < 0.05 against the baseline"
+    default_texts = " ".join(text for _, text in svg_texts(default))
+    assert "BLEU, canonical preset" in default_texts and legend in default_texts
+    texts = [text for _, text in svg_texts(given)]
+    assert texts[0] == "WMT22 en-de" and texts[-1] == "Our systems against the baseline."
+    assert "BLEU, canonical preset" not in texts and not any("bootstrap" in t for t in texts)
+    bare = [text for _, text in svg_texts(neither)]
+    assert not any("preset" in text or "bootstrap" in text for text in bare)
+    assert "baseline (baseline)" in bare
+
+
 def _figure_of(test: SignificanceTest, vectors: dict[str, Any], **settings: int) -> Any:
     expected = sacrebleu_paired(vectors, test.kind, **settings)
     plotted = [
@@ -184,19 +209,6 @@ def test_approximate_randomization_draws_no_intervals(systems: tuple[Path, Any])
 
 
 @pytest.mark.parametrize(
-    ("paths", "names"),
-    [
-        (["runs/sys.PROMT.txt", "/data/wmt22/ref-free.de"], ["sys.PROMT", "ref-free"]),
-        (["out/a.txt.gz", "<stdin>"], ["a", "stdin"]),
-        (["one/sys.txt", "two/sys.txt"], ["one/sys.txt", "two/sys.txt"]),  # would collide
-    ],
-)
-def test_system_names_drop_directory_and_extension(paths: list[str], names: list[str]) -> None:
-    assert plot.system_names(paths, None) == names
-    assert plot.system_names(paths, ["x", "y"]) == ["x", "y"]
-
-
-@pytest.mark.parametrize(
     ("options", "message"),
     [
         (
@@ -205,12 +217,12 @@ def test_system_names_drop_directory_and_extension(paths: list[str], names: list
             "extension), not .jpg",
         ),
         (
-            ("compare", "-i", "hyp.txt", "better.txt", "--plot", "c.png", "--names", "one"),
-            "--names gives 1 names for 2 systems (-i)",
+            ("compare", "-i", "hyp.txt", "better.txt", "--plot-title", "WMT22"),
+            "--plot-title is the chart's title: give --plot too",
         ),
         (
-            ("compare", "-i", "hyp.txt", "better.txt", "--names", "a", "b"),
-            "--names names the systems in the chart: give --plot too",
+            ("score", "-i", "hyp.txt", "--plot-caption", ""),
+            "--plot-caption is the chart's caption: give --plot too",
         ),
         (
             ("score", "-i", "hyp.txt", "-sl", "--plot", "c.png"),

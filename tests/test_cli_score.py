@@ -221,7 +221,11 @@ def test_several_references(files: Path) -> None:
 def test_standard_input_is_the_default_system(files: Path) -> None:
     from_file = succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", cwd=files)
     from_stdin = succeed("score", *CANONICAL, "-r", "ref.txt", cwd=files, stdin=HYPOTHESES.encode())
-    assert system_json(from_stdin) == {**system_json(from_file), "system": "<stdin>"}
+    assert system_json(from_stdin) == {
+        **system_json(from_file),
+        "system": "stdin",
+        "file": "<stdin>",
+    }
     explicit = succeed(
         "score", *CANONICAL, "-r", "ref.txt", "-i", "-", cwd=files, stdin=HYPOTHESES.encode()
     )
@@ -284,7 +288,7 @@ def test_tsv(files: Path) -> None:
     header, row = (line.split("\t") for line in lines(output))
     assert header == ["system", "score", "p1", "p2", "bp", "ratio", "hyp_len", "ref_len"]
     expected = scored_as(canonical_sacrebleu(max_ngram_order=2))
-    assert row[0] == "hyp.txt"
+    assert row[0] == "hyp"
     assert float(row[1]) == round(expected.score, 1)
     assert [float(cell) for cell in row[2:4]] == pytest.approx(expected.precisions, rel=1e-12)
     assert float(row[4]) == pytest.approx(expected.bp, rel=1e-12) and row[6:] == ["13", "14"]
@@ -297,14 +301,15 @@ def test_several_systems_make_a_table(files: Path) -> None:
     table = lines(output)
     bleu = canonical_sacrebleu()
     assert table[0].split() == ["system", "BLEU"]
-    for row, (name, text) in zip(table[2:4], [("hyp.txt", HYPOTHESES), ("better.txt", BETTER)]):
+    for row, (name, text) in zip(table[2:4], [("hyp", HYPOTHESES), ("better", BETTER)]):
         score = bleu.corpus_score(lines(text), STREAMS).score
         assert row.split() == [name, f"{score:.1f}"]
     assert table[-1] == f"BLEU|{CANONICAL_SIGNATURE}"
     document = json.loads(
         succeed("score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "better.txt", cwd=files)
     )
-    assert [system["system"] for system in document["systems"]] == ["hyp.txt", "better.txt"]
+    assert [system["system"] for system in document["systems"]] == ["hyp", "better"]
+    assert [system["file"] for system in document["systems"]] == ["hyp.txt", "better.txt"]
     assert document["significance"] is None
 
 

@@ -103,7 +103,7 @@ class TestInput:
             BLEUScore().corpus_score(["a", "b"], [["a"], [None]])  # type: ignore[list-item]
 
     def test_hypotheses_and_reference_lists_of_different_lengths(self) -> None:
-        with pytest.raises(bleuprint.InputError, match="2 hypotheses but 1 reference lists"):
+        with pytest.raises(bleuprint.InputError, match="2 hypotheses but 1 reference list:"):
             BLEUScore().corpus_score(["a", "b"], [["a"]])
 
     def test_empty_corpus(self) -> None:

@@ -167,7 +167,7 @@ def test_bad_options_are_refused_by_name(options: dict[str, Any], message: str) 
 @pytest.mark.parametrize(
     ("hypotheses", "references", "message"),
     [
-        (["a"], [], "1 hypotheses but 0 lists of references"),
+        (["a"], [], "1 hypothesis but 0 lists of references"),
         ([], [], "the corpus is empty"),
         ("a b", [["a b"]], "hypotheses must be a list"),
         (["a", 3], [["a"], ["b"]], "segment 1: the hypothesis must be a string, got int"),

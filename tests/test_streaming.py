@@ -68,7 +68,7 @@ def test_an_error_names_the_segment_in_the_whole_stream(jobs: int) -> None:
 @pytest.mark.parametrize(
     ("hypotheses", "references", "message"),
     [
-        (["a", "b"], [["a"]], "more hypotheses than the 1 reference lists"),
+        (["a", "b"], [["a"]], "more hypotheses than the 1 reference list$"),
         (["a"], [["a"], ["b"]], "more reference lists than hypotheses"),
         ([], [], "the corpus is empty"),
     ],

@@ -50,7 +50,7 @@ from bleuprint import _token_ids, brevity, ngrams, tokenizers
 from bleuprint._kernels import THREADS, kernel, plain_segments
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
-from bleuprint.exceptions import InputError, ReferenceLayoutWarning, user_stacklevel
+from bleuprint.exceptions import InputError, ReferenceLayoutWarning, counted, user_stacklevel
 from bleuprint.typing import (
     ArrayLengthMeasure,
     ArrayMatcher,
@@ -391,7 +391,8 @@ def _check_layout(hypotheses: Sequence[Segment], references: Sequence[object]) -
     if len(references) != size:
         hint = f"; {convert}" if streams and references else ""
         raise InputError(
-            f"{size} hypotheses but {len(references)} reference lists: give one list of "
+            f"{counted(size, 'hypothesis', 'hypotheses')} but "
+            f"{counted(len(references), 'reference list')}: give one list of "
             f"references per hypothesis (references[i] holds those of hypothesis i){hint}"
         )
     # Only texts are ambiguous (references per segment given as tokens are lists of lists),
@@ -778,10 +779,10 @@ def _counted_chunks(
         functools.partial(_with_chunk, chunk, _prepared(parts, *chunk[1:])) for chunk in chunks
     )
     several = len(hypotheses) > CHUNK_SEGMENTS
-    for (start, chunk_hypotheses, chunk_references), counted in _handed_on(works, several):
-        exact = None if counted is not None else exact_strings(chunk_hypotheses, chunk_references)
+    for (start, chunk_hypotheses, chunk_references), stats in _handed_on(works, several):
+        exact = None if stats is not None else exact_strings(chunk_hypotheses, chunk_references)
         # str subclasses: counted as their str values, as plain text
-        plain = _prepared(parts, *exact)() if exact is not None else counted
+        plain = _prepared(parts, *exact)() if exact is not None else stats
         if plain is not None:
             yield plain
         else:  # not plain: counted one segment at a time

@@ -37,7 +37,13 @@ from bleuprint._segments import SegmentStats, SentenceScores
 from bleuprint._signature import parse_part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits
-from bleuprint.exceptions import ConfigurationError, InputError, PresetWarning, user_stacklevel
+from bleuprint.exceptions import (
+    ConfigurationError,
+    InputError,
+    PresetWarning,
+    counted,
+    user_stacklevel,
+)
 from bleuprint.typing import (
     BrevityPenalty,
     LengthMeasure,
@@ -194,11 +200,11 @@ def _refuse_sentences(
     if not quantifier(spaced):
         return
     first = spaced.index(True)
-    count = f"{len(tokens)} token{'s' if len(tokens) != 1 else ''}"
     raise InputError(
-        f"{what} is a list of {count}, and token {first} ({tokens[first]!r}) holds spaces: a "
-        "list is one pre-tokenized segment. To score a corpus, call corpus_score(hypotheses, "
-        "references); to score one sentence, give it as a string"
+        f"{what} is a list of {counted(len(tokens), 'token')}, and token {first} "
+        f"({tokens[first]!r}) holds spaces: a list is one pre-tokenized segment. To score a "
+        "corpus, call corpus_score(hypotheses, references); to score one sentence, give it as "
+        "a string"
     )
 
 

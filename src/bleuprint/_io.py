@@ -34,7 +34,7 @@ from typing import BinaryIO, ClassVar, cast
 import attrs
 import numpy as np
 
-from bleuprint.exceptions import InputError
+from bleuprint.exceptions import InputError, counted
 
 __all__ = [
     "STDIN",
@@ -236,9 +236,9 @@ def same_length(named: Sequence[tuple[str, Sequence[str]]]) -> None:
 
 def lines_differ(name: str, count: int, other: str, other_count: int) -> InputError:
     """The error for two files that should be aligned line by line but are not."""
-    lines = f"{count} line" if count == 1 else f"{count} lines"
     return InputError(
-        f"{name} has {lines} but {other} has {other_count}: every file needs one line per segment"
+        f"{name} has {counted(count, 'line')} but {other} has {other_count}: every file needs "
+        "one line per segment"
     )
 
 

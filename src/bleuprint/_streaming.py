@@ -21,7 +21,7 @@ from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import check_positive_whole
-from bleuprint.exceptions import InputError
+from bleuprint.exceptions import InputError, counted
 from bleuprint.typing import Segment
 
 if TYPE_CHECKING:
@@ -85,7 +85,8 @@ def _zip_aligned(
     for count, hypothesis in enumerate(hypothesis_iterator):
         refs = next(reference_iterator, None)
         if refs is None:
-            raise InputError(f"there are more hypotheses than the {count} reference lists")
+            lists = counted(count, "reference list")
+            raise InputError(f"there are more hypotheses than the {lists}")
         yield hypothesis, refs
     if next(reference_iterator, None) is not None:
         raise InputError("there are more reference lists than hypotheses")
@@ -138,7 +139,8 @@ def count_chunks(
     check_positive_whole("jobs", jobs)
     if len(hypotheses) != len(references):
         raise InputError(
-            f"there are {len(hypotheses)} hypotheses but {len(references)} reference lists"
+            f"there are {counted(len(hypotheses), 'hypothesis', 'hypotheses')} but "
+            f"{counted(len(references), 'reference list')}"
         )
     chunks = (
         (list(hypotheses[start : start + chunk_size]), list(references[start : start + chunk_size]))

@@ -149,3 +149,13 @@ def user_stacklevel() -> int:
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         level, frame = level + 1, frame.f_back  # type: ignore[assignment]
     return level
+
+
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """``count`` and ``noun`` for a message, the noun plural unless the count is one (its
+    ``plural``, by default ``noun + "s"``): every message counts things this way.
+
+    >>> counted(1, "name"), counted(2, "system"), counted(0, "hypothesis", "hypotheses")
+    ('1 name', '2 systems', '0 hypotheses')
+    """
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"

@@ -15,7 +15,7 @@ from bleuprint.cli.options import (
 )
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import add_significance_options, chosen_test
-from bleuprint.cli.systems import plot_scores, score_systems
+from bleuprint.cli.systems import add_names_option, check_names, named, plot_scores, score_systems
 
 
 def add_command(commands: SubCommands) -> None:
@@ -33,6 +33,7 @@ def add_command(commands: SubCommands) -> None:
     add_output_options(parser)
     add_significance_options(parser)
     plot.add_plot_options(parser)
+    add_names_option(parser)
     parser.set_defaults(command=run, sentence_level=False)
 
 
@@ -40,9 +41,12 @@ def run(arguments: argparse.Namespace) -> str:
     engine = engine_from_options(arguments)
     test = chosen_test(arguments, compare=True)
     plot.check(arguments)
+    check_names(arguments)
     with Progress(quiet=arguments.quiet) as progress:
         corpus = read_corpus(arguments, progress)
         warn_if_tokenized(engine, corpus, arguments)
-        scores = score_systems(engine, corpus, test, progress, jobs=arguments.jobs)
+        scores = named(
+            score_systems(engine, corpus, test, progress, jobs=arguments.jobs), arguments.names
+        )
         plot_scores(scores, test, arguments, progress)
     return render_scores.corpus_scores("compare", scores, test, arguments)

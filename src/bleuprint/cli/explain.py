@@ -11,8 +11,8 @@ from bleuprint.cli.configuration import add_configuration_options, engine_from_o
 from bleuprint.cli.corpus import Corpus, read_corpus, warn_if_tokenized
 from bleuprint.cli.options import SubCommands, add_input_options, add_width_option, at_least
 from bleuprint.cli.progress import Progress
-from bleuprint.cli.systems import SystemScore
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.cli.systems import SystemScore, named
+from bleuprint.exceptions import ConfigurationError, InputError, counted
 
 
 def add_command(commands: SubCommands) -> None:
@@ -72,7 +72,8 @@ def run(arguments: argparse.Namespace) -> str:
         if arguments.format != "json":
             return render_explain.as_text(explanations, arguments.color)
         with progress.stage("scoring"):
-            system = SystemScore(corpus.names[0], engine.corpus_score(hypotheses, references))
+            result = engine.corpus_score(hypotheses, references)
+            (system,) = named([SystemScore(corpus.names[0], result)], None)
     return render_explain.as_json(explanations, system, arguments)
 
 
@@ -84,7 +85,8 @@ def _explanations(
         return explain.costliest_segments(engine, hypotheses, references, arguments.worst)
     line = arguments.segment
     if not 1 <= line <= len(hypotheses):
-        raise InputError(f"--segment {line}: {corpus.names[0]} has lines 1 to {len(hypotheses)}")
+        lines = counted(len(hypotheses), "line")
+        raise InputError(f"--segment {line}: {corpus.names[0]} has {lines}, numbered from 1")
     return [
         explain.explain_segment(engine, hypotheses[line - 1], references[line - 1], index=line - 1)
     ]

@@ -55,5 +55,6 @@ def run(arguments: argparse.Namespace) -> str:
     # The JSON document (and json) is imported only for it: pair's start-up is its run time.
     from bleuprint.cli.document import ScoreFormat, document, score_fields  # noqa: PLC0415
 
-    system = {"system": "<stdin>", **score_fields(result, ScoreFormat(preset, arguments.width))}
+    printed = ScoreFormat(preset, arguments.width)
+    system = {"system": "stdin", "file": "<stdin>", **score_fields(result, printed)}
     return document("pair", arguments.preset, result.signature, [system])

@@ -53,7 +53,8 @@ class PlottedSystem:
 
 
 def add_plot_options(parser: argparse.ArgumentParser) -> None:
-    """``--plot`` and ``--names``, of the commands that can test significance."""
+    """``--plot`` and the chart's title and caption, of the commands that can test
+    significance."""
     plot = parser.add_argument_group("chart")
     plot.add_argument(
         "--plot",
@@ -63,18 +64,22 @@ def add_plot_options(parser: argparse.ArgumentParser) -> None:
         f"(needs the plot extra: {_INSTALL})",
     )
     plot.add_argument(
-        "--names",
-        nargs="+",
-        metavar="NAME",
-        help="the systems' names in the chart, one per -i file in order (default: the file "
-        "names without directory and extension)",
+        "--plot-title",
+        metavar="TEXT",
+        help="the chart's title (default: 'BLEU, PRESET preset'; '' for none)",
+    )
+    plot.add_argument(
+        "--plot-caption",
+        metavar="TEXT",
+        help="the text under the chart (default: what its intervals and stars mean; '' for none)",
     )
 
 
 def check(arguments: argparse.Namespace) -> None:
     """Fail early, before any work, when the chart cannot be drawn as asked."""
-    if arguments.names is not None and not arguments.plot:
-        raise ConfigurationError("--names names the systems in the chart: give --plot too")
+    for option, given in (("title", arguments.plot_title), ("caption", arguments.plot_caption)):
+        if given is not None and not arguments.plot:
+            raise ConfigurationError(f"--plot-{option} is the chart's {option}: give --plot too")
     if not arguments.plot:
         return
     from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
@@ -87,35 +92,10 @@ def check(arguments: argparse.Namespace) -> None:
         )
     # Not a directory, a device or a pipe, in a folder that exists: before any work.
     output.check_target(arguments.plot, [extension[1:] for extension in FORMATS])
-    systems = len(arguments.input or ["-"])
-    if arguments.names is not None and len(arguments.names) != systems:
-        raise ConfigurationError(
-            f"--names gives {len(arguments.names)} names for {systems} systems (-i)"
-        )
     import importlib.util  # noqa: PLC0415 - only for a chart: start-up time
 
     if importlib.util.find_spec("matplotlib") is None:
         raise ConfigurationError(f"--plot needs matplotlib, which is not installed: {_INSTALL}")
-
-
-def system_names(paths: Sequence[str], names: Sequence[str] | None) -> list[str]:
-    """The names given, or each file's name without its directory and extensions
-    (``runs/sys.PROMT.txt`` is ``sys.PROMT``); the paths as given where two would collide."""
-    if names is not None:
-        return list(names)
-    shown = [_short_name(path) for path in paths]
-    return shown if len(set(shown)) == len(shown) else list(paths)
-
-
-def _short_name(path: str) -> str:
-    if path == "<stdin>":
-        return "stdin"
-    from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
-
-    name = Path(path)
-    if name.suffix == ".gz":
-        name = name.with_suffix("")
-    return name.stem or name.name
 
 
 def interval_method(test: SignificanceTest | None) -> str | None:
@@ -131,8 +111,14 @@ def interval_method(test: SignificanceTest | None) -> str | None:
     return None
 
 
-def figure(systems: Sequence[PlottedSystem], test: SignificanceTest | None, title: str) -> Figure:
-    """The chart, not yet saved (tests read its texts and sizes)."""
+def figure(
+    systems: Sequence[PlottedSystem],
+    test: SignificanceTest | None,
+    title: str,
+    caption: str | None = None,
+) -> Figure:
+    """The chart, not yet saved (tests read its texts and sizes): ``title`` above it (none if
+    empty), ``caption`` under it (by default, what its intervals and stars mean)."""
     from matplotlib.figure import Figure  # noqa: PLC0415 - optional dependency
 
     ordered = sorted(systems, key=lambda system: system.score)  # the best ends up on top
@@ -169,8 +155,11 @@ def figure(systems: Sequence[PlottedSystem], test: SignificanceTest | None, titl
     axes.margins(x=0.15)  # keeps the dots and their intervals off the frame
     axes.set_xlabel("BLEU")
     # centred on the figure, not the axes, which the system names push to the right
-    chart.supxlabel(_legend(test, method), fontsize=_FONT_SIZE - 1)
-    axes.set_title(title)
+    legend = _legend(test, method) if caption is None else _wrapped(caption)
+    if legend:
+        chart.supxlabel(legend, fontsize=_FONT_SIZE - 1)
+    if title:
+        axes.set_title(title)
     axes.tick_params(length=2)
     return chart
 
@@ -190,20 +179,31 @@ def _legend(test: SignificanceTest | None, method: str | None) -> str:
         parts.append(f"* p < {SIGNIFICANT} against the baseline ({kind}{no_intervals})")
     if not parts:
         parts.append("No significance test, no intervals")
-    return "\n".join(textwrap.wrap("; ".join(parts) + ".", _LABEL_WIDTH))
+    return _wrapped("; ".join(parts) + ".")
+
+
+def _wrapped(text: str) -> str:
+    """``text`` in lines of the chart's width."""
+    return "\n".join(textwrap.wrap(text, _LABEL_WIDTH))
 
 
 def draw(
-    path: str, systems: Sequence[PlottedSystem], test: SignificanceTest | None, *, title: str
+    path: str,
+    systems: Sequence[PlottedSystem],
+    test: SignificanceTest | None,
+    *,
+    title: str,
+    caption: str | None = None,
 ) -> None:
-    """Draw the chart into ``path``, as the file type its extension names."""
+    """Draw the chart into ``path``, as the file type its extension names, with ``title`` and
+    ``caption`` as :func:`figure` takes them."""
     from pathlib import Path  # noqa: PLC0415 - only for a chart: start-up time
 
     from matplotlib import rc_context  # noqa: PLC0415 - optional dependency
 
     # text as text in SVG and PDF (searchable, editable, the paper's font when included)
     with rc_context({"font.size": _FONT_SIZE, "svg.fonttype": "none", "pdf.fonttype": 42}):
-        chart = figure(systems, test, title)
+        chart = figure(systems, test, title, caption)
         try:
             # Complete or absent: drawn beside the target, renamed into place when whole.
             with output.replaced_atomically(path) as temporary:

@@ -22,7 +22,7 @@ def as_json(
 ) -> str:
     """The JSON document: the system's corpus score, its explained ``segments`` in it."""
     printed = ScoreFormat.of(arguments)
-    fields = {"system": system.name, **score_fields(system.result, printed)}
+    fields = {"system": system.name, "file": system.file, **score_fields(system.result, printed)}
     fields["segments"] = [_as_json(item, printed) for item in explanations]
     return document("explain", arguments.preset, system.result.signature, [fields])
 

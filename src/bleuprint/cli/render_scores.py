@@ -118,7 +118,12 @@ def _json_system(
     score: SystemScore, printed: ScoreFormat, test: SignificanceTest | None = None
 ) -> dict[str, Any]:
     tested = test.sacrebleu_fields() if test else {}
-    return {"system": score.name, **score_fields(score.result, printed, score.test, tested)}
+    read_from = {} if score.file is None else {"file": score.file}
+    return {
+        "system": score.name,
+        **read_from,
+        **score_fields(score.result, printed, score.test, tested),
+    }
 
 
 def _interval(test: SignificanceResult | None, printed: ScoreFormat) -> str:

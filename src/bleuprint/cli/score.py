@@ -27,7 +27,14 @@ from bleuprint.cli.options import (
 )
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, add_significance_options, chosen_test
-from bleuprint.cli.systems import SystemScore, plot_scores, score_counted
+from bleuprint.cli.systems import (
+    SystemScore,
+    add_names_option,
+    check_names,
+    named,
+    plot_scores,
+    score_counted,
+)
 from bleuprint.exceptions import ConfigurationError
 
 
@@ -45,6 +52,7 @@ def add_command(commands: SubCommands) -> None:
     add_output_options(parser)
     add_significance_options(parser)
     plot.add_plot_options(parser)
+    add_names_option(parser)
     parser.add_argument(
         "-sl", "--sentence-level", action="store_true", help="one score per segment"
     )
@@ -79,9 +87,10 @@ def run(arguments: argparse.Namespace) -> str:
     if arguments.plot and (arguments.sentence_level or arguments.dask is not None):
         raise ConfigurationError("--plot charts corpus scores: not with --sentence-level or --dask")
     plot.check(arguments)
+    check_names(arguments)
     with Progress(quiet=arguments.quiet) as progress:
         if arguments.dask is not None:
-            scores = _score_on_dask(engine, test, arguments, progress)
+            scores = named(_score_on_dask(engine, test, arguments, progress), arguments.names)
             return render_scores.corpus_scores("score", scores, test, arguments)
         if arguments.sentence_level and (len(arguments.input or [None]) > 1 or test is not None):
             raise ConfigurationError(
@@ -96,7 +105,7 @@ def run(arguments: argparse.Namespace) -> str:
             counted = count_systems(engine, corpus, progress, arguments.jobs)
         if arguments.sentence_level:
             return _sentence_level(engine, counted, arguments, progress)
-        scores = score_counted(engine, counted, test, progress)
+        scores = named(score_counted(engine, counted, test, progress), arguments.names)
         plot_scores(scores, test, arguments, progress)
     return render_scores.corpus_scores("score", scores, test, arguments)
 
@@ -107,7 +116,9 @@ def _sentence_level(
     segments = corpus.segments[0]
     with progress.stage("scoring", len(segments), "segments") as update:
         results = engine.score_segments(segments)
-        system = SystemScore(corpus.names[0], engine.score(corpus.totals[0]))
+        (system,) = named(
+            [SystemScore(corpus.names[0], engine.score(corpus.totals[0]))], arguments.names
+        )
         return render_scores.sentence_scores(results, system, arguments, update)
 
 

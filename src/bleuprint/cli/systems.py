@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 import attrs
@@ -14,7 +15,7 @@ from bleuprint.cli import plot
 from bleuprint.cli.corpus import Corpus, CountedCorpus, count_systems
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, run_test
-from bleuprint.exceptions import ConfigurationError
+from bleuprint.exceptions import ConfigurationError, counted
 
 if TYPE_CHECKING:  # imported by the run of a test
     from bleuprint.significance import SignificanceResult
@@ -22,11 +23,60 @@ if TYPE_CHECKING:  # imported by the run of a test
 
 @attrs.frozen
 class SystemScore:
-    """One row of output: a system (or a segment), its result, its test's outcome."""
+    """One row of output: a system (or a segment), its result, its test's outcome, and the
+    file a system was read from (``None`` for a segment)."""
 
     name: str
     result: BLEUResult
     test: SignificanceResult | None = None
+    file: str | None = None
+
+
+def add_names_option(parser: argparse.ArgumentParser) -> None:
+    """``--names``, of the commands that score several systems."""
+    parser.add_argument(
+        "--names",
+        nargs="+",
+        metavar="NAME",
+        help="the systems' names in every output (tables, LaTeX, JSON, the chart), one per -i "
+        "file in order (default: the file names without directory and extension)",
+    )
+
+
+def check_names(arguments: argparse.Namespace) -> None:
+    """Fail early, before any work, when ``--names`` does not name each system once."""
+    if arguments.names is None:
+        return
+    systems = len(arguments.input or ["-"])
+    if len(arguments.names) != systems:
+        raise ConfigurationError(
+            f"--names gives {counted(len(arguments.names), 'name')} for "
+            f"{counted(systems, 'system')} (-i)"
+        )
+
+
+def named(scores: Sequence[SystemScore], names: Sequence[str] | None) -> list[SystemScore]:
+    """The systems under their names, each with the file it was read from: ``names`` as
+    given (``--names``), else each file's name without its directory and extensions
+    (``runs/sys.PROMT.txt`` is ``sys.PROMT``, no path in a paper's table), or the files as
+    given where two would collide."""
+    files = [score.name for score in scores]
+    if names is None:
+        names = [_short_name(path) for path in files]
+        if len(set(names)) != len(names):
+            names = files
+    return [
+        attrs.evolve(score, name=name, file=file) for score, name, file in zip(scores, names, files)
+    ]
+
+
+def _short_name(path: str) -> str:
+    if path == "<stdin>":
+        return "stdin"
+    name = PurePath(path)
+    if name.suffix == ".gz":
+        name = name.with_suffix("")
+    return name.stem or name.name
 
 
 def score_systems(
@@ -79,11 +129,13 @@ def plot_scores(
     baseline of a paired test."""
     if not arguments.plot:
         return
-    names = plot.system_names([score.name for score in scores], arguments.names)
     paired = test is not None and test.paired
     plotted = [
-        plot.PlottedSystem(name, score.result.score, score.test, baseline=paired and index == 0)
-        for index, (name, score) in enumerate(zip(names, scores))
+        plot.PlottedSystem(score.name, score.result.score, score.test, paired and index == 0)
+        for index, score in enumerate(scores)
     ]
     with progress.stage(f"plotting {arguments.plot}"):
-        plot.draw(arguments.plot, plotted, test, title=f"BLEU, {arguments.preset} preset")
+        title = arguments.plot_title
+        if title is None:
+            title = f"BLEU, {arguments.preset} preset"
+        plot.draw(arguments.plot, plotted, test, title=title, caption=arguments.plot_caption)

@@ -28,7 +28,7 @@ import numpy as np
 from bleuprint import tokenizers
 from bleuprint._engine import BLEUScore
 from bleuprint._segments import SegmentStats
-from bleuprint.exceptions import InputError, StatisticsMismatchError
+from bleuprint.exceptions import InputError, StatisticsMismatchError, counted
 from bleuprint.ngrams import Contiguous
 from bleuprint.typing import FloatArray, IntArray, Tokenizer
 
@@ -337,7 +337,8 @@ def _texts(
     )
     if len(hypotheses) != len(references):
         raise InputError(
-            f"{len(hypotheses)} hypotheses but {len(references)} lists of references: "
+            f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')} but "
+            f"{counted(len(references), 'list')} of references: "
             "give one list of references per hypothesis"
         )
     if not hypotheses:
