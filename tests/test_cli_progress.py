@@ -204,3 +204,35 @@ def test_the_delay_counts_from_the_start_of_the_process() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert float(completed.stdout) >= 0.3 - 0.02
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
+@pytest.mark.parametrize(
+    ("test", "corpora"),
+    # sacreBLEU's tests score 20 resamples x (2 x 3 systems - 1), and 30 trials x 2
+    # pseudo-systems x 2 systems against the baseline.
+    [(["-pbs", "-pbsn", "20"], 100), (["-par", "-parn", "30"], 120)],
+    ids=["paired bootstrap", "approximate randomization"],
+)
+def test_the_sacrebleu_commands_paired_tests_show_their_progress_as_compare_does(
+    tmp_path: Path, test: list[str], corpora: int
+) -> None:
+    for name, word in (("ref.txt", "mat"), ("one.txt", "rug"), ("two.txt", "mat"), ("three", "x")):
+        lines = (f"the cat number {n} sat on the {word} ." for n in range(60))
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    command = [sys.executable, "-m", "bleuprint.cli", "sacrebleu", "ref.txt", "-i", "one.txt"]
+    command += ["two.txt", "three", *test, "-f", "text"]
+    environment = {**_AT_ONCE, "BLEUPRINT_PROGRESS_INTERVAL": "0.01"}
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    on_a_terminal = subprocess.run(
+        command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, env=environment, check=False
+    )
+    os.close(follower)
+    drawn = _everything_drawn(leader).decode()
+    piped = subprocess.run(command, cwd=tmp_path, capture_output=True, env=_AT_ONCE, check=False)
+    assert on_a_terminal.returncode == piped.returncode == 0
+    assert on_a_terminal.stdout == piped.stdout and piped.stderr == b""  # the output undisturbed
+    # The count out of the total, the rate and the time left, as compare shows them.
+    assert "testing:" in drawn and f"/{corpora} [" in drawn and " corpora/s]" in drawn
+    assert "<" in drawn  # time left

@@ -14,6 +14,9 @@ import pytest
 from tests.cli_helpers import sacrebleu_run
 
 SYSTEMS = ("sys.JDExploreAcademy.txt", "sys.LT22.txt", "sys.Online-A.txt")
+MORE_SYSTEMS = ("sys.Online-B.txt", "sys.Online-G.txt", "sys.Online-W.txt")
+# Seven systems: the six of de-en and its second reference (distinct lines, no repeats).
+SEVEN = ["SYS1", "SYS2", "SYS3", "SYS4", "SYS5", "SYS6", "REF2"]
 
 # Options after the references; "SYS1" and so on name the systems above.
 OPTION_SETS = {
@@ -38,6 +41,10 @@ OPTION_SETS = {
     "paired-bs-default-latex": ["-i", "SYS1", "SYS2", "-pbs", "-f", "latex"],
     "paired-bs-one-resample": ["-i", "SYS1", "SYS2", "-pbs", "-pbsn", "1"],
     "paired-ar-json": ["-i", "SYS1", "SYS2", "SYS3", "-par", "-parn", "500"],
+    # Seven systems: the resamples, drawn alike for every test, are drawn once for all of them.
+    "paired-bs-seven-systems-json": ["-i", *SEVEN, "-pbs", "-pbsn", "300"],
+    "paired-bs-seven-systems-text": ["-i", *SEVEN, "-pbs", "-pbsn", "40", "-f", "text", "-w", "3"],
+    "paired-ar-seven-systems-json": ["-i", *SEVEN, "-par", "-parn", "300"],
     # The default 10,000 trials on two systems (three, with fewer trials, above): each system
     # against the baseline is the slowest run of both commands.
     "paired-ar-default-text": ["-i", "SYS1", "SYS2", "-par", "-f", "text", "-sh"],
@@ -50,7 +57,8 @@ OPTION_SETS = {
 
 
 def _expand(arguments: list[str], folder: Path) -> list[str]:
-    names = {f"SYS{n}": str(folder / name) for n, name in enumerate(SYSTEMS, start=1)}
+    systems = enumerate((*SYSTEMS, *MORE_SYSTEMS), start=1)
+    names = {f"SYS{n}": str(folder / name) for n, name in systems}
     names["REF2"] = str(folder / "ref.B.txt")
     return [names.get(argument, argument) for argument in arguments]
 

@@ -7,6 +7,7 @@ import logging
 import math
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -334,3 +335,39 @@ def test_streams_drop_none_but_keep_empty_references() -> None:
 def test_streams_in_the_wrong_layout(hypotheses: Any, streams: Any, message: str) -> None:
     with pytest.raises(InputError, match=message):
         from_streams(hypotheses, streams)
+
+
+@settings(max_examples=150)
+@given(
+    given_stats=statistics(),
+    more=st.lists(st.tuples(st.integers(0, 50), st.integers(0, 50), st.randoms()), max_size=6),
+    number_type=st.sampled_from([np.float32, np.int64]),
+)
+def test_the_commands_resampled_scores_are_sacrebleus_to_the_last_bit(
+    given_stats: dict[str, Any], more: list[Any], number_type: Any
+) -> None:
+    # The paired tests score rows of numpy arrays, float32 sums (bootstrap) or int64 ones
+    # (approximate randomization), many at once: each must be what sacreBLEU's
+    # _compute_score_from_stats makes of that row, given as a numpy array as sacreBLEU gives it.
+    order = given_stats["max_ngram_order"]
+    first = [given_stats["sys_len"], given_stats["ref_len"]]
+    rows = [[*first, *given_stats["correct"], *given_stats["total"]]]
+    for sys_len, ref_len, random in more:  # other rows of the same shape, zeros included
+        total = [random.choice([0, 1, 3, 16, 80, 38914]) for _ in range(order)]
+        rows.append([sys_len, ref_len, *(random.randint(0, t) for t in total), *total])
+    stats = np.array(rows, dtype=number_type)
+    options = {key: given_stats[key] for key in ("smooth_method", "smooth_value")}
+    metric = BLEU(max_ngram_order=order, effective_order=given_stats["effective_order"], **options)
+    arithmetic = Arithmetic(
+        order, options["smooth_method"], options["smooth_value"], given_stats["effective_order"]
+    )
+    try:
+        with np.errstate(all="ignore"):
+            theirs = [metric._compute_score_from_stats(row.copy()).score for row in stats]
+    except (ValueError, OverflowError):  # a math domain error; NaN or infinity added to an int
+        theirs = None
+    if theirs is None or not all(math.isfinite(score) for score in theirs):
+        with pytest.raises(InputError, match="bleuprint gives no score"):
+            arithmetic.scores(stats)
+        return
+    assert arithmetic.scores(stats).tolist() == theirs

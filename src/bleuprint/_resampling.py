@@ -60,6 +60,14 @@ def coin_blocks(rng: np.random.Generator, trials: int, segments: int) -> Iterato
         yield rng.integers(2, size=(min(step, trials - start), segments), dtype=bool)
 
 
+def draw_counts(block: Indices, segments: int) -> npt.NDArray[np.float64]:
+    """How often each segment was drawn into each resample of a block (one row per resample),
+    so a resample's sums are a matrix product with the segments' statistics."""
+    cells = block + segments * np.arange(len(block))[:, None]
+    counts = np.bincount(cells.ravel(), minlength=len(block) * segments)
+    return counts.reshape(len(block), segments).astype(np.float64)
+
+
 def mean_and_ci(scores: Scores) -> tuple[float, float]:
     """The mean and half the width of the central 95% of the scores, sacreBLEU's way: the
     scores at ranks ``n // 40`` and ``n - n // 40 - 1`` of the sorted list."""

@@ -42,7 +42,14 @@ import numpy.typing as npt
 
 from bleuprint import _resampling
 from bleuprint._engine import BLEUScore
-from bleuprint._resampling import Indices, bootstrap_blocks, coin_blocks, mean_and_ci, p_value
+from bleuprint._resampling import (
+    Indices,
+    bootstrap_blocks,
+    coin_blocks,
+    draw_counts,
+    mean_and_ci,
+    p_value,
+)
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import check_positive_whole
@@ -280,7 +287,7 @@ class _Scoring:
 
     def _scored(self, pool: SegmentStats, columns: Matrix | None, block: Indices) -> Matrix:
         if self.engine is not None and columns is not None:
-            sums = _draw_counts(block, len(pool)) @ columns
+            sums = draw_counts(block, len(pool)) @ columns
             return self.engine.score_segments(_as_rows(pool, sums)).scores
         return np.array([self.corpus(pool.take(rows)) for rows in block])
 
@@ -296,13 +303,6 @@ def _columns(segments: SegmentStats) -> Matrix:
             segments.totals,
         ]
     ).astype(np.float64)
-
-
-def _draw_counts(block: Indices, segments: int) -> Matrix:
-    """How often each segment was drawn into each corpus, so a corpus sum is a dot product."""
-    cells = block + segments * np.arange(len(block))[:, None]
-    counts = np.bincount(cells.ravel(), minlength=len(block) * segments)
-    return counts.reshape(len(block), segments).astype(np.float64)
 
 
 def _as_rows(pool: SegmentStats, sums: Matrix) -> SegmentStats:

@@ -160,10 +160,18 @@ def run(arguments: argparse.Namespace) -> str:
                 counted.append(count_segments(configuration, system, segment_references, update))
                 _warn_if_tokenized(system, arguments)
         signature = _signature_of(configuration, len(references))
-        # The tests report no progress: their time is shown.
-        tested = paired or arguments.confidence
-        with progress.stage("testing" if tested else "scoring"):
-            return _output(arithmetic, signature, names, counted, arguments, format=output_format)
+        test = _test(arguments)
+        # A test counts the resampled corpora it scores, as ``compare`` does.
+        stage = (
+            progress.stage("testing", test.corpora(len(counted)), "corpora")
+            if test is not None
+            else progress.stage("scoring")
+        )
+        with stage as update:
+            return _output(
+                arithmetic, signature, names, counted, arguments, format=output_format,
+                progress=update,
+            )  # fmt: skip
 
 
 def _total_bytes(arguments: argparse.Namespace) -> int | None:
@@ -179,8 +187,10 @@ def _output(
     arguments: argparse.Namespace,
     *,
     format: str,
+    progress: Update | None = None,
 ) -> str:
-    """sacreBLEU's standard output, from the counted systems."""
+    """sacreBLEU's standard output, from the counted systems (``progress`` told of each
+    resampled corpus scored)."""
     output_format = format
     rows = [arithmetic.rows(segments) for segments in counted]
     width = arguments.width
@@ -194,10 +204,10 @@ def _output(
             for row in rows[0]
         )
     if len(counted) == 1:
-        single = _single(arithmetic, rows[0], signature, arguments, output_format)
+        single = _single(arithmetic, rows[0], signature, arguments, output_format, progress)
         # Files carry no test set's subsets (sacreBLEU's -d splits a test set by them).
         return single + (_NO_SUBSETS if arguments.detail else "")
-    return _several(arithmetic, names, rows, signature, arguments, output_format)
+    return _several(arithmetic, names, rows, signature, arguments, output_format, progress)
 
 
 def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
@@ -439,17 +449,18 @@ def _line(score: Score, width: int, score_only: bool, signature: str) -> str:
     return f"BLEU|{signature} = {text} {score.verbose}"
 
 
-def _single(
+def _single(  # noqa: PLR0917 - one caller, the arguments of one output
     arithmetic: Arithmetic,
     rows: Rows,
     signature: _SacreBLEUSignature,
     arguments: argparse.Namespace,
     output_format: str,
+    progress: Update | None,
 ) -> str:
     width = arguments.width
     interval = _test(arguments)
     if interval is not None:
-        score = arithmetic.with_interval(rows, interval.samples, interval.seed)
+        score = arithmetic.with_interval(rows, interval.samples, interval.seed, progress)
         signature = signature.with_test(bs=interval.samples, seed=str(interval.seed).lower())
     else:
         score = arithmetic.corpus(rows)
@@ -481,6 +492,7 @@ def _several(  # noqa: PLR0917 - one caller, the arguments of one output
     signature: _SacreBLEUSignature,
     arguments: argparse.Namespace,
     output_format: str,
+    progress: Update | None,
 ) -> str:
     import json  # noqa: PLC0415
 
@@ -496,7 +508,12 @@ def _several(  # noqa: PLR0917 - one caller, the arguments of one output
     kind, seed = test.kind, test.seed
     # sacreBLEU's paired tests take a seed of 0 as no seed; the baseline's interval does not.
     results = arithmetic.paired(
-        rows, test=kind, samples=test.samples, seed=seed or None, baseline_seed=seed
+        rows,
+        test=kind,
+        samples=test.samples,
+        seed=seed or None,
+        baseline_seed=seed,
+        progress=progress,
     )
     signature = signature.with_test(**{kind: test.samples, "seed": str(seed).lower()})
     if output_format == "json":

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -47,6 +47,7 @@ from bleuprint._resampling import (
     Scores,
     bootstrap_blocks,
     coin_blocks,
+    draw_counts,
     mean_and_ci,
     p_value,
 )
@@ -641,6 +642,7 @@ def _check_segments(what: str, segments: object, *, allow_none: bool) -> None:
 # -- sacreBLEU's own arithmetic, for the drop-in command (see the module's docstring) ----------
 
 _SUMMED_DRAWS = 1 << 18  # draws summed at once: bounds the memory of a bootstrap
+_FLOAT32_EXACT = 1 << 24  # float32 adds whole numbers exactly up to here
 
 Rows = npt.NDArray[Any]
 """One row per segment: ``[hyp_len, ref_len, *matches, *totals]``, sacreBLEU's layout."""
@@ -759,21 +761,134 @@ class Arithmetic:
             f"-s {self.smooth_method} -sv {value} makes {what}; bleuprint gives no score"
         )
 
-    def resampled(self, rows: Rows, blocks: Iterable[Indices]) -> Scores:
-        """The score of each bootstrap resample, a block of resamples at a time, on ``float32``
-        statistics as in sacreBLEU (``rows`` converted, unless they are already)."""
-        as_float32 = rows.astype(np.float32, copy=False)
+    def scores(self, stats: npt.NDArray[Any]) -> Scores:
+        """:meth:`score` of each row of ``stats``, as sacreBLEU scores a row of a numpy array
+        (its resampled corpora): the same operations, a column at a time, so the same bits.
+
+        numpy computes on the type a Python float meets ``stats``' type in (``float32`` for
+        ``float32`` statistics under numpy 2, otherwise ``float64``), as in sacreBLEU's scalar
+        code; add-k's counts are stored back into the array's type (sacreBLEU adds to a slice
+        of the array); the logarithms, exponentials and the sum of the logarithms are
+        Python's own (numpy's vector ``log`` may differ from ``math.log`` in the last bit).
+        """
+        order, count = self.max_ngram_order, len(stats)
+        kind = type(1.0 * stats.dtype.type(1))
+        correct, total = stats[:, 2 : 2 + order].copy(), stats[:, 2 + order :].copy()
+        scored = np.any(correct != 0, axis=1)  # no match at all: 0 before any smoothing
+        effective = np.full(count, order)
+        precisions = np.zeros((count, order), dtype=kind)
+        with np.errstate(all="ignore"):  # what is not finite ends in an InputError below
+            self._precisions(stats, correct, total, precisions, effective, scored)
+        return self._combined(stats, precisions[scored], effective[scored], scored)
+
+    def _precisions(  # noqa: PLR0917 - the arrays of one call of scores
+        self,
+        stats: npt.NDArray[Any],
+        correct: npt.NDArray[Any],
+        total: npt.NDArray[Any],
+        precisions: npt.NDArray[Any],
+        effective: IntArray,
+        scored: BoolArray,
+    ) -> None:
+        """sacreBLEU's loop over the orders, for every row at once: fills ``precisions`` and
+        ``effective`` (add-k adds to ``correct`` and ``total``)."""
+        order, kind = self.max_ngram_order, precisions.dtype.type
+        value = (
+            SMOOTH_DEFAULTS[self.smooth_method] if self.smooth_value is None else self.smooth_value
+        )
+        alive = np.ones(len(stats), dtype=bool)  # rows whose loop over the orders goes on
+        halvings = np.ones(len(stats), dtype=kind)  # the exp method's smooth_mteval
+        for n in range(1, order + 1):
+            i = n - 1
+            if self.smooth_method == "add-k" and n > 1:
+                if stats.dtype.kind != "f" and not math.isfinite(value) and scored.any():  # type: ignore[arg-type]
+                    raise self._no_score("whole-number counts that are not finite: sacreBLEU stops")
+                correct[:, i] = correct[:, i].astype(kind) + kind(value)
+                total[:, i] = total[:, i].astype(kind) + kind(value)
+            alive &= total[:, i] != 0
+            if self.effective_order:
+                effective[alive] = n
+            matched, unmatched = alive & (correct[:, i] != 0), alive & (correct[:, i] == 0)
+            denominators = total[:, i].astype(kind)
+            precisions[matched, i] = (
+                kind(100.0) * correct[matched, i].astype(kind) / denominators[matched]
+            )
+            if self.smooth_method == "exp":
+                halvings[unmatched] *= 2
+                precisions[unmatched, i] = kind(100.0) / (
+                    halvings[unmatched] * denominators[unmatched]
+                )
+            elif self.smooth_method == "floor":
+                precisions[unmatched, i] = kind(100.0 * value) / denominators[unmatched]  # type: ignore[operator]
+
+    def _combined(
+        self,
+        stats: npt.NDArray[Any],
+        precisions: npt.NDArray[Any],
+        effective: IntArray,
+        scored: BoolArray,
+    ) -> Scores:
+        """The scores of the rows with a match, from their precisions and brevity penalty."""
+        used = np.arange(precisions.shape[1]) < effective[:, None]
+        if np.any(precisions[used] < 0):
+            raise self._no_score("a negative precision: sacreBLEU stops with a math domain error")
+        order = precisions.shape[1]
+        logs = list(map(_log, precisions.ravel().tolist()))
+        sums = [
+            sum(logs[start : start + size])
+            for start, size in zip(range(0, len(logs), order), effective.tolist())
+        ]
+        exponentials = np.array(
+            [math.exp(total / size) for total, size in zip(sums, effective.tolist())]
+        )
+        scores = np.zeros(len(stats))
+        scores[scored] = _brevity_penalties(stats[scored]) * exponentials
+        if not np.all(np.isfinite(scores)):
+            raise self._no_score(f"sacreBLEU's score {scores[~np.isfinite(scores)][0]}")
+        return scores
+
+    def resampled(
+        self,
+        systems: Sequence[Rows],
+        blocks: Iterable[Indices],
+        progress: Callable[[int], object] | None = None,
+    ) -> list[Scores]:
+        """Each system's score on each bootstrap resample, a block of resamples at a time, on
+        ``float32`` statistics as in sacreBLEU: a block's counts of draws times the rows (one
+        matrix product for every system), which are sacreBLEU's ``float32`` sums wherever
+        those are exact (below 2**24); elsewhere the draws are summed in ``float32`` as
+        sacreBLEU sums them."""
+        columns = np.hstack(systems).astype(np.float64)
+        scores: list[list[Scores]] = [[] for _ in systems]
+        for block in blocks:
+            sums = draw_counts(block, len(columns)) @ columns
+            if sums.max(initial=0) > _FLOAT32_EXACT:
+                sums = np.hstack([self._float32_sums(rows, block) for rows in systems])
+            for number, part in enumerate(np.hsplit(sums.astype(np.float32), len(systems))):
+                scores[number].append(self.scores(part))
+            if progress is not None:
+                progress(len(block) * len(systems))
+        return [np.concatenate(system) for system in scores]
+
+    @staticmethod
+    def _float32_sums(rows: Rows, block: Indices) -> npt.NDArray[np.float32]:
+        """sacreBLEU's sums of a block's resamples: its ``float32`` rows added up in numpy."""
+        as_float32 = rows.astype(np.float32)
         step = max(1, _SUMMED_DRAWS // len(rows))
-        return np.array(
+        return np.vstack(
             [
-                self.score(summed).score
-                for block in blocks
+                as_float32[block[start : start + step]].sum(axis=1)
                 for start in range(0, len(block), step)
-                for summed in as_float32[block[start : start + step]].sum(axis=1)
             ]
         )
 
-    def with_interval(self, rows: Rows, resamples: int, seed: int | None) -> Score:
+    def with_interval(
+        self,
+        rows: Rows,
+        resamples: int,
+        seed: int | None,
+        progress: Callable[[int], object] | None = None,
+    ) -> Score:
         """``corpus_score(..., n_bootstrap=resamples)``: the score with the bootstrap's mean
         (``statistics.mean``) and half the 95% interval."""
         # Imported here: it imports fractions and decimal, which scoring without a test (a
@@ -782,7 +897,7 @@ class Arithmetic:
 
         score = self.corpus(rows)
         blocks = bootstrap_blocks(np.random.default_rng(seed), len(rows), resamples)
-        ordered = sorted(self.resampled(rows, blocks).tolist())
+        ordered = sorted(self.resampled([rows], blocks, progress)[0].tolist())
         lower = len(ordered) // 40
         half = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
         return attrs.evolve(score, mean=statistics.mean(ordered), ci=half)
@@ -795,60 +910,101 @@ class Arithmetic:
         samples: int,
         seed: int | None,
         baseline_seed: int | None,
+        progress: Callable[[int], object] | None = None,
     ) -> list[PairedResult]:
         """``PairedTest``: the baseline first (with its bootstrap interval under ``bs``, drawn
         with ``baseline_seed``), then each system against it."""
         baseline = systems[0]
         baseline_score = self.corpus(baseline).score
-        first = PairedResult(baseline_score)
-        if test == "bs":
-            blocks = bootstrap_blocks(np.random.default_rng(baseline_seed), len(baseline), samples)
-            first = PairedResult(
-                baseline_score, None, *mean_and_ci(self.resampled(baseline, blocks))
-            )
-        results = [first]
-        for system in systems[1:]:
-            system_score = self.corpus(system).score
-            difference = abs(baseline_score - system_score)
-            rng = np.random.default_rng(seed)
-            if test == "bs":
-                baseline_scores, system_scores = self._paired_resamples(
-                    rng, samples, baseline, system
+        if test != "bs":
+            results = [PairedResult(baseline_score)]
+            for system in systems[1:]:
+                system_score = self.corpus(system).score
+                rng = np.random.default_rng(seed)
+                first_scores, second_scores = self._swapped(
+                    rng, samples, baseline, system, progress
                 )
-                mean, ci = mean_and_ci(system_scores)
-                sample_differences = np.abs(system_scores - baseline_scores)
-                centred = sample_differences - sample_differences.mean()
-                results.append(PairedResult(system_score, p_value(centred, difference), mean, ci))
-            else:
-                first_scores, second_scores = self._swapped(rng, samples, baseline, system)
-                p = p_value(np.abs(first_scores - second_scores), difference)
+                p = p_value(
+                    np.abs(first_scores - second_scores), abs(baseline_score - system_score)
+                )
                 results.append(PairedResult(system_score, p))
+            return results
+        interval, pairs = self._bootstrap(systems, samples, seed, baseline_seed, progress)
+        results = [PairedResult(baseline_score, None, *mean_and_ci(interval))]
+        for system, (baseline_scores, system_scores) in zip(systems[1:], pairs):
+            system_score = self.corpus(system).score
+            sample_differences = np.abs(system_scores - baseline_scores)
+            centred = sample_differences - sample_differences.mean()
+            p = p_value(centred, abs(baseline_score - system_score))
+            results.append(PairedResult(system_score, p, *mean_and_ci(system_scores)))
         return results
 
-    def _paired_resamples(
-        self, rng: np.random.Generator, samples: int, first: Rows, second: Rows
-    ) -> tuple[Scores, Scores]:
-        """Both systems' scores on the same resamples, drawn a block at a time."""
-        scores: tuple[list[Scores], list[Scores]] = ([], [])
-        first, second = first.astype(np.float32), second.astype(np.float32)  # once, not per block
-        for block in bootstrap_blocks(rng, len(first), samples):
-            scores[0].append(self.resampled(first, [block]))
-            scores[1].append(self.resampled(second, [block]))
-        return np.concatenate(scores[0]), np.concatenate(scores[1])
+    def _bootstrap(
+        self,
+        systems: Sequence[Rows],
+        samples: int,
+        seed: int | None,
+        baseline_seed: int | None,
+        progress: Callable[[int], object] | None,
+    ) -> tuple[Scores, list[tuple[Scores, Scores]]]:
+        """The baseline's resampled scores for its interval, and for each other system both
+        systems' scores on the resamples of its test."""
+
+        def draws(seed: int | None) -> Iterator[Indices]:
+            return bootstrap_blocks(np.random.default_rng(seed), len(systems[0]), samples)
+
+        if seed is not None and seed == baseline_seed:
+            # Every test draws from a generator seeded alike, so the same resamples: they are
+            # drawn and summed once, for every system at once (progress counts the corpora
+            # sacreBLEU scores: the baseline's once per test).
+            count = len(systems)
+            counted = None if progress is None else _scaled(progress, 2 * count - 1, count)
+            every = self.resampled(systems, draws(seed), counted)
+            return every[0], [(every[0], scores) for scores in every[1:]]
+        (interval,) = self.resampled(systems[:1], draws(baseline_seed), progress)
+        pairs = []
+        for system in systems[1:]:
+            first, second = self.resampled([systems[0], system], draws(seed), progress)
+            pairs.append((first, second))
+        return interval, pairs
 
     def _swapped(
-        self, rng: np.random.Generator, trials: int, first: Rows, second: Rows
+        self,
+        rng: np.random.Generator,
+        trials: int,
+        first: Rows,
+        second: Rows,
+        progress: Callable[[int], object] | None,
     ) -> tuple[Scores, Scores]:
         """The scores of each trial's two pseudo-systems, of whole-number statistics
         (``numpy.int64``) as sacreBLEU makes them: one takes ``first``'s segment where the coin
-        says so and ``second``'s elsewhere, the other the rest."""
-        scores: tuple[list[float], list[float]] = ([], [])
+        says so and ``second``'s elsewhere, the other the rest. The sums are matrix products in
+        ``float64``, exact for whole numbers below 2**53 (far above any corpus's counts)."""
+        both = np.vstack([first, second]).astype(np.float64)
+        scores: tuple[list[Scores], list[Scores]] = ([], [])
         for chosen in coin_blocks(rng, trials, len(first)):
             for side, coins in enumerate((chosen, ~chosen)):
-                scores[side].extend(
-                    self.score(row).score for row in coins @ first + ~coins @ second
-                )
-        return np.array(scores[0]), np.array(scores[1])
+                sums = np.hstack([coins, ~coins]).astype(np.float64) @ both
+                scores[side].append(self.scores(sums.astype(np.int64)))
+            if progress is not None:
+                progress(2 * len(chosen))
+        return np.concatenate(scores[0]), np.concatenate(scores[1])
+
+
+def _scaled(progress: Callable[[int], object], times: int, per: int) -> Callable[[int], object]:
+    """``progress``, told ``times`` units for every ``per`` done."""
+    return lambda done: progress(done // per * times)
+
+
+def _brevity_penalties(stats: npt.NDArray[Any]) -> Scores:
+    """sacreBLEU's brevity penalty of each row, from its whole-number lengths."""
+    hypotheses, references = stats[:, 0].astype(np.float64), stats[:, 1].astype(np.float64)
+    penalties = np.ones(len(stats))
+    short = hypotheses < references
+    penalties[short & (hypotheses == 0)] = 0.0
+    exponents = 1 - references[short & (hypotheses > 0)] / hypotheses[short & (hypotheses > 0)]
+    penalties[short & (hypotheses > 0)] = [math.exp(exponent) for exponent in exponents.tolist()]
+    return penalties
 
 
 def _log(value: float) -> float:
