@@ -13,8 +13,13 @@ quirks are the parts of this module, each documented where it is defined:
 >>> from bleuprint import BLEUScore
 >>> hypothesis = "the cat sat in the mat".split()
 >>> reference = "the cat sat on the mat".split()
->>> BLEUScore.nltk().compute(hypothesis, [reference])
+>>> import warnings
+>>> with warnings.catch_warnings(record=True) as caught:  # NLTK's warning, and its number
+...     warnings.simplefilter("always")
+...     BLEUScore.nltk().compute(hypothesis, [reference])
 7.262123179505913e-78
+>>> [warning.category.__name__ for warning in caught]
+['ZeroOverlapWarning']
 >>> round(BLEUScore.nltk(method=1).compute(hypothesis, [reference]), 6)
 0.254066
 """
