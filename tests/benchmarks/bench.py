@@ -534,6 +534,58 @@ class _RusagePopen(subprocess.Popen[str]):
         return pid, status
 
 
+def paired_tests(options: Any) -> None:
+    """Paired significance tests of several systems as whole processes (issue 26): sacreBLEU's
+    command against ``bleuprint sacrebleu`` (the same arguments, its output byte for byte) and
+    ``bleuprint compare``, alternated run by run; medians of CPU and wall time."""
+    folder = bench_corpora.wmt22() / bench_corpora.PAIR
+    # The language pair's systems, and its second reference as one more system (7 in all).
+    systems = [str(path) for path in sorted(folder.glob("sys.*.txt"))]
+    systems += [str(path) for path in sorted(folder.glob("ref.*.txt"))[1:]]
+    systems = systems[: options.paired_systems]
+    reference = str(folder / f"ref.{bench_corpora.REFERENCE}.txt")
+    scripts = Path(sys.executable).parent
+    resamples = str(options.paired_resamples)
+    environment = {**os.environ, "BLEUPRINT_THREADS": "1"}
+    for test, flags in (("bootstrap", ["-pbs", "-pbsn"]), ("randomization", ["-par", "-parn"])):
+        commands = [
+            ("sacrebleu", [str(scripts / "sacrebleu"), reference, "-i", *systems]),
+            (
+                "bleuprint sacrebleu",
+                [str(scripts / "bleuprint"), "sacrebleu", reference, "-i", *systems],
+            ),
+        ]
+        commands = [
+            (tool, [*command, flags[0], flags[1], resamples, "-f", "text"])
+            for tool, command in commands
+        ]
+        if test == "bootstrap":
+            compare = [str(scripts / "bleuprint"), "compare", "-r", reference, "-i", *systems]
+            commands.append(
+                ("bleuprint compare", [*compare, "-pbs", "-pbsn", resamples, "-f", "text"])
+            )
+        times: dict[str, list[tuple[float, float]]] = {tool: [] for tool, _ in commands}
+        outputs: dict[str, str] = {}
+        for number in range(options.paired_runs):
+            turn = number % len(commands)
+            for tool, command in commands[turn:] + commands[:turn]:
+                seconds, cpu, outputs[tool] = timed_process(command, environment)
+                times[tool].append((seconds, cpu))
+        name = f"paired {test}, {len(systems)} systems x {options.paired_resamples:,}"
+        first_wall, first_cpu = (
+            statistics.median(run[k] for run in times["sacrebleu"]) for k in (0, 1)
+        )
+        RESULTS[name] = {}
+        for tool, runs in times.items():
+            wall, cpu = (statistics.median(run[k] for run in runs) for k in (0, 1))
+            RESULTS[name][tool] = (wall, cpu)
+            print(
+                f"| {name} | {tool} | {wall:.2f} | {cpu:.2f} | {first_wall / wall:.2f} | "
+                f"{first_cpu / cpu:.2f} | {outputs[tool][:30]} |",
+                flush=True,
+            )
+
+
 IMPORT_FLOOR = [sys.executable, "-c", "import numpy, attrs"]
 """The imports every run of the command makes before bleuprint's own: its floor."""
 
@@ -782,6 +834,11 @@ def main() -> None:
         help="where side_venvs.sh made the peers' environments",
     )
     parser.add_argument("--skip", nargs="*", default=[], help="tools to leave out, e.g. nltk")
+    parser.add_argument(
+        "--paired-resamples", type=int, default=10_000, help="paired tests' resamples; 0 skips"
+    )
+    parser.add_argument("--paired-systems", type=int, default=7, help="systems in a paired test")
+    parser.add_argument("--paired-runs", type=int, default=3, help="runs of each paired test")
     options = parser.parse_args()
     # A size of 0 skips, as for --pairwise and --stream-size (no value skips too).
     options.rewards, options.mbr, options.mbr_small = (
@@ -858,6 +915,8 @@ def main() -> None:
                 list(stream_paths),
                 options,
             )
+    if options.paired_resamples:
+        paired_tests(options)
     if options.cold_runs:
         cold_start(options)
     targets(options)
@@ -883,6 +942,7 @@ def targets(options: Any) -> None:
     million = f"{1_000_000:,}{' repeated' if options.corpus == 'repeated' else ''}"
     pairwise = "pairwise, 100 x 100x100 distinct"
     ids = "token ids, NLTK's sentence_bleu, 1,024 x 64-256"
+    paired = f"{options.paired_systems} systems x {options.paired_resamples:,}"
     id_arrays = "token ids as numpy arrays, NLTK's sentence_bleu, 1,024 x 64-256"
     checks = [
         (
@@ -943,6 +1003,16 @@ def targets(options: Any) -> None:
                 20,
             )
             for size in options.mbr_small
+        ),
+        *(
+            (
+                f"paired {test}, {paired}: bleuprint sacrebleu >= 2x sacreBLEU",
+                f"paired {test}, {paired}",
+                "sacrebleu",
+                "bleuprint sacrebleu",
+                2,
+            )
+            for test in ("bootstrap", "randomization")
         ),
         (
             "aggregate MBR 100 x 256: >= 10x exact",
