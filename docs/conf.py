@@ -44,7 +44,13 @@ suppress_warnings = ["myst.header"]
 # django-static-mathjax package (the `docs` extra) and is copied into _static. The SVG
 # component with every TeX extension is one file that loads nothing else (no fonts either).
 _MATHJAX = files("mathjax") / "static" / "mathjax"
-html_static_path = [str(_MATHJAX / "es5" / "tex-svg-full.js"), str(_MATHJAX / "LICENSE")]
+html_static_path = [
+    str(_MATHJAX / "es5" / "tex-svg-full.js"),
+    str(_MATHJAX / "LICENSE"),
+    "_static/wrap-code.css",
+]
+# Code blocks wrap their long lines rather than scroll (a doctest line is read whole).
+html_css_files = ["wrap-code.css"]
 mathjax_path = "tex-svg-full.js"
 
 # The annotations name the array aliases of bleuprint.typing by their short names.
