@@ -31,10 +31,23 @@ def test_a_tiny_run_prints_agreeing_rows() -> None:
     command = [
         *(sys.executable, str(BENCHMARKS / "bench.py"), "--sizes", "300", "--repeat", "1"),
         *("--pairwise", "0", "--mbr", "--rewards", "--no-token-ids", "--stream-size", "0"),
-        *("--threads-size", "0", "--cold-runs", "0", "--skip", "bleuscore", "nltk"),
-        *("sacrebleu-mojo", "str.split", "bleuprint, plain Python"),
+        *("--threads-size", "0", "--cold-runs", "0", "--mbr-small"),
+        *("--paired-resamples", "20", "--paired-systems", "2", "--paired-runs", "1"),
+        *("--skip", "bleuscore", "nltk", "sacrebleu-mojo", "str.split", "bleuprint, plain Python"),
     ]
     output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     rows = [line.split(" | ") for line in output.splitlines() if line.startswith("| corpus 13a")]
     assert [row[1] for row in rows] == ["bleuprint", "sacrebleu"]
     assert rows[1][-1] == "yes |"  # sacreBLEU's score equals bleuprint's
+    # The paired tests' whole processes: sacreBLEU's command and bleuprint's print the same
+    # first line (the table's top border), and bleuprint compare its table.
+    paired = [
+        line.split(" | ")
+        for line in output.splitlines()
+        if line.startswith("| paired") and ">=" not in line  # not the targets' rows
+    ]
+    assert [row[1] for row in paired] == [
+        *("sacrebleu", "bleuprint sacrebleu", "bleuprint compare"),
+        *("sacrebleu", "bleuprint sacrebleu"),
+    ]
+    assert paired[0][-1] == paired[1][-1] and not paired[0][-1].startswith("exit")
