@@ -27,7 +27,7 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import attrs
 import numpy as np
@@ -389,7 +389,7 @@ def _counted(
             counted = count_segments(configuration, system, segment_references, progress)
             rows.append(bleu.rows(counted))
             _warn_if_tokenized(system, arguments)  # (sacreBLEU warns for BLEU only)
-        return _BLEU("BLEU", name, _signature_of(configuration, len(references)), bleu, rows)
+        return _Metric("BLEU", name, _signature_of(configuration, len(references)), bleu, rows)
     definition = _chrf(arguments)
     chrf = ChrFArithmetic(definition)
     engine = ChrF(definition)
@@ -398,8 +398,9 @@ def _counted(
         segments = engine.count_segments(system, segment_references)
         progress(len(system))
         rows.append(chrf.rows(segments))
+    # The signature names the references, the same for every system (the last one's here).
     _, _, fields = definition.signature(definition.total(segments)).partition("|")
-    return _ChrF(definition.name, name, _SacreBLEUSignature.parse(fields), chrf, rows)
+    return _Metric(definition.name, name, _SacreBLEUSignature.parse(fields), chrf, rows)
 
 
 def _chrf(arguments: argparse.Namespace) -> SacreBLEUChrF:
@@ -444,7 +445,10 @@ class _Metric:
 
     def score(self, stats: Sequence[int]) -> _Score:
         """The score of statistics summed as sacreBLEU sums them (Python integers)."""
-        raise NotImplementedError
+        if isinstance(self.arithmetic, Arithmetic):
+            bleu = self.arithmetic.score(stats)
+            return _Score(bleu.score, bleu.verbose)
+        return _Score(self.arithmetic.value(np.array([stats], dtype=np.int64)))
 
     def corpus(self, system: int, test: SignificanceTest | None, progress: Update | None) -> _Score:
         """A system's corpus score, with its bootstrap interval where ``test`` asks for one."""
@@ -458,17 +462,6 @@ class _Metric:
     def sentences(self) -> list[_Score]:
         """The score of each segment of the first system."""
         return [self.score([int(value) for value in row]) for row in self.rows[0]]
-
-
-class _BLEU(_Metric):
-    def score(self, stats: Sequence[int]) -> _Score:
-        scored = cast("Arithmetic", self.arithmetic).score(stats)
-        return _Score(scored.score, scored.verbose)
-
-
-class _ChrF(_Metric):
-    def score(self, stats: Sequence[int]) -> _Score:
-        return _Score(self.arithmetic.value(np.array([stats], dtype=np.int64)))
 
 
 def _configuration(arguments: argparse.Namespace) -> BLEUScore:

@@ -25,7 +25,8 @@ unrounded (the JSON of its paired tests: scores, means, intervals, p-values), an
 the last bit only when they are computed with sacreBLEU's own floating-point operations, in its
 order and on its number types: ``BLEU._compute_score_from_stats`` on the 0-100 scale, its
 bootstrap on ``float32`` statistics, its paired tests on ``int64`` ones. :class:`Arithmetic` is
-that code, on the counts bleuprint's engine makes; nothing but the command uses it.
+that code, on the counts bleuprint's engine makes, and :class:`ChrFArithmetic` chrF's (whose
+bootstrap scores are ``float32`` numbers in sacreBLEU); nothing but the command uses them.
 """
 
 from __future__ import annotations
