@@ -6,6 +6,7 @@ own on resampled statistics; and what is refused, in one line."""
 from __future__ import annotations
 
 import json
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -125,6 +126,32 @@ def test_resamples_without_a_match(tmp_path: Path) -> None:
             expected, got = both_commands([files[0], "-i", *files[1:], *options])
             assert expected.returncode == 0, expected.stderr
             assert (got.returncode, got.stdout) == (0, expected.stdout), got.stderr
+
+
+def test_interval_which_sacrebleu_fails_to_average(tmp_path: Path) -> None:
+    # -ci on the same files: sacreBLEU cannot average its Python 0.0 with its float32 scores
+    # (statistics.mean raises a TypeError); bleuprint prints the score, the mean of those
+    # scores and half their 95% interval.
+    references = ["a b c", "q", "xyz", "hello world"]
+    hypotheses = ["", "q", "", "hullo"]
+    for name, lines in (("ref.txt", references), ("hyp.txt", hypotheses)):
+        (tmp_path / name).write_text("".join(f"{line}\n" for line in lines), "utf-8")
+    arguments = [str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-m", "chrf"]
+    expected, got = both_commands([*arguments, "-ci", "-cin", "200", "-f", "text", "-w", "6"])
+    assert expected.returncode == 1
+    assert b"TypeError: don't know how to coerce" in expected.stderr
+    theirs = CHRF(references=[references])
+    stats = theirs._extract_corpus_statistics(hypotheses, None)
+    draws = np.random.default_rng(12345).choice(len(stats), size=(200, len(stats)))
+    scored = sorted(
+        float(theirs._compute_score_from_stats(rows.sum(0)).score)
+        for rows in np.array(stats, np.float32)[draws]
+    )
+    score = theirs._aggregate_and_compute(stats).score
+    mean, half = statistics.mean(scored), 0.5 * (scored[-6] - scored[5])
+    signature = "nrefs:1|bs:200|seed:12345|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0"
+    line = f"chrF2|{signature} = {score:.6f} (μ = {mean:.6f} ± {half:.6f})\n"
+    assert (got.returncode, got.stdout.decode("utf-8")) == (0, line)
 
 
 def test_paired_bootstrap_json_which_sacrebleu_fails_to_write(files: dict[str, str]) -> None:

@@ -13,10 +13,11 @@ with sacreBLEU's own floating-point operations (their module says why), and the 
 the configurations', built from the options.
 What bleuprint cannot do (TER, test sets) is refused in one line with exit status 2.
 sacreBLEU's own errors (say, files of different lengths) also end with status 2, bleuprint's
-status for every error, where sacreBLEU's is 1. One output differs: the JSON of a paired
-bootstrap test of chrF, which sacreBLEU 2.6.0 fails to write (its chrF means and intervals are
-numpy ``float32`` numbers, which Python's ``json`` refuses), bleuprint writes with those
-numbers. Colours are never printed (sacreBLEU prints them only to a terminal).
+status for every error, where sacreBLEU's is 1. Where sacreBLEU 2.6.0 fails on chrF's numpy
+``float32`` numbers, bleuprint prints them: the JSON of a paired bootstrap test (Python's
+``json`` refuses them), and an interval whose resamples sacreBLEU scores with both ``float32``
+numbers and Python floats (``statistics.mean`` refuses to mix them). Colours are never printed
+(sacreBLEU prints them only to a terminal).
 """
 
 from __future__ import annotations
