@@ -659,8 +659,6 @@ class Score:
     bp: float
     sys_len: int
     ref_len: int
-    mean: float = -1.0  # sacreBLEU's "no interval": printed only when > 0
-    ci: float = -1.0
 
     @property
     def verbose(self) -> str:
@@ -877,18 +875,6 @@ class Arithmetic(_Tests):
     def value(self, rows: Rows) -> float:
         """The corpus score of ``rows``."""
         return self.corpus(rows).score
-
-    def with_interval(
-        self,
-        rows: Rows,
-        resamples: int,
-        seed: int | None,
-        progress: Callable[[int], object] | None = None,
-    ) -> Score:
-        """``corpus_score(..., n_bootstrap=resamples)``: the score with the bootstrap's mean
-        and half the 95% interval."""
-        mean, half = self.interval(rows, resamples, seed, progress)
-        return attrs.evolve(self.corpus(rows), mean=mean, ci=half)
 
     def score(self, stats: Sequence[Any]) -> Score:
         """``BLEU._compute_score_from_stats``: the numbers keep the type they come in
