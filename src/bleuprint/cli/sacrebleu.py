@@ -108,13 +108,24 @@ def add_command(commands: SubCommands) -> None:
     bleu.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true")
     bleu.add_argument("--force", dest="bleu_force", action="store_true")
     chrf = parser.add_argument_group("chrF related arguments")
-    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=6, help="(default: 6)")
     chrf.add_argument(
-        "--chrf-word-order", "-cw", type=int, default=0, help="(default: 0; 2 is chrF++)"
-    )
-    chrf.add_argument("--chrf-beta", type=int, default=2, help="(default: 2)")
-    for flag in ("--chrf-whitespace", "--chrf-lowercase", "--chrf-eps-smoothing"):
-        chrf.add_argument(flag, action="store_true")
+        "--chrf-char-order", "-cc", type=int, default=6,
+        help="character n-gram order (default: %(default)s)",
+    )  # fmt: skip
+    chrf.add_argument(
+        "--chrf-word-order", "-cw", type=int, default=0,
+        help="word n-gram order (default: %(default)s; 2 is chrF++)",
+    )  # fmt: skip
+    chrf.add_argument(
+        "--chrf-beta", type=int, default=2,
+        help="weight of recall over precision (default: %(default)s)",
+    )  # fmt: skip
+    for flag, what in (
+        ("--chrf-whitespace", "count whitespace in character n-grams"),
+        ("--chrf-lowercase", "lowercase before counting"),
+        ("--chrf-eps-smoothing", "average the F-scores of every order (1e-16 where undefined)"),
+    ):
+        chrf.add_argument(flag, action="store_true", help=what)
     ter = parser.add_argument_group("TER arguments (accepted, unused: TER is refused)")
     for flag in (
         "--ter-case-sensitive", "--ter-asian-support", "--ter-no-punct", "--ter-normalized"
