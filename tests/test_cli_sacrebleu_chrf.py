@@ -220,8 +220,8 @@ def test_bootstrap_scores_are_sacrebleus_float32_numbers(
     [
         (["-m", "ter"], "-m ter: bleuprint computes BLEU and chrF, not TER"),
         (["-m", "chrf", "bleu", "-sl"], "-sl/--sentence-level scores one metric"),
-        (["-m", "chrf", "-cc", "0"], "-cc/--chrf-char-order, -cw/--chrf-word-order, --chrf-beta"),
-        (["-m", "chrf", "-cw", "-1"], "-cc/--chrf-char-order, -cw/--chrf-word-order"),
+        (["-m", "chrf", "-cc", "0"], "-cc 0 -cw 0 --chrf-beta 2: chrF needs at least one order"),
+        (["-m", "chrf", "-cw", "-1"], "-cc 6 -cw -1 --chrf-beta 2: SacreBLEUChrF: word_order"),
     ],
 )
 def test_refused_in_one_line(tmp_path: Path, arguments: list[str], message: str) -> None:

@@ -427,8 +427,11 @@ def _chrf(arguments: argparse.Namespace) -> SacreBLEUChrF:
             eps_smoothing=arguments.chrf_eps_smoothing,
         )
     except ConfigurationError as error:
-        options = "-cc/--chrf-char-order, -cw/--chrf-word-order, --chrf-beta"
-        raise ConfigurationError(f"{options}: {error}") from None
+        given = (
+            f"-cc {arguments.chrf_char_order} -cw {arguments.chrf_word_order} "
+            f"--chrf-beta {arguments.chrf_beta}"
+        )
+        raise ConfigurationError(f"{given}: {error}") from None
 
 
 @attrs.frozen
