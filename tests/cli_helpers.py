@@ -116,6 +116,25 @@ def sacrebleu_run(
     return _SACREBLEU_RUNS[key]
 
 
+def both_commands(
+    arguments: list[str], *, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> tuple[subprocess.CompletedProcess[bytes], subprocess.CompletedProcess[bytes]]:
+    """sacreBLEU's run (made once per test run: :func:`sacrebleu_run`) and bleuprint's, which
+    runs meanwhile."""
+    environment = {**os.environ}
+    environment.pop("SACREBLEU_FORMAT", None)
+    environment.update(env or {})
+    command = [sys.executable, "-m", "bleuprint.cli", "sacrebleu", *arguments]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=environment,
+    ) as bleuprint:  # fmt: skip
+        expected = sacrebleu_run(*arguments, stdin=stdin, env=env)
+        stdout, stderr = bleuprint.communicate(stdin)
+    got = subprocess.CompletedProcess(command, bleuprint.returncode, stdout, stderr)
+    return expected, got
+
+
 def sacrebleu_cli(*arguments: str, cwd: Path) -> str:
     """The standard output of a run of sacreBLEU's own command that must succeed
     (:func:`sacrebleu_run`)."""

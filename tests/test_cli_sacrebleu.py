@@ -3,7 +3,6 @@ for byte, on the WMT22 files of ``../shared``; and its refusals, one line and ex
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -11,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import sacrebleu_run
+from tests.cli_helpers import both_commands, sacrebleu_run
 
 SYSTEMS = ("sys.JDExploreAcademy.txt", "sys.LT22.txt", "sys.Online-A.txt")
 MORE_SYSTEMS = ("sys.Online-B.txt", "sys.Online-G.txt", "sys.Online-W.txt")
@@ -63,25 +62,6 @@ def _expand(arguments: list[str], folder: Path) -> list[str]:
     return [names.get(argument, argument) for argument in arguments]
 
 
-def _both(
-    arguments: list[str], *, stdin: bytes = b"", env: dict[str, str] | None = None
-) -> tuple[subprocess.CompletedProcess[bytes], subprocess.CompletedProcess[bytes]]:
-    """sacreBLEU's run (made once per test run: :func:`sacrebleu_run`) and bleuprint's, which
-    runs meanwhile."""
-    environment = {**os.environ}
-    environment.pop("SACREBLEU_FORMAT", None)
-    environment.update(env or {})
-    command = [sys.executable, "-m", "bleuprint.cli", "sacrebleu", *arguments]
-    with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env=environment,
-    ) as bleuprint:  # fmt: skip
-        expected = sacrebleu_run(*arguments, stdin=stdin, env=env)
-        stdout, stderr = bleuprint.communicate(stdin)
-    got = subprocess.CompletedProcess(command, bleuprint.returncode, stdout, stderr)
-    return expected, got
-
-
 @pytest.fixture(scope="module")
 def de_en(shared: object) -> Path:
     return shared("data", "wmt22", "de-en")  # type: ignore[operator, no-any-return]
@@ -90,7 +70,7 @@ def de_en(shared: object) -> Path:
 @pytest.mark.parametrize("name", sorted(OPTION_SETS))
 def test_same_output_as_sacrebleu(de_en: Path, name: str) -> None:
     arguments = [str(de_en / "ref.A.txt"), *_expand(OPTION_SETS[name], de_en)]
-    expected, got = _both(arguments)
+    expected, got = both_commands(arguments)
     assert expected.returncode == 0, expected.stderr
     assert got.returncode == 0, got.stderr
     assert got.stdout == expected.stdout
@@ -101,7 +81,7 @@ def test_standard_input_and_environment(de_en: Path, tmp_path: Path) -> None:
     lines = zip(*((de_en / name).read_text("utf-8").splitlines() for name in SYSTEMS[:2]))
     stdin = "".join("\t".join(pair) + "\n" for pair in lines).encode("utf-8")
     for env in ({}, {"SACREBLEU_FORMAT": "text"}, {"SACREBLEU_SEED": "7"}):
-        expected, got = _both(
+        expected, got = both_commands(
             [str(de_en / "ref.A.txt"), "-pbs", "-pbsn", "100"], stdin=stdin, env=env
         )
         assert (got.returncode, got.stdout) == (0, expected.stdout), env
@@ -110,7 +90,7 @@ def test_standard_input_and_environment(de_en: Path, tmp_path: Path) -> None:
 def test_the_seed_is_read_only_for_a_test(de_en: Path) -> None:
     # sacreBLEU ignores a malformed $SACREBLEU_SEED when nothing is resampled.
     arguments = [str(de_en / "ref.A.txt"), "-i", str(de_en / SYSTEMS[0]), "-b"]
-    expected, got = _both(arguments, env={"SACREBLEU_SEED": "not a number"})
+    expected, got = both_commands(arguments, env={"SACREBLEU_SEED": "not a number"})
     assert (got.returncode, got.stdout) == (0, expected.stdout)
     assert expected.returncode == 0
 
@@ -121,7 +101,7 @@ def test_tab_separated_references_and_encoding(de_en: Path, tmp_path: Path) -> N
     )
     tsv = tmp_path / "refs.tsv"
     tsv.write_text("".join("\t".join(pair) + "\n" for pair in references), "utf-8")
-    expected, got = _both([str(tsv), "-nr", "2", "-i", str(de_en / SYSTEMS[0])])
+    expected, got = both_commands([str(tsv), "-nr", "2", "-i", str(de_en / SYSTEMS[0])])
     assert (got.returncode, got.stdout) == (0, expected.stdout)
     # A Latin-1 file read with -e.
     latin = tmp_path / "ref.latin1"
@@ -129,7 +109,9 @@ def test_tab_separated_references_and_encoding(de_en: Path, tmp_path: Path) -> N
     for source, target in ((de_en / "ref.A.txt", latin), (de_en / SYSTEMS[1], hypothesis)):
         text = source.read_text("utf-8").encode("latin-1", "replace")
         target.write_bytes(text)
-    expected, got = _both([str(latin), "-i", str(hypothesis), "-e", "latin-1", "-f", "text"])
+    expected, got = both_commands(
+        [str(latin), "-i", str(hypothesis), "-e", "latin-1", "-f", "text"]
+    )
     assert (got.returncode, got.stdout) == (0, expected.stdout)
 
 
@@ -137,15 +119,15 @@ def test_tab_separated_references_and_encoding(de_en: Path, tmp_path: Path) -> N
 def test_language_pair_picks_the_tokenizer(shared: object, pair: str) -> None:
     folder: Path = shared("data", "wmt22", pair)  # type: ignore[operator]
     system = sorted(folder.glob("sys.*.txt"))[0]
-    expected, got = _both([str(folder / "ref.A.txt"), "-l", pair, "-i", str(system)])
+    expected, got = both_commands([str(folder / "ref.A.txt"), "-l", pair, "-i", str(system)])
     assert (got.returncode, got.stdout) == (0, expected.stdout)
 
 
 @pytest.mark.parametrize(
     ("arguments", "names"),
     [
-        (["-m", "chrf"], "-m chrf"),
         (["-m", "bleu", "ter"], "-m ter"),
+        (["-m", "chrf", "ter"], "-m ter"),
         (["-t", "wmt22", "-l", "de-en"], "-t/--test-set"),
         (["--echo", "src"], "--echo"),
     ],

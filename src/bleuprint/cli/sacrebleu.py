@@ -1,18 +1,23 @@
-"""``bleuprint sacrebleu ARGS...``: sacreBLEU 2.6.0's command line, for BLEU.
+"""``bleuprint sacrebleu ARGS...``: sacreBLEU 2.6.0's command line, for BLEU and chrF.
 
 The options and positional references parse as ``sacrebleu``'s do (abbreviations included,
 as sacreBLEU's parser allows them), and standard output is what ``sacrebleu`` prints, byte for
-byte, when it is not a terminal: JSON, text and LaTeX, ``-b``, ``-w``, ``-sh``, ``-sl``, ``-e``,
+byte, when it is not a terminal: ``-m bleu``, ``-m chrf`` (chrF++ with ``-cw 2``, and chrF's
+other options) or both, JSON, text and LaTeX, ``-b``, ``-w``, ``-sh``, ``-sl``, ``-e``,
 several systems (files or tab-separated standard input), ``--confidence``, the paired tests with
 their defaults and ``$SACREBLEU_SEED``, ``-l``, ``$SACREBLEU_FORMAT`` and ``-d`` (with files,
-sacreBLEU's text and its line that no subsets are found). bleuprint counts the
-n-grams; :class:`bleuprint.compat.sacrebleu.Arithmetic` turns the counts into sacreBLEU's
-numbers with sacreBLEU's own floating-point operations (its module says why), and the
-signature is the configuration's, built from the options.
-What bleuprint cannot do (chrF and TER, test sets, SentencePiece tokenizers) is
-refused in one line with exit status 2. sacreBLEU's own errors (say, files of different
-lengths) also end with status 2, bleuprint's status for every error, where sacreBLEU's is 1.
-Colours are never printed (sacreBLEU prints them only to a terminal).
+sacreBLEU's text and its line that no subsets are found). bleuprint counts the n-grams;
+:class:`~bleuprint.compat.sacrebleu.Arithmetic` and
+:class:`~bleuprint.compat.sacrebleu.ChrFArithmetic` turn the counts into sacreBLEU's numbers
+with sacreBLEU's own floating-point operations (their module says why), and the signatures are
+the configurations', built from the options.
+What bleuprint cannot do (TER, test sets) is refused in one line with exit status 2.
+sacreBLEU's own errors (say, files of different lengths) also end with status 2, bleuprint's
+status for every error, where sacreBLEU's is 1. Where sacreBLEU 2.6.0 fails on chrF's numpy
+``float32`` numbers, bleuprint prints them: the JSON of a paired bootstrap test (Python's
+``json`` refuses them), and an interval whose resamples sacreBLEU scores with both ``float32``
+numbers and Python floats (``statistics.mean`` refuses to mix them). Colours are never printed
+(sacreBLEU prints them only to a terminal).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 import attrs
+import numpy as np
 
 from bleuprint._engine import BLEUScore
 from bleuprint._io import (
@@ -38,18 +44,22 @@ from bleuprint._io import (
 )
 from bleuprint._resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
 from bleuprint._result import Signature
-from bleuprint._segments import SegmentStats
 from bleuprint.cli import sacrebleu_tables
 from bleuprint.cli.corpus import count_segments, looks_tokenized, total_bytes
 from bleuprint.cli.options import SubCommands
 from bleuprint.cli.progress import Progress, Update
-from bleuprint.cli.significance import SignificanceTest
+from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.compat import sacrebleu as sacrebleu_definition
-from bleuprint.compat.sacrebleu import Arithmetic, Rows, Score
+from bleuprint.compat._chrf import ChrF
+from bleuprint.compat.sacrebleu import Arithmetic, ChrFArithmetic, Rows, SacreBLEUChrF
 from bleuprint.exceptions import ConfigurationError, InputError
 
 _FORMATS = ("json", "text", "latex")
-_SHORT_KEYS = {"version": "v", "nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s"}
+# sacreBLEU's short names of the signature's fields (``s`` is BLEU's smooth and chrF's space)
+_SHORT_KEYS = {
+    "version": "v", "nrefs": "#", "seed": "rs", "case": "c", "eff": "e", "smooth": "s",
+    "space": "s",
+}  # fmt: skip
 _DEFAULT_SAMPLES = {"bs": DEFAULT_RESAMPLES, "ar": DEFAULT_TRIALS}
 _NO_SUBSETS = "No subset information found. Consider using --origlang argument.\n"
 
@@ -58,11 +68,11 @@ def add_command(commands: SubCommands) -> None:
     """Add the command, with sacreBLEU's options, to the command line's sub-parsers."""
     parser = commands.add_parser(
         "sacrebleu",
-        help="sacreBLEU 2.6.0's command line for BLEU, with the same output",
-        description="sacreBLEU 2.6.0's command line for BLEU: the same options, positional "
-        "references first (sacrebleu REF... -i SYS...), the same standard output. chrF, TER "
-        "and test sets (-t) are refused; the SentencePiece tokenizers read their model from "
-        "where sacreBLEU keeps it, or from --spm-model.",
+        help="sacreBLEU 2.6.0's command line for BLEU and chrF, with the same output",
+        description="sacreBLEU 2.6.0's command line for BLEU and chrF (-m bleu chrf): the same "
+        "options, positional references first (sacrebleu REF... -i SYS...), the same standard "
+        "output. TER and test sets (-t) are refused; the SentencePiece tokenizers read their "
+        "model from where sacreBLEU keeps it, or from --spm-model.",
         allow_abbrev=True,  # as sacreBLEU's parser: ``--smooth-m`` is ``--smooth-method``
     )
     add = parser.add_argument
@@ -97,15 +107,30 @@ def add_command(commands: SubCommands) -> None:
     )  # fmt: skip
     bleu.add_argument("--lowercase", "-lc", dest="bleu_lowercase", action="store_true")
     bleu.add_argument("--force", dest="bleu_force", action="store_true")
-    other = parser.add_argument_group("chrF and TER arguments (accepted, unused: BLEU only)")
-    for name, short in (("--chrf-char-order", "-cc"), ("--chrf-word-order", "-cw")):
-        other.add_argument(name, short, type=int)
-    other.add_argument("--chrf-beta", type=int)
+    chrf = parser.add_argument_group("chrF related arguments")
+    chrf.add_argument(
+        "--chrf-char-order", "-cc", type=int, default=6,
+        help="character n-gram order (default: %(default)s)",
+    )  # fmt: skip
+    chrf.add_argument(
+        "--chrf-word-order", "-cw", type=int, default=0,
+        help="word n-gram order (default: %(default)s; 2 is chrF++)",
+    )  # fmt: skip
+    chrf.add_argument(
+        "--chrf-beta", type=int, default=2,
+        help="weight of recall over precision (default: %(default)s)",
+    )  # fmt: skip
+    for flag, what in (
+        ("--chrf-whitespace", "count whitespace in character n-grams"),
+        ("--chrf-lowercase", "lowercase before counting"),
+        ("--chrf-eps-smoothing", "average the F-scores of every order (1e-16 where undefined)"),
+    ):
+        chrf.add_argument(flag, action="store_true", help=what)
+    ter = parser.add_argument_group("TER arguments (accepted, unused: TER is refused)")
     for flag in (
-        "--chrf-whitespace", "--chrf-lowercase", "--chrf-eps-smoothing", "--ter-case-sensitive",
-        "--ter-asian-support", "--ter-no-punct", "--ter-normalized",
+        "--ter-case-sensitive", "--ter-asian-support", "--ter-no-punct", "--ter-normalized"
     ):  # fmt: skip
-        other.add_argument(flag, action="store_true")
+        ter.add_argument(flag, action="store_true")
     tests = parser.add_argument_group("significance")
     tests.add_argument("--confidence", "-ci", action="store_true")
     tests.add_argument("--confidence-n", "-cin", type=int, default=DEFAULT_RESAMPLES)
@@ -146,32 +171,19 @@ def run(arguments: argparse.Namespace) -> str:
             references = _read_references(arguments, update)
             names, systems = _read_systems(arguments, paired, update)
         _check(arguments, references, systems, paired)
-        configuration = _configuration(arguments)
-        arithmetic = Arithmetic(
-            configuration.max_n,
-            arguments.bleu_smooth_method,
-            arguments.bleu_smooth_value,
-            arguments.sentence_level,
-        )
-        with progress.stage("counting", sum(map(len, systems)), "segments") as update:
-            segment_references = [list(segment) for segment in zip(*references)]
-            counted = []
-            for system in systems:
-                counted.append(count_segments(configuration, system, segment_references, update))
-                _warn_if_tokenized(system, arguments)
-        signature = _signature_of(configuration, len(references))
+        given = list(dict.fromkeys(arguments.metrics))  # a metric named twice counts once
+        segments = sum(map(len, systems)) * len(given)
+        with progress.stage("counting", segments, "segments") as update:
+            metrics = [_counted(name, arguments, references, systems, update) for name in given]
         test = _test(arguments)
         # A test counts the resampled corpora it scores, as ``compare`` does.
         stage = (
-            progress.stage("testing", test.corpora(len(counted)), "corpora")
+            progress.stage("testing", test.corpora(len(systems)) * len(metrics), "corpora")
             if test is not None
             else progress.stage("scoring")
         )
         with stage as update:
-            return _output(
-                arithmetic, signature, names, counted, arguments, format=output_format,
-                progress=update,
-            )  # fmt: skip
+            return _output(metrics, names, arguments, format=output_format, progress=update)
 
 
 def _total_bytes(arguments: argparse.Namespace) -> int | None:
@@ -180,41 +192,38 @@ def _total_bytes(arguments: argparse.Namespace) -> int | None:
 
 
 def _output(
-    arithmetic: Arithmetic,
-    signature: _SacreBLEUSignature,
+    metrics: Sequence[_Metric],
     names: list[str],
-    counted: list[SegmentStats],
     arguments: argparse.Namespace,
     *,
     format: str,
     progress: Update | None = None,
 ) -> str:
-    """sacreBLEU's standard output, from the counted systems (``progress`` told of each
-    resampled corpus scored)."""
-    output_format = format
-    rows = [arithmetic.rows(segments) for segments in counted]
-    width = arguments.width
+    """sacreBLEU's standard output, from the counted metrics (``progress`` told of each
+    resampled corpus scored). sacreBLEU reports one system, or several without a test, in the
+    order of its metrics' names (BLEU, then chrF), and a paired test in the order of ``-m``."""
     if arguments.sentence_level:
-        shown = signature.format(arguments.short)
+        (metric,) = metrics
+        shown = metric.signature.format(arguments.short)
         return "".join(
-            _line(
-                arithmetic.score([int(value) for value in row]), width, arguments.score_only, shown
-            )
-            + "\n"
-            for row in rows[0]
+            _line(metric.name, score, arguments.width, arguments.score_only, shown) + "\n"
+            for score in metric.sentences()
         )
-    if len(counted) == 1:
-        single = _single(arithmetic, rows[0], signature, arguments, output_format, progress)
+    in_order = sorted(metrics, key=lambda metric: metric.option)
+    if len(names) == 1:
+        single = _single(in_order, arguments, format, progress)
         # Files carry no test set's subsets (sacreBLEU's -d splits a test set by them).
         return single + (_NO_SUBSETS if arguments.detail else "")
-    return _several(arithmetic, names, rows, signature, arguments, output_format, progress)
+    test = _test(arguments)
+    if test is None:
+        return _several(in_order, names, arguments, format)
+    return _paired(metrics, names, test, arguments, format, progress)
 
 
 def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
     instead = "run sacrebleu itself for it"
-    if set(arguments.metrics) != {"bleu"}:
-        other = ", ".join(metric for metric in arguments.metrics if metric != "bleu")
-        raise ConfigurationError(f"-m {other}: bleuprint computes BLEU only; {instead}")
+    if "ter" in arguments.metrics:
+        raise ConfigurationError(f"-m ter: bleuprint computes BLEU and chrF, not TER; {instead}")
     for given, option in (
         (arguments.test_set, "-t/--test-set"),
         (arguments.download, "--download"),
@@ -327,6 +336,8 @@ def _check(
 ) -> None:
     """sacreBLEU's checks, in its order."""
     if arguments.sentence_level:
+        if len(arguments.metrics) > 1:
+            raise ConfigurationError("-sl/--sentence-level scores one metric: give one to -m")
         if len(systems) > 1:
             raise ConfigurationError("-sl/--sentence-level scores one system")
         if arguments.confidence or paired:
@@ -366,6 +377,106 @@ def _given_samples(arguments: argparse.Namespace, kind: str) -> int:
     """The paired test's size as given (sacreBLEU's explanation prints it, 0 included)."""
     given: int = arguments.paired_bs_n if kind == "bs" else arguments.paired_ar_n
     return given
+
+
+def _counted(
+    name: str,
+    arguments: argparse.Namespace,
+    references: Sequence[Sequence[str]],
+    systems: Sequence[Sequence[str]],
+    progress: Update,
+) -> _Metric:
+    """The metric of ``-m NAME`` with its options, counted on every system."""
+    segment_references = [list(segment) for segment in zip(*references)]
+    if name == "bleu":
+        configuration = _configuration(arguments)
+        bleu = Arithmetic(
+            configuration.max_n,
+            arguments.bleu_smooth_method,
+            arguments.bleu_smooth_value,
+            arguments.sentence_level,
+        )
+        rows = []
+        for system in systems:
+            counted = count_segments(configuration, system, segment_references, progress)
+            rows.append(bleu.rows(counted))
+            _warn_if_tokenized(system, arguments)  # (sacreBLEU warns for BLEU only)
+        return _Metric("BLEU", name, _signature_of(configuration, len(references)), bleu, rows)
+    definition = _chrf(arguments)
+    chrf = ChrFArithmetic(definition)
+    engine = ChrF(definition)
+    rows = []
+    for system in systems:
+        segments = engine.count_segments(system, segment_references)
+        progress(len(system))
+        rows.append(chrf.rows(segments))
+    # The signature names the references, the same for every system (the last one's here).
+    _, _, fields = definition.signature(definition.total(segments)).partition("|")
+    return _Metric(definition.name, name, _SacreBLEUSignature.parse(fields), chrf, rows)
+
+
+def _chrf(arguments: argparse.Namespace) -> SacreBLEUChrF:
+    """sacreBLEU's chrF with the options of the command line."""
+    try:
+        return SacreBLEUChrF(
+            char_order=arguments.chrf_char_order,
+            word_order=arguments.chrf_word_order,
+            beta=arguments.chrf_beta,
+            lowercase=arguments.chrf_lowercase,
+            whitespace=arguments.chrf_whitespace,
+            eps_smoothing=arguments.chrf_eps_smoothing,
+        )
+    except ConfigurationError as error:
+        given = (
+            f"-cc {arguments.chrf_char_order} -cw {arguments.chrf_word_order} "
+            f"--chrf-beta {arguments.chrf_beta}"
+        )
+        raise ConfigurationError(f"{given}: {error}") from None
+
+
+@attrs.frozen
+class _Score:
+    """A score as sacreBLEU's command prints it (0-100 scale): the details printed after it
+    (BLEU's precisions and brevity penalty; chrF has none), and the bootstrap's mean and half
+    interval where there is one."""
+
+    score: float
+    verbose: str = ""
+    mean: float = -1.0  # sacreBLEU's "no interval": printed only when > 0
+    ci: float = -1.0
+
+
+@attrs.frozen
+class _Metric:
+    """A metric of ``-m``, counted: its name as sacreBLEU prints it, its option's name (which
+    orders sacreBLEU's reports of one system), its signature, sacreBLEU's arithmetic of it,
+    and each system's rows of statistics."""
+
+    name: str
+    option: str
+    signature: _SacreBLEUSignature
+    arithmetic: Arithmetic | ChrFArithmetic
+    rows: list[Rows]
+
+    def score(self, stats: Sequence[int]) -> _Score:
+        """The score of statistics summed as sacreBLEU sums them (Python integers)."""
+        if isinstance(self.arithmetic, Arithmetic):
+            bleu = self.arithmetic.score(stats)
+            return _Score(bleu.score, bleu.verbose)
+        return _Score(self.arithmetic.value(np.array([stats], dtype=np.int64)))
+
+    def corpus(self, system: int, test: SignificanceTest | None, progress: Update | None) -> _Score:
+        """A system's corpus score, with its bootstrap interval where ``test`` asks for one."""
+        rows = self.rows[system]
+        score = self.score([int(value) for value in rows.sum(axis=0)])
+        if test is None:
+            return score
+        mean, ci = self.arithmetic.interval(rows, test.samples, test.seed, progress)
+        return attrs.evolve(score, mean=mean, ci=ci)
+
+    def sentences(self) -> list[_Score]:
+        """The score of each segment of the first system."""
+        return [self.score([int(value) for value in row]) for row in self.rows[0]]
 
 
 def _configuration(arguments: argparse.Namespace) -> BLEUScore:
@@ -439,119 +550,179 @@ def _seed() -> tuple[int | None, str]:
         ) from None
 
 
-def _line(score: Score, width: int, score_only: bool, signature: str) -> str:
+def _line(name: str, score: _Score, width: int, score_only: bool, signature: str) -> str:
     """``Score.format`` without JSON."""
     text = f"{score.score:.{width}f}"
     if score.mean > 0:
         text += f" (μ = {score.mean:.{width}f} ± {score.ci:.{width}f})"
     if score_only:
         return text
-    return f"BLEU|{signature} = {text} {score.verbose}"
+    line = f"{name}|{signature} = {text}"
+    return f"{line} {score.verbose}" if score.verbose else line
 
 
-def _single(  # noqa: PLR0917 - one caller, the arguments of one output
-    arithmetic: Arithmetic,
-    rows: Rows,
-    signature: _SacreBLEUSignature,
-    arguments: argparse.Namespace,
-    output_format: str,
-    progress: Update | None,
-) -> str:
-    width = arguments.width
-    interval = _test(arguments)
-    if interval is not None:
-        score = arithmetic.with_interval(rows, interval.samples, interval.seed, progress)
-        signature = signature.with_test(bs=interval.samples, seed=str(interval.seed).lower())
-    else:
-        score = arithmetic.corpus(rows)
-    if arguments.score_only or output_format != "json":
-        shown = signature.format(arguments.short)
-        return _line(score, width, arguments.score_only, shown) + "\n"
-    shown = signature.format(False)
+def _json(name: str, score: _Score, width: int, signature: _SacreBLEUSignature) -> str:
+    """``Score.format`` in JSON."""
+    import json  # noqa: PLC0415 - only this output needs it
+
     fields: dict[str, Any] = {
-        "name": "BLEU",
+        "name": name,
         "score": float(f"{score.score:.{width}f}"),
-        "signature": shown,
+        "signature": signature.format(False),
     }
     if score.mean > 0:
         mean, ci = f"{score.mean:.{width}f}", f"{score.ci:.{width}f}"
         fields.update(
             confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}"
         )
-    fields["verbose_score"] = score.verbose
+    if score.verbose:
+        fields["verbose_score"] = score.verbose
     fields.update(signature.fields)
-    import json  # noqa: PLC0415 - only this output needs it
-
-    return json.dumps(fields, indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(fields, indent=1, ensure_ascii=False)
 
 
-def _several(  # noqa: PLR0917 - one caller, the arguments of one output
-    arithmetic: Arithmetic,
-    names: Sequence[str],
-    rows: Sequence[Rows],
-    signature: _SacreBLEUSignature,
+def _single(
+    metrics: Sequence[_Metric],
     arguments: argparse.Namespace,
     output_format: str,
     progress: Update | None,
 ) -> str:
+    """One system's scores, a metric at a time: JSON objects (in a list when there are
+    several), or lines, aligned at their ``=`` when there are several."""
+    width = arguments.width
+    interval = _test(arguments)
+    results = []
+    for metric in metrics:
+        score = metric.corpus(0, interval, progress)
+        signature = metric.signature
+        if interval is not None:
+            signature = signature.with_test(bs=interval.samples, seed=str(interval.seed).lower())
+        if arguments.score_only or output_format != "json":
+            shown = signature.format(arguments.short)
+            results.append(_line(metric.name, score, width, arguments.score_only, shown))
+        else:
+            results.append(_json(metric.name, score, width, signature))
+    if output_format == "json":
+        return ("[\n" + ",\n".join(results) + "\n]" if len(results) > 1 else results[0]) + "\n"
+    # Lines with an "=" are aligned at it (right-aligning what comes before).
+    cuts = [line.index("=") - 1 for line in results if "=" in line]
+    if len(results) == 1 or not cuts:
+        return "".join(f"{line}\n" for line in results)
+    widest = max(cuts)
+    return "".join(f"{line[:cut]:>{widest}}{line[cut:]}\n" for cut, line in zip(cuts, results))
+
+
+def _several(
+    metrics: Sequence[_Metric],
+    names: Sequence[str],
+    arguments: argparse.Namespace,
+    output_format: str,
+) -> str:
+    """Several systems' scores, without a test: a column of each metric."""
     import json  # noqa: PLC0415
 
     width = arguments.width
-    test = _test(arguments)
-    if test is None:
-        scores = [f"{arithmetic.corpus(system).score:.{width}f}" for system in rows]
-        if output_format == "json":
-            objects = [{"system": name, "BLEU": score} for name, score in zip(names, scores)]
-            return json.dumps(objects, indent=4) + "\n"
-        table = _table(["System", "BLEU"], names, scores, output_format)
-        return table + _signatures(signature, arguments.short)
-    kind, seed = test.kind, test.seed
-    # sacreBLEU's paired tests take a seed of 0 as no seed; the baseline's interval does not.
-    results = arithmetic.paired(
-        rows,
-        test=kind,
-        samples=test.samples,
-        seed=seed or None,
-        baseline_seed=seed,
-        progress=progress,
-    )
-    signature = signature.with_test(**{kind: test.samples, "seed": str(seed).lower()})
+    columns = [
+        [f"{metric.corpus(system, None, None).score:.{width}f}" for system in range(len(names))]
+        for metric in metrics
+    ]
     if output_format == "json":
+        objects = [
+            {
+                "system": name,
+                **{metric.name: column[number] for metric, column in zip(metrics, columns)},
+            }
+            for number, name in enumerate(names)
+        ]
+        return json.dumps(objects, indent=4) + "\n"
+    headers = ["System", *(metric.name for metric in metrics)]
+    table = _table(headers, names, columns, output_format)
+    signatures = [(metric.name, metric.signature) for metric in metrics]
+    return table + _signatures(signatures, arguments.short)
+
+
+def _paired(  # noqa: PLR0917 - one caller, the arguments of one output
+    metrics: Sequence[_Metric],
+    names: Sequence[str],
+    test: SignificanceTest,
+    arguments: argparse.Namespace,
+    output_format: str,
+    progress: Update | None,
+) -> str:
+    """The paired test's outcome: a column of each metric, each system against the first."""
+    import json  # noqa: PLC0415
+
+    width = arguments.width
+    kind, seed = test.kind, test.seed
+    results = [
+        # sacreBLEU's paired tests take a seed of 0 as no seed; the baseline's interval does not.
+        metric.arithmetic.paired(
+            metric.rows,
+            test=kind,
+            samples=test.samples,
+            seed=seed or None,
+            baseline_seed=seed,
+            progress=progress,
+        )
+        for metric in metrics
+    ]
+    if output_format == "json":
+        # (sacreBLEU 2.6.0 fails to write this JSON for chrF's bootstrap, whose means and
+        # intervals are numpy float32 numbers: bleuprint writes them as the numbers they are.)
         tested = [
-            {"system": name, "BLEU": result.as_json()} for name, result in zip(names, results)
+            {
+                "system": name,
+                **{
+                    metric.name: scores[number].as_json()
+                    for metric, scores in zip(metrics, results)
+                },
+            }
+            for number, name in enumerate(names)
         ]
         return json.dumps(tested, indent=4) + "\n"
     separator = "\n" if output_format == "text" else " "
-    cells = []
-    for result in results:
-        cell = f"{result.score:.{width}f}"
-        if result.mean is not None:
-            cell += f" ({result.mean:.{width}f} ± {result.ci:.{width}f})"
-        if result.p_value is not None:
-            marker = "" if result.p_value > 0.05 else "*"
-            cell += f"{separator}(p = {result.p_value:.4f}){marker}"
-        cells.append(cell)
-    header = "BLEU (μ ± 95% CI)" if any(r.mean is not None for r in results) else "BLEU"
+    headers, columns = ["System"], []
+    bootstrap = False  # once a column has intervals, sacreBLEU titles every later one so
+    for metric, scores in zip(metrics, results):
+        cells = []
+        for result in scores:
+            cell = f"{result.score:.{width}f}"
+            if result.mean is not None:
+                bootstrap = True
+                cell += f" ({result.mean:.{width}f} ± {result.ci:.{width}f})"
+            if result.p_value is not None:
+                marker = "" if result.p_value > SIGNIFICANT else "*"
+                cell += f"{separator}(p = {result.p_value:.4f}){marker}"
+            cells.append(cell)
+        headers.append(f"{metric.name} (μ ± 95% CI)" if bootstrap else metric.name)
+        columns.append(cells)
     baseline = names[0] if names[0].startswith("Baseline:") else ""
-    table = _table(["System", header], names, cells, output_format)
+    signatures = [
+        (metric.name, metric.signature.with_test(**{kind: test.samples, "seed": str(seed).lower()}))
+        for metric in metrics
+    ]
     return (
-        table
+        _table(headers, names, columns, output_format)
         + _paired_explanation(kind, _given_samples(arguments, kind), baseline)
-        + _signatures(signature, arguments.short)
+        + _signatures(signatures, arguments.short)
     )
 
 
 def _table(
-    headers: list[str], names: Sequence[str], cells: Sequence[str], output_format: str
+    headers: list[str],
+    names: Sequence[str],
+    columns: Sequence[Sequence[str]],
+    output_format: str,
 ) -> str:
-    rows = [[name, cell] for name, cell in zip(names, cells)]
+    rows = [[name, *cells] for name, *cells in zip(names, *columns)]
     draw = sacrebleu_tables.grid if output_format == "text" else sacrebleu_tables.latex
     return f"{draw(headers, rows)}\n\n"
 
 
-def _signatures(signature: _SacreBLEUSignature, short: bool) -> str:
+def _signatures(signatures: Sequence[tuple[str, _SacreBLEUSignature]], short: bool) -> str:
     rule = "-----------------"
-    return f"{rule}\nMetric signatures\n{rule}\n - {'BLEU':<10} {signature.format(short)}\n"
+    lines = "".join(f" - {name:<10} {signature.format(short)}\n" for name, signature in signatures)
+    return f"{rule}\nMetric signatures\n{rule}\n{lines}"
 
 
 def _paired_explanation(test: str, samples: int, baseline: str) -> str:

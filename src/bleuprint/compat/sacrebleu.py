@@ -25,7 +25,8 @@ unrounded (the JSON of its paired tests: scores, means, intervals, p-values), an
 the last bit only when they are computed with sacreBLEU's own floating-point operations, in its
 order and on its number types: ``BLEU._compute_score_from_stats`` on the 0-100 scale, its
 bootstrap on ``float32`` statistics, its paired tests on ``int64`` ones. :class:`Arithmetic` is
-that code, on the counts bleuprint's engine makes; nothing but the command uses it.
+that code, on the counts bleuprint's engine makes, and :class:`ChrFArithmetic` chrF's (whose
+bootstrap scores are ``float32`` numbers in sacreBLEU); nothing but the command uses them.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ __all__ = [
     "AnyAddK",
     "AnyFloor",
     "Arithmetic",
+    "ChrFArithmetic",
     "ChrFWords",
     "PairedResult",
     "RightStripped",
@@ -657,8 +659,6 @@ class Score:
     bp: float
     sys_len: int
     ref_len: int
-    mean: float = -1.0  # sacreBLEU's "no interval": printed only when > 0
-    ci: float = -1.0
 
     @property
     def verbose(self) -> str:
@@ -685,8 +685,170 @@ class PairedResult:
         return {"score": self.score, "p_value": self.p_value, "mean": self.mean, "ci": self.ci}
 
 
+class _Tests:
+    """sacreBLEU's bootstrap intervals and paired tests (its ``significance`` module) on the
+    rows of a metric's whole-number statistics, one row per segment. A metric gives the score
+    of a corpus (:meth:`value`, from the rows summed in Python integers, as sacreBLEU sums its
+    lists) and of each row of an array of summed statistics (:meth:`scores`: ``float32``
+    ones for the bootstrap, ``int64`` ones for approximate randomization, as sacreBLEU makes
+    them)."""
+
+    def value(self, rows: Rows) -> float:
+        """The corpus score of ``rows``."""
+        raise NotImplementedError
+
+    def scores(self, stats: npt.NDArray[Any]) -> Scores:
+        """The score of each row of summed statistics, as sacreBLEU scores a row of a numpy
+        array."""
+        raise NotImplementedError
+
+    def resampled(
+        self,
+        systems: Sequence[Rows],
+        blocks: Iterable[Indices],
+        progress: Callable[[int], object] | None = None,
+    ) -> list[Scores]:
+        """Each system's score on each bootstrap resample, a block of resamples at a time, on
+        ``float32`` statistics as in sacreBLEU: a block's counts of draws times the rows (one
+        matrix product for every system), which are sacreBLEU's ``float32`` sums wherever
+        those are exact (below 2**24); elsewhere the draws are summed in ``float32`` as
+        sacreBLEU sums them."""
+        columns = np.hstack(systems).astype(np.float64)
+        scores: list[list[Scores]] = [[] for _ in systems]
+        for block in blocks:
+            sums = draw_counts(block, len(columns)) @ columns
+            if sums.max(initial=0) > _FLOAT32_EXACT:
+                sums = np.hstack([self._float32_sums(rows, block) for rows in systems])
+            for number, part in enumerate(np.hsplit(sums.astype(np.float32), len(systems))):
+                scores[number].append(self.scores(part))
+            if progress is not None:
+                progress(len(block) * len(systems))
+        return [np.concatenate(system) for system in scores]
+
+    @staticmethod
+    def _float32_sums(rows: Rows, block: Indices) -> npt.NDArray[np.float32]:
+        """sacreBLEU's sums of a block's resamples: its ``float32`` rows added up in numpy."""
+        as_float32 = rows.astype(np.float32)
+        step = max(1, _SUMMED_DRAWS // len(rows))
+        return np.vstack(
+            [
+                as_float32[block[start : start + step]].sum(axis=1)
+                for start in range(0, len(block), step)
+            ]
+        )
+
+    def interval(
+        self,
+        rows: Rows,
+        resamples: int,
+        seed: int | None,
+        progress: Callable[[int], object] | None = None,
+    ) -> tuple[float, float]:
+        """The mean and half the 95% interval of ``corpus_score(..., n_bootstrap=resamples)``
+        (``Score.estimate_ci``): ``statistics.mean`` of the sorted scores, each the number
+        sacreBLEU holds (a Python float, or a numpy ``float32`` for chrF)."""
+        # Imported here: it imports fractions and decimal, which scoring without a test (a
+        # plain ``bleuprint score``, whose default preset is this module's) does without.
+        import statistics  # noqa: PLC0415
+
+        blocks = bootstrap_blocks(np.random.default_rng(seed), len(rows), resamples)
+        scores = self.resampled([rows], blocks, progress)[0]
+        ordered = sorted(scores.tolist() if scores.dtype == np.float64 else list(scores))
+        lower = len(ordered) // 40
+        half = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
+        return float(statistics.mean(ordered)), float(half)
+
+    def paired(
+        self,
+        systems: Sequence[Rows],
+        *,
+        test: str,
+        samples: int,
+        seed: int | None,
+        baseline_seed: int | None,
+        progress: Callable[[int], object] | None = None,
+    ) -> list[PairedResult]:
+        """``PairedTest``: the baseline first (with its bootstrap interval under ``bs``, drawn
+        with ``baseline_seed``), then each system against it."""
+        baseline = systems[0]
+        baseline_score = self.value(baseline)
+        if test != "bs":
+            results = [PairedResult(baseline_score)]
+            for system in systems[1:]:
+                system_score = self.value(system)
+                rng = np.random.default_rng(seed)
+                first_scores, second_scores = self._swapped(
+                    rng, samples, baseline, system, progress
+                )
+                p = p_value(
+                    np.abs(first_scores - second_scores), abs(baseline_score - system_score)
+                )
+                results.append(PairedResult(system_score, p))
+            return results
+        interval, pairs = self._bootstrap(systems, samples, seed, baseline_seed, progress)
+        results = [PairedResult(baseline_score, None, *mean_and_ci(interval))]
+        for system, (baseline_scores, system_scores) in zip(systems[1:], pairs):
+            system_score = self.value(system)
+            sample_differences = np.abs(system_scores - baseline_scores)
+            centred = sample_differences - sample_differences.mean()
+            p = p_value(centred, abs(baseline_score - system_score))
+            results.append(PairedResult(system_score, p, *mean_and_ci(system_scores)))
+        return results
+
+    def _bootstrap(
+        self,
+        systems: Sequence[Rows],
+        samples: int,
+        seed: int | None,
+        baseline_seed: int | None,
+        progress: Callable[[int], object] | None,
+    ) -> tuple[Scores, list[tuple[Scores, Scores]]]:
+        """The baseline's resampled scores for its interval, and for each other system both
+        systems' scores on the resamples of its test."""
+
+        def draws(seed: int | None) -> Iterator[Indices]:
+            return bootstrap_blocks(np.random.default_rng(seed), len(systems[0]), samples)
+
+        if seed is not None and seed == baseline_seed:
+            # Every test draws from a generator seeded alike, so the same resamples: they are
+            # drawn and summed once, for every system at once (progress counts the corpora
+            # sacreBLEU scores: the baseline's once per test).
+            count = len(systems)
+            counted = None if progress is None else _scaled(progress, 2 * count - 1, count)
+            every = self.resampled(systems, draws(seed), counted)
+            return every[0], [(every[0], scores) for scores in every[1:]]
+        (interval,) = self.resampled(systems[:1], draws(baseline_seed), progress)
+        pairs = []
+        for system in systems[1:]:
+            first, second = self.resampled([systems[0], system], draws(seed), progress)
+            pairs.append((first, second))
+        return interval, pairs
+
+    def _swapped(
+        self,
+        rng: np.random.Generator,
+        trials: int,
+        first: Rows,
+        second: Rows,
+        progress: Callable[[int], object] | None,
+    ) -> tuple[Scores, Scores]:
+        """The scores of each trial's two pseudo-systems, of whole-number statistics
+        (``numpy.int64``) as sacreBLEU makes them: one takes ``first``'s segment where the coin
+        says so and ``second``'s elsewhere, the other the rest. The sums are matrix products in
+        ``float64``, exact for whole numbers below 2**53 (far above any corpus's counts)."""
+        both = np.vstack([first, second]).astype(np.float64)
+        scores: tuple[list[Scores], list[Scores]] = ([], [])
+        for chosen in coin_blocks(rng, trials, len(first)):
+            for side, coins in enumerate((chosen, ~chosen)):
+                sums = np.hstack([coins, ~coins]).astype(np.float64) @ both
+                scores[side].append(self.scores(sums.astype(np.int64)))
+            if progress is not None:
+                progress(2 * len(chosen))
+        return np.concatenate(scores[0]), np.concatenate(scores[1])
+
+
 @attrs.frozen
-class Arithmetic:
+class Arithmetic(_Tests):
     """sacreBLEU's ``BLEU._compute_score_from_stats`` and its tests, with the order, smoothing
     and effective order of sacreBLEU's options (:data:`SMOOTH_DEFAULTS` names the methods)."""
 
@@ -709,6 +871,10 @@ class Arithmetic:
     def corpus(self, rows: Rows) -> Score:
         """The corpus score, summed in Python integers as sacreBLEU sums its lists."""
         return self.score([int(value) for value in rows.sum(axis=0)])
+
+    def value(self, rows: Rows) -> float:
+        """The corpus score of ``rows``."""
+        return self.corpus(rows).score
 
     def score(self, stats: Sequence[Any]) -> Score:
         """``BLEU._compute_score_from_stats``: the numbers keep the type they come in
@@ -847,148 +1013,119 @@ class Arithmetic:
             raise self._no_score(f"sacreBLEU's score {scores[~np.isfinite(scores)][0]}")
         return scores
 
-    def resampled(
-        self,
-        systems: Sequence[Rows],
-        blocks: Iterable[Indices],
-        progress: Callable[[int], object] | None = None,
-    ) -> list[Scores]:
-        """Each system's score on each bootstrap resample, a block of resamples at a time, on
-        ``float32`` statistics as in sacreBLEU: a block's counts of draws times the rows (one
-        matrix product for every system), which are sacreBLEU's ``float32`` sums wherever
-        those are exact (below 2**24); elsewhere the draws are summed in ``float32`` as
-        sacreBLEU sums them."""
-        columns = np.hstack(systems).astype(np.float64)
-        scores: list[list[Scores]] = [[] for _ in systems]
-        for block in blocks:
-            sums = draw_counts(block, len(columns)) @ columns
-            if sums.max(initial=0) > _FLOAT32_EXACT:
-                sums = np.hstack([self._float32_sums(rows, block) for rows in systems])
-            for number, part in enumerate(np.hsplit(sums.astype(np.float32), len(systems))):
-                scores[number].append(self.scores(part))
-            if progress is not None:
-                progress(len(block) * len(systems))
-        return [np.concatenate(system) for system in scores]
+
+@attrs.frozen
+class ChrFArithmetic(_Tests):
+    """sacreBLEU's ``CHRF._compute_f_score`` as its command computes it, and its tests. On
+    whole-number statistics (a corpus's, a segment's, approximate randomization's ``int64``
+    sums) it computes in double precision, as :meth:`SacreBLEUChrF.points` does. On the
+    ``float32`` sums of the bootstrap, sacreBLEU's scalar code computes in ``float32`` wherever
+    a count enters an operation and in double precision where only its stand-in 1e-16 does
+    (under numpy 2 a Python number takes the type of the numpy number it meets): so does
+    :meth:`scores`, whose scores are then ``float32`` numbers, as sacreBLEU's."""
+
+    definition: SacreBLEUChrF
+
+    def rows(self, segments: ChrFSegments) -> Rows:
+        """The counts of each segment: the hypothesis's n-grams of each order, then the
+        reference's, then the matches."""
+        rows: Rows = np.hstack([segments.hypothesis, segments.reference, segments.matches])
+        return rows.astype(np.int64)
+
+    def value(self, rows: Rows) -> float:
+        """The corpus score of ``rows``."""
+        return float(self.scores(rows.sum(axis=0, keepdims=True))[0])
+
+    def scores(self, stats: npt.NDArray[Any]) -> Scores:
+        """The score of each row: ``float32`` numbers for ``float32`` statistics (double
+        precision ones in the array where sacreBLEU's is of double precision too: a row it
+        scores without a single ``float32`` operation, when nothing matched)."""
+        hypothesis, reference, matches = np.hsplit(stats, 3)
+        if stats.dtype != np.float32:
+            counts = np.ones(len(stats), np.int64)
+            points: Scores = self.definition.points(
+                ChrFSegments(hypothesis, reference, matches, counts)
+            )
+            return points
+        value = self._single_precision(hypothesis, reference, matches)
+        return value.value.astype(np.float32) if value.single.all() else value.value
+
+    def _single_precision(
+        self, hypothesis: FloatArray, reference: FloatArray, matches: FloatArray
+    ) -> _Typed:
+        """``_compute_f_score``'s operations, in its order, on ``float32`` counts."""
+        rows, orders = hypothesis.shape
+        definition = self.definition
+
+        def python(value: float | IntArray) -> _Typed:
+            return _Typed(
+                np.broadcast_to(np.asarray(value, np.float64), (rows,)), np.zeros(rows, bool)
+            )
+
+        def count(array: FloatArray, order: int) -> _Typed:
+            return _Typed(array[:, order].astype(np.float64), np.ones(rows, bool))
+
+        eps, zero = python(_EPS), python(0.0)
+        factor = definition.beta**2
+        score, average_precision, average_recall = zero, zero, zero
+        effective = np.zeros(rows, np.int64)
+        for order in range(orders):
+            hyp, ref, match = (count(side, order) for side in (hypothesis, reference, matches))
+            precision = _Typed.where(hyp.value > 0, match / hyp, eps)
+            recall = _Typed.where(ref.value > 0, match / ref, eps)
+            denominator = precision * factor + recall
+            f_beta = precision * (1 + factor) * recall / denominator
+            score += _Typed.where(denominator.value > 0, f_beta, eps)
+            both = (hyp.value > 0) & (ref.value > 0)
+            average_precision = _Typed.where(both, average_precision + precision, average_precision)
+            average_recall = _Typed.where(both, average_recall + recall, average_recall)
+            effective += both
+        if definition.eps_smoothing:
+            return score * 100 / python(orders)
+        counted = python(np.maximum(effective, 1))
+        average_precision = _Typed.where(effective > 0, average_precision / counted, zero)
+        average_recall = _Typed.where(effective > 0, average_recall / counted, zero)
+        f_score = average_precision * (1 + factor) * average_recall
+        f_score /= average_precision * factor + average_recall
+        return _Typed.where((average_precision + average_recall).value != 0, f_score * 100, zero)
+
+
+@attrs.frozen
+class _Typed:
+    """Numbers of many rows as sacreBLEU's scalar code holds them: each row's value, and
+    whether it is a numpy ``float32`` (else a Python number). An operation gives a ``float32``
+    where either operand is one (the Python number rounded to ``float32`` first), else a
+    double. Python numbers operate from the right (``score * 100``) with the same result as
+    from the left, the operations being commutative."""
+
+    value: FloatArray
+    single: BoolArray
 
     @staticmethod
-    def _float32_sums(rows: Rows, block: Indices) -> npt.NDArray[np.float32]:
-        """sacreBLEU's sums of a block's resamples: its ``float32`` rows added up in numpy."""
-        as_float32 = rows.astype(np.float32)
-        step = max(1, _SUMMED_DRAWS // len(rows))
-        return np.vstack(
-            [
-                as_float32[block[start : start + step]].sum(axis=1)
-                for start in range(0, len(block), step)
-            ]
+    def where(condition: BoolArray, chosen: _Typed, other: _Typed) -> _Typed:
+        """``chosen`` where ``condition`` holds, else ``other``."""
+        return _Typed(
+            np.where(condition, chosen.value, other.value),
+            np.where(condition, chosen.single, other.single),
         )
 
-    def with_interval(
-        self,
-        rows: Rows,
-        resamples: int,
-        seed: int | None,
-        progress: Callable[[int], object] | None = None,
-    ) -> Score:
-        """``corpus_score(..., n_bootstrap=resamples)``: the score with the bootstrap's mean
-        (``statistics.mean``) and half the 95% interval."""
-        # Imported here: it imports fractions and decimal, which scoring without a test (a
-        # plain ``bleuprint score``, whose default preset is this module's) does without.
-        import statistics  # noqa: PLC0415
+    def _operation(self, other: _Typed | float, operation: Callable[[Any, Any], Any]) -> _Typed:
+        if not isinstance(other, _Typed):
+            other = _Typed(np.full(len(self.value), other), np.zeros(len(self.value), bool))
+        single = self.single | other.single
+        with np.errstate(all="ignore"):  # both are computed; the other type's is dropped
+            doubles = operation(self.value, other.value)
+            singles = operation(self.value.astype(np.float32), other.value.astype(np.float32))
+        return _Typed(np.where(single, singles.astype(np.float64), doubles), single)
 
-        score = self.corpus(rows)
-        blocks = bootstrap_blocks(np.random.default_rng(seed), len(rows), resamples)
-        ordered = sorted(self.resampled([rows], blocks, progress)[0].tolist())
-        lower = len(ordered) // 40
-        half = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
-        return attrs.evolve(score, mean=statistics.mean(ordered), ci=half)
+    def __add__(self, other: _Typed | float) -> _Typed:
+        return self._operation(other, np.add)
 
-    def paired(
-        self,
-        systems: Sequence[Rows],
-        *,
-        test: str,
-        samples: int,
-        seed: int | None,
-        baseline_seed: int | None,
-        progress: Callable[[int], object] | None = None,
-    ) -> list[PairedResult]:
-        """``PairedTest``: the baseline first (with its bootstrap interval under ``bs``, drawn
-        with ``baseline_seed``), then each system against it."""
-        baseline = systems[0]
-        baseline_score = self.corpus(baseline).score
-        if test != "bs":
-            results = [PairedResult(baseline_score)]
-            for system in systems[1:]:
-                system_score = self.corpus(system).score
-                rng = np.random.default_rng(seed)
-                first_scores, second_scores = self._swapped(
-                    rng, samples, baseline, system, progress
-                )
-                p = p_value(
-                    np.abs(first_scores - second_scores), abs(baseline_score - system_score)
-                )
-                results.append(PairedResult(system_score, p))
-            return results
-        interval, pairs = self._bootstrap(systems, samples, seed, baseline_seed, progress)
-        results = [PairedResult(baseline_score, None, *mean_and_ci(interval))]
-        for system, (baseline_scores, system_scores) in zip(systems[1:], pairs):
-            system_score = self.corpus(system).score
-            sample_differences = np.abs(system_scores - baseline_scores)
-            centred = sample_differences - sample_differences.mean()
-            p = p_value(centred, abs(baseline_score - system_score))
-            results.append(PairedResult(system_score, p, *mean_and_ci(system_scores)))
-        return results
+    def __mul__(self, other: _Typed | float) -> _Typed:
+        return self._operation(other, np.multiply)
 
-    def _bootstrap(
-        self,
-        systems: Sequence[Rows],
-        samples: int,
-        seed: int | None,
-        baseline_seed: int | None,
-        progress: Callable[[int], object] | None,
-    ) -> tuple[Scores, list[tuple[Scores, Scores]]]:
-        """The baseline's resampled scores for its interval, and for each other system both
-        systems' scores on the resamples of its test."""
-
-        def draws(seed: int | None) -> Iterator[Indices]:
-            return bootstrap_blocks(np.random.default_rng(seed), len(systems[0]), samples)
-
-        if seed is not None and seed == baseline_seed:
-            # Every test draws from a generator seeded alike, so the same resamples: they are
-            # drawn and summed once, for every system at once (progress counts the corpora
-            # sacreBLEU scores: the baseline's once per test).
-            count = len(systems)
-            counted = None if progress is None else _scaled(progress, 2 * count - 1, count)
-            every = self.resampled(systems, draws(seed), counted)
-            return every[0], [(every[0], scores) for scores in every[1:]]
-        (interval,) = self.resampled(systems[:1], draws(baseline_seed), progress)
-        pairs = []
-        for system in systems[1:]:
-            first, second = self.resampled([systems[0], system], draws(seed), progress)
-            pairs.append((first, second))
-        return interval, pairs
-
-    def _swapped(
-        self,
-        rng: np.random.Generator,
-        trials: int,
-        first: Rows,
-        second: Rows,
-        progress: Callable[[int], object] | None,
-    ) -> tuple[Scores, Scores]:
-        """The scores of each trial's two pseudo-systems, of whole-number statistics
-        (``numpy.int64``) as sacreBLEU makes them: one takes ``first``'s segment where the coin
-        says so and ``second``'s elsewhere, the other the rest. The sums are matrix products in
-        ``float64``, exact for whole numbers below 2**53 (far above any corpus's counts)."""
-        both = np.vstack([first, second]).astype(np.float64)
-        scores: tuple[list[Scores], list[Scores]] = ([], [])
-        for chosen in coin_blocks(rng, trials, len(first)):
-            for side, coins in enumerate((chosen, ~chosen)):
-                sums = np.hstack([coins, ~coins]).astype(np.float64) @ both
-                scores[side].append(self.scores(sums.astype(np.int64)))
-            if progress is not None:
-                progress(2 * len(chosen))
-        return np.concatenate(scores[0]), np.concatenate(scores[1])
+    def __truediv__(self, other: _Typed | float) -> _Typed:
+        return self._operation(other, np.true_divide)
 
 
 def _scaled(progress: Callable[[int], object], times: int, per: int) -> Callable[[int], object]:
