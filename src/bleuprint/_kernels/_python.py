@@ -46,7 +46,6 @@ __all__ = [
     "weighted_geometric_means",
 ]
 
-Ngram = tuple[int, ...]
 TOKENIZERS = ("whitespace", "13a", "char")
 """The built-in tokenizers, which the kernels run themselves (:func:`tokenize_texts`)."""
 Tokenize = Callable[[Sequence[str]], Iterable[Sequence[Hashable]]]
@@ -257,12 +256,31 @@ def shared_ngram_counts(  # noqa: PLR0917 (positional, as the compiled kernel's)
         hypothesis_tokens = text(hypothesis)
         segment_references = reference_list[offset_list[segment] : offset_list[segment + 1]]
         reference_tokens = [text(number) for number in segment_references]
+        # Each n-gram is a label, one per position: a unigram's is its token id, a longer one's
+        # numbers the pairs (label of its first n - 1 tokens, its last token) the hypothesis
+        # holds. A reference n-gram without one is not in the hypothesis (None), nor is any
+        # longer n-gram it starts, so each order costs one pass, whatever its length.
+        hypothesis_labels: list[int] = hypothesis_tokens
+        reference_labels: list[list[int | None]] = [list(tokens) for tokens in reference_tokens]
         for n in range(1, min(max_n, len(hypothesis_tokens)) + 1):
-            in_hypothesis = Counter(_ngrams(hypothesis_tokens, n))  # in order of first sight
-            most_in_a_reference: Counter[Ngram] = Counter()
-            for tokens_of_one in reference_tokens:
+            if n > 1:
+                labels: dict[tuple[int, int], int] = {}
+                hypothesis_labels = [
+                    labels.setdefault(pair, len(labels))
+                    for pair in zip(hypothesis_labels[:-1], hypothesis_tokens[n - 1 :])
+                ]
+                reference_labels = [
+                    [
+                        None if first is None else labels.get((first, last))
+                        for first, last in zip(labels_of_one[:-1], tokens_of_one[n - 1 :])
+                    ]
+                    for labels_of_one, tokens_of_one in zip(reference_labels, reference_tokens)
+                ]
+            in_hypothesis = Counter(hypothesis_labels)  # in order of first sight
+            most_in_a_reference: Counter[int | None] = Counter()
+            for labels_of_one in reference_labels:
                 most_in_a_reference |= Counter(
-                    gram for gram in _ngrams(tokens_of_one, n) if gram in in_hypothesis
+                    label for label in labels_of_one if label in in_hypothesis
                 )
             if not most_in_a_reference:
                 break  # no longer n-gram can be shared either
@@ -276,10 +294,6 @@ def shared_ngram_counts(  # noqa: PLR0917 (positional, as the compiled kernel's)
         np.array(singles, np.int64).reshape(len(hypotheses), max_n),
         np.array(repeated, np.int64).reshape(len(repeated), 3),
     )
-
-
-def _ngrams(tokens: list[int], n: int) -> Iterator[Ngram]:
-    return zip(*(tokens[k:] for k in range(n)))
 
 
 def _check_tables(arrays: dict[str, IntArray], vocabulary_size: int, max_n: int) -> None:
