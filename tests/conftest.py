@@ -80,6 +80,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "timing: the test compares measured times (never run under coverage)"
     )
+    config.addinivalue_line(
+        "markers",
+        "scale: the test proves a size or a memory bound of the compiled path, which CI's run on "
+        "the plain-Python twin leaves out (minutes there, and nothing more proved)",
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -50,6 +50,7 @@ def test_real_text_matches_sacrebleu(shared: Any, monkeypatch: pytest.MonkeyPatc
         assert matrix[row, column] == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.scale
 def test_a_group_of_5000_candidates_is_scored_whole(shared: Any) -> None:
     # Issue 16's case: one group of 5,000 distinct candidates, 12.5 million pairs (each way).
     # Real words, cut to five per candidate and scored on unigrams, so that it takes seconds;

@@ -191,6 +191,7 @@ def peak_memory_of_streaming(segments: int) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.scale
 def test_memory_does_not_grow_with_the_corpus() -> None:
     small, large = peak_memory_of_streaming(2_000), peak_memory_of_streaming(20_000)
     assert large < 1.5 * small
@@ -217,6 +218,7 @@ def peak_memory_of_files(folder: Path, segments: int, jobs: int) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.scale
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_memory_of_files_does_not_grow_with_the_corpus(tmp_path: Path, jobs: int) -> None:
     small = peak_memory_of_files(tmp_path, 4_000, jobs)
