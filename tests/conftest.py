@@ -82,6 +82,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        "chooses_kernel: the test runs each kernel itself (a 'kernel' parameter, or the fuzz "
+        "corpus on both), whichever the environment chose: CI's twin run leaves it out",
+    )
+    config.addinivalue_line(
+        "markers",
         "scale: the test proves a size or a memory bound of the compiled path, which CI's run on "
         "the plain-Python twin leaves out (minutes there, and nothing more proved)",
     )
@@ -95,8 +100,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.path.name.startswith(_PROCESS_MODULES):
             item.add_marker(pytest.mark.processes)
+        if _chooses_kernel(item):
+            item.add_marker(pytest.mark.chooses_kernel)
         if measured and item.get_closest_marker("timing"):
             item.add_marker(skip_timing)
+
+
+def _chooses_kernel(item: pytest.Item) -> bool:
+    """Whether the test runs the kernels it names, not the one ``BLEUPRINT_PURE_PYTHON``
+    chose: its outcome is the same in both of CI's runs."""
+    callspec = getattr(item, "callspec", None)
+    return item.path.name == "test_fuzz_corpus.py" or (
+        callspec is not None and "kernel" in callspec.params
+    )
 
 
 def shared_path() -> Path | None:

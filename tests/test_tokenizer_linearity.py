@@ -25,7 +25,7 @@ SMALL = 10_000
 LARGEST = 160_000
 MEASURABLE = 0.003  # seconds
 GROWTH = 8
-PAIRS = 5
+PAIRS = 3
 # Linear work grows 8x, quadratic 64x; 24x leaves room for timing noise and caches (at 4x
 # against 10x, a busy shared machine failed a linear tokenizer once, at 10.1x).
 LIMIT = 24
