@@ -166,11 +166,11 @@ def test_a_plot_is_complete_and_keeps_its_name(files: Path) -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        # 3 corpora per resample of a paired bootstrap of two systems (sacreBLEU's layout)
+        # 2 corpora per resample of a paired bootstrap of two systems (both on the same resamples)
         (
             ["compare", "-i", "hyp.txt", "better.txt", "--paired-bs-n", "100000000"],
             "paired bootstrap resampling, 100000000 resamples, seed 12345, 2 systems: "
-            "300,000,000 resampled corpora, more than the 100,000,000 a test may score (their "
+            "200,000,000 resampled corpora, more than the 100,000,000 a test may score (their "
             "scores take 8 bytes each); lower --paired-bs-n",
         ),
         # 2,000 segments x 60 million corpora = 120 billion draws

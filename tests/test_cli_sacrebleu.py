@@ -144,7 +144,7 @@ def test_refusals(tmp_path: Path, arguments: list[str], names: str) -> None:
         (
             ["-i", "hyp.txt", "other.txt", "-pbs", "-pbsn", "100000000"],
             "paired bootstrap resampling, 100000000 resamples, seed 12345, 2 systems: "
-            "300,000,000 resampled corpora, more than the 100,000,000 a test may score",
+            "200,000,000 resampled corpora, more than the 100,000,000 a test may score",
         ),
         (
             ["-i", "hyp.txt", "-ci", "-cin", "200000000"],

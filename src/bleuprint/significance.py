@@ -130,19 +130,38 @@ def paired_bootstrap(
     resamples whose centred absolute difference ``|s - b| - mean |s - b|`` exceeds the observed
     one, with sacreBLEU's ``+ 1`` correction; ``mean`` and ``ci`` describe the system.
     """
-    score = _Scoring.of(scorer)
     _check_paired(baseline, system)
+    return _paired_bootstraps([baseline, system], scorer, resamples, seed, progress)[1]
+
+
+def _paired_bootstraps(
+    systems: Sequence[SegmentStats],
+    scorer: Scorer,
+    resamples: int,
+    seed: int | None,
+    progress: Progress | None,
+) -> list[SignificanceResult]:
+    """The first system's bootstrap interval, and every other's paired bootstrap test against
+    it: all scored on the same resampled test sets, drawn once (each test alone would draw the
+    same ones from the same seed)."""
+    score = _Scoring.of(scorer)
     check_positive_whole("resamples", resamples)
     rng = np.random.default_rng(seed)
-    blocks = bootstrap_blocks(rng, len(system), resamples)
-    baseline_scores, system_scores = score.corpora([baseline, system], blocks, progress)
-    differences = np.abs(system_scores - baseline_scores)
-    system_score = score.corpus(system)
-    observed = abs(score.corpus(baseline) - system_score)
-    mean, ci = mean_and_ci(system_scores)
-    return SignificanceResult(
-        system_score, p_value(differences - differences.mean(), observed), mean, ci
-    )
+    blocks = bootstrap_blocks(rng, len(systems[0]), resamples)
+    baseline_scores, *others_scores = score.corpora(systems, blocks, progress)
+    baseline_score = score.corpus(systems[0])
+    results = [SignificanceResult(baseline_score, None, *mean_and_ci(baseline_scores))]
+    for system, system_scores in zip(systems[1:], others_scores):
+        differences = np.abs(system_scores - baseline_scores)
+        system_score = score.corpus(system)
+        observed = abs(baseline_score - system_score)
+        mean, ci = mean_and_ci(system_scores)
+        results.append(
+            SignificanceResult(
+                system_score, p_value(differences - differences.mean(), observed), mean, ci
+            )
+        )
+    return results
 
 
 def paired_approximate_randomization(
@@ -204,17 +223,10 @@ def compare_systems(
         raise InputError("a paired test needs a baseline and at least one other system")
     baseline, others = systems[0], systems[1:]
     if test == "bs":
-        resamples = samples or DEFAULT_RESAMPLES
-        first = bootstrap_confidence(
-            baseline, scorer, resamples=resamples, seed=seed, progress=progress
-        )
-        rest = [
-            paired_bootstrap(
-                baseline, other, scorer, resamples=resamples, seed=seed, progress=progress
-            )
-            for other in others
-        ]
-    elif test == "ar":
+        for other in others:
+            _check_paired(baseline, other)
+        return _paired_bootstraps(systems, scorer, samples or DEFAULT_RESAMPLES, seed, progress)
+    if test == "ar":
         if confidence_resamples > 0:
             first = bootstrap_confidence(
                 baseline, scorer, resamples=confidence_resamples, seed=seed, progress=progress
@@ -278,18 +290,34 @@ class _Scoring:
         columns = [_columns(pool) if self.engine is not None else None for pool in pools]
         scores: list[list[Matrix]] = [[] for _ in pools]
         for block in blocks:
+            # Paired pools (of one length) share a block, and so its draw counts.
+            shared = _Draws(np.asarray(block)) if paired else None
             for number, pool in enumerate(pools):
-                rows = block if paired else block[number]
-                scores[number].append(self._scored(pool, columns[number], np.asarray(rows)))
+                draws = shared or _Draws(np.asarray(block[number]))
+                scores[number].append(self._scored(pool, columns[number], draws))
                 if progress is not None:
-                    progress(len(rows))
+                    progress(len(draws.rows))
         return [np.concatenate(pool_scores) for pool_scores in scores]
 
-    def _scored(self, pool: SegmentStats, columns: Matrix | None, block: Indices) -> Matrix:
+    def _scored(self, pool: SegmentStats, columns: Matrix | None, draws: _Draws) -> Matrix:
         if self.engine is not None and columns is not None:
-            sums = draw_counts(block, len(pool)) @ columns
+            sums = draws.counts(len(pool)) @ columns
             return self.engine.score_segments(_as_rows(pool, sums)).scores
-        return np.array([self.corpus(pool.take(rows)) for rows in block])
+        return np.array([self.corpus(pool.take(rows)) for rows in draws.rows])
+
+
+class _Draws:
+    """The rows of a block of resamples, and how often each segment was drawn into each
+    (computed once, when first asked for)."""
+
+    def __init__(self, rows: Indices) -> None:
+        self.rows = rows
+        self._counts: Matrix | None = None
+
+    def counts(self, segments: int) -> Matrix:
+        if self._counts is None:
+            self._counts = draw_counts(self.rows, segments)
+        return self._counts
 
 
 def _columns(segments: SegmentStats) -> Matrix:

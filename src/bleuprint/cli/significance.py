@@ -91,7 +91,7 @@ class SignificanceTest:
         if self.kind == "ci":
             return systems * self.samples
         if self.kind == "bs":
-            return self.samples * (2 * systems - 1)
+            return self.samples * systems  # every system scored on the same resamples
         intervals = systems * self.confidence_resamples
         return 2 * self.samples * (systems - 1) + intervals
 
