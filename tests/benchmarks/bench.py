@@ -538,6 +538,12 @@ def paired_tests(options: Any) -> None:
     """Paired significance tests of several systems as whole processes (issue 26): sacreBLEU's
     command against ``bleuprint sacrebleu`` (the same arguments, its output byte for byte) and
     ``bleuprint compare``, alternated run by run; medians of CPU and wall time."""
+    print(
+        "\nPaired tests: whole processes, one thread, alternated; medians in seconds; the "
+        "ratios are sacreBLEU's time over each tool's.\n\n"
+        "| task | tool | wall (s) | CPU (s) | sacreBLEU's wall / tool's | "
+        "sacreBLEU's CPU / tool's | output |\n| --- | --- | ---: | ---: | ---: | ---: | --- |"
+    )
     folder = bench_corpora.wmt22() / bench_corpora.PAIR
     # The language pair's systems, and its second reference as one more system (7 in all).
     systems = [str(path) for path in sorted(folder.glob("sys.*.txt"))]
