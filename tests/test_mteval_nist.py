@@ -1,6 +1,7 @@
-"""mteval-v13a.pl's NIST score (issue 27): bleuprint's numbers against the script's own,
-recorded by tests/data/make_mteval_nist.py (the script is not part of the repository; the
-recording says how it was run), on WMT22 corpora of ../shared and hand-made cases."""
+"""mteval-v13a.pl's and mteval-v14.pl's NIST score (issue 27): bleuprint's numbers against
+the scripts' own, recorded by tests/data/make_mteval_nist.py (the scripts are not part of the
+repository; the recording says how they were run), on WMT22 corpora of ../shared and
+hand-made cases."""
 
 from __future__ import annotations
 
@@ -35,10 +36,20 @@ def _segments(case: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return case["hypotheses"], [list(of_segment) for of_segment in zip(*case["references"])]
 
 
+def _definition(case: dict[str, Any]) -> mteval.MtevalNIST:
+    """The definition of the script and options the case was recorded with."""
+    if case["script"] == "v13a":
+        assert not case["international_tokenization"]
+        return mteval.nist(c=case["c"])
+    return mteval.nist_v14(
+        c=case["c"], international_tokenization=case["international_tokenization"]
+    )
+
+
 @pytest.mark.parametrize("case", RECORDED, ids=[case["name"] for case in RECORDED])
 def test_system_and_segment_scores_are_the_scripts(case: dict[str, Any]) -> None:
     hypotheses, references = _segments(case)
-    definition = mteval.nist(c=case["c"])
+    definition = _definition(case)
     expected = case["expected"]
     if "raises" in expected:
         assert expected["raises"] == "Illegal division by zero"
@@ -61,6 +72,27 @@ def test_the_recording_holds_every_kind_of_case() -> None:
     assert {"the word 0 as a prefix", "an empty hypothesis", "an empty reference segment"} <= names
     assert {case["c"] for case in RECORDED} == {True, False}
     assert sum("wmt22" in case for case in RECORDED) >= 5
+    options = {(case["script"], case["c"], case["international_tokenization"]) for case in RECORDED}
+    assert options == {
+        ("v13a", False, False),
+        ("v13a", True, False),
+        ("v14", False, False),
+        ("v14", True, False),
+        ("v14", False, True),
+        ("v14", True, True),
+    }
+
+
+def test_the_signature_names_the_script_and_its_options() -> None:
+    assert (
+        mteval.nist().signature == "mteval-v13a-nist|case:lc|tok:13a|version:mosesdecoder-34452895"
+    )
+    assert mteval.nist_v14().signature == (
+        "mteval-v14-nist|case:lc|tok:13a|version:mosesdecoder-34452895"
+    )
+    assert mteval.nist_v14(c=True, international_tokenization=True).signature == (
+        "mteval-v14-nist|case:mixed|tok:intl|version:mosesdecoder-34452895"
+    )
 
 
 def test_a_compute_is_a_corpus_of_one() -> None:

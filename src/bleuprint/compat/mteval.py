@@ -1,4 +1,4 @@
-"""NIST's ``mteval-v13a.pl`` and ``mteval-v14.pl`` (mosesdecoder 34452895), BLEU only (``-b``).
+"""NIST's ``mteval-v13a.pl`` and ``mteval-v14.pl`` (mosesdecoder 34452895): BLEU (``-b``) and NIST.
 
 Both tokenize as sacreBLEU's ``13a`` does (``mteval-v14.pl --international-tokenization``: as
 its ``intl``, after undoing the escapes ``&quot; &amp; &lt; &gt; &apos;``). Without ``-c`` they
@@ -11,7 +11,8 @@ closest reference length (ties: the shorter), smoothed as
 even in a segment without any match, which sacreBLEU scores 0. The corpus score sums the
 segments' statistics; a segment's score (``-d 2``) is the sentence score.
 
-The NIST score that ``mteval-v13a.pl`` prints beside BLEU is :func:`nist` (:class:`MtevalNIST`).
+The NIST score that the scripts print beside BLEU is :func:`nist` (``mteval-v13a.pl``) and
+:func:`nist_v14` (``mteval-v14.pl``), both :class:`MtevalNIST`.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.mteval_v13a(c=True)
@@ -44,6 +45,7 @@ __all__ = [
     "InternationalUnescaped",
     "MtevalNIST",
     "nist",
+    "nist_v14",
     "v13a_parts",
     "v14_parts",
 ]
@@ -136,6 +138,30 @@ def nist(c: bool = False) -> MtevalNIST:
     return MtevalNIST(v13a_parts(c)["tokenizer"], c)
 
 
+def nist_v14(c: bool = False, international_tokenization: bool = False) -> MtevalNIST:
+    """The NIST score of ``mteval-v14.pl [-c] [--international-tokenization]``, as
+    :func:`nist` gives ``mteval-v13a.pl``'s: the two scripts compute it alike, and differ only
+    in the tokenizer the option chooses (:func:`v14_parts`).
+
+    Args:
+        c: the script's ``-c``: keep the case.
+        international_tokenization: the script's ``--international-tokenization`` (which
+            also lowercases every letter, with Perl's ``lc``, where ``c`` is not given).
+
+    Returns:
+        The definition, to score with.
+
+    >>> hypothesis, references = "Über 3,5 Äpfel!", ["über 3,5 äpfel !"]
+    >>> nist_v14().compute(hypothesis, references)  # Ü and Ä kept: 2 words of 4 match
+    1.0
+    >>> nist_v14(international_tokenization=True).compute(hypothesis, references)
+    2.0
+    """
+    tokenizer = v14_parts(c, international_tokenization)["tokenizer"]
+    tok = "intl" if international_tokenization else "13a"
+    return MtevalNIST(tokenizer, c, script="v14", tok=tok)
+
+
 # The penalty's constants, as the script names them: a hypothesis 1.5 times shorter than the
 # references' average is penalized by half.
 _RATIO_X, _SCORE_X = 1.5, 0.5
@@ -144,12 +170,13 @@ _ORDERS = 5  # the script computes orders 1 to 9 and reports the sum of the firs
 
 @attrs.frozen
 class MtevalNIST:
-    """``mteval-v13a.pl``'s NIST score (:func:`nist`): each matched n-gram counts the
-    information it carries in every reference of the corpus, ``-log(count(w1..wn) /
-    count(w1..wn-1)) / log 2``; each order's matched information is divided by the
-    hypotheses' n-grams of that order, the orders 1 to 5 are added, and the sum is multiplied
-    by a penalty on the length ratio, the hypotheses' words over the references' average
-    words. Its quirks:
+    """The NIST score of ``mteval-v13a.pl`` (:func:`nist`) and ``mteval-v14.pl``
+    (:func:`nist_v14`), which compute it alike: each matched n-gram counts the information it
+    carries in every reference of the corpus, ``-log(count(w1..wn) / count(w1..wn-1)) / log
+    2``; each order's matched information is divided by the hypotheses' n-grams of that order,
+    the orders 1 to 5 are added, and the sum is multiplied by a penalty on the length ratio,
+    the hypotheses' words over the references' average words. ``script`` and ``tok`` name the
+    script and its tokenizer in the signature. Its quirks:
 
     - a hypothesis n-gram's count is clipped to its largest count in any one reference, and
       its information is summed that many times;
@@ -166,6 +193,8 @@ class MtevalNIST:
 
     tokenizer: Tokenizer
     c: bool = False
+    script: str = "v13a"
+    tok: str = "13a"
 
     def compute(self, hypothesis: object, references: object) -> float:
         """The script's system score of a corpus of this one segment."""
@@ -186,7 +215,7 @@ class MtevalNIST:
     @property
     def signature(self) -> str:
         case = "mixed" if self.c else "lc"
-        return f"mteval-v13a-nist|case:{case}|tok:13a|version:mosesdecoder-34452895"
+        return f"mteval-{self.script}-nist|case:{case}|tok:{self.tok}|version:mosesdecoder-34452895"
 
     def _counted(self, hypotheses: object, references: object) -> list[_SegmentInformation]:
         """Each segment's matched information and counts, with the corpus's weights."""
