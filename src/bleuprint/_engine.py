@@ -11,7 +11,7 @@ import threading
 import types
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -30,6 +30,7 @@ from bleuprint import (
     weights,
 )
 from bleuprint import mbr as mbr_decoding
+from bleuprint._constructors import TypedConstructors
 from bleuprint._counting import Counting
 from bleuprint._help import engine_method, own_special_names, shown_signature
 from bleuprint._result import FAMILIES, BLEUResult, Signature
@@ -86,18 +87,28 @@ FIELD_OF_FAMILY: dict[str, str] = dict(
 _COUNTING_FAMILIES = FAMILIES[:5]
 
 
-class _NamedConstructors(type):
+def _constructor(cls: type[BLEUScore], constructor: str) -> Callable[..., BLEUScore]:
+    """The named constructor ``cls.<constructor>``, the class's ``__getattr__``."""
+    # Private and special names are never presets' (and are looked up often, by Python).
+    preset = None if constructor.startswith("_") else PRESETS.get(constructor.replace("_", "-"))
+    if preset is None:
+        raise AttributeError(f"type object {cls.__name__!r} has no attribute {constructor!r}")
+    return types.MethodType(_named(preset), cls)
+
+
+class _NamedConstructors(TypedConstructors):
     """The engine's class: a name it lacks, such as ``BLEUScore.nltk``, is the named constructor
     of the preset of that name (dashes for underscores), made from the registry when first
     looked up, which imports that preset's definition module only: a run imports the one
-    definition it uses. (On the class only: an engine has no such attribute.)"""
+    definition it uses. (On the class only: an engine has no such attribute.)
 
-    def __getattr__(cls, constructor: str) -> Callable[..., BLEUScore]:
-        # Private and special names are never presets' (and are looked up often, by Python).
-        preset = None if constructor.startswith("_") else PRESETS.get(constructor.replace("_", "-"))
-        if preset is None:
-            raise AttributeError(f"type object {cls.__name__!r} has no attribute {constructor!r}")
-        return types.MethodType(_named(preset), cls)
+    A type checker knows bleuprint's own constructors from their declarations in
+    ``bleuprint._constructors.TypedConstructors``, generated from the registry, and is
+    not shown ``__getattr__``, which would let any name through.
+    """
+
+    if not TYPE_CHECKING:
+        __getattr__ = _constructor
 
     def __dir__(cls) -> list[str]:
         # For help() and dir(): listing the constructors imports every definition module;
