@@ -1,5 +1,6 @@
 """The command's memory does not grow with the corpus: ``score`` reads its files a chunk at a
-time and keeps per-segment statistics only where a test or sentence scores need them."""
+time, keeps per-segment statistics only where a test needs them, and writes sentence scores as
+each chunk is counted."""
 
 from __future__ import annotations
 
@@ -32,8 +33,13 @@ def _peak_mb(folder: Path, lines: int, *options: str) -> float:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in kilobytes is Linux's")
-def test_a_corpus_score_reads_files_in_bounded_memory(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [(), ("-sl",), ("-sl", "-f", "json"), ("--jobs", "2")],
+    ids=["corpus", "sentences", "sentences in JSON", "two jobs"],
+)
+def test_a_score_reads_files_in_bounded_memory(tmp_path: Path, options: tuple[str, ...]) -> None:
     # 400,000 lines are about 50 MB of text a file: held whole, as Python strings, several
-    # times that.
-    small, large = _peak_mb(tmp_path, 20_000), _peak_mb(tmp_path, 400_000)
+    # times that; their sentence scores as JSON, about 400 MB.
+    small, large = _peak_mb(tmp_path, 20_000, *options), _peak_mb(tmp_path, 400_000, *options)
     assert large < small + 20

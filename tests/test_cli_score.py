@@ -710,9 +710,10 @@ def test_the_warning_is_sacrebleus(tmp_path: Path) -> None:
         ("score", "-i", "hyp.txt", "better.txt"),
         ("score", "-i", "hyp.txt", "better.txt", "-pbs", "-pbsn", "30", "-ci"),
         ("score", "-i", "hyp.txt", "-sl"),
+        ("score", "-i", "hyp.txt", "-sl", "-f", "json"),
         ("compare", "-i", "hyp.txt", "better.txt", "-pbsn", "30"),
     ],
-    ids=["two systems", "paired", "sentence level", "compare"],
+    ids=["two systems", "paired", "sentence level", "sentence level in JSON", "compare"],
 )
 def test_jobs_change_nothing_but_the_processes(tmp_path: Path, options: tuple[str, ...]) -> None:
     # More segments than one counting chunk (16,384), so that several processes count.
@@ -760,3 +761,16 @@ def test_text_under_sacrebleus_preset_prints_sacrebleus_lines(
     *sacrebleus, bleuprints = got.splitlines(keepends=True)
     assert "".join(sacrebleus).encode() == expected.stdout
     assert bleuprints.startswith(f"BLEU|bleuprint:{__version__}|tok:")
+
+
+def test_sentence_scores_of_misaligned_files_write_nothing(tmp_path: Path) -> None:
+    # Sentence scores are written as they are counted: the line counts are checked first,
+    # before the 4,999 segments the files have in common would be written.
+    (tmp_path / "hyp.txt").write_text("a b c\n" * 5_000, encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("a b d\n" * 4_999, encoding="utf-8")
+    completed = run("score", "-r", "ref.txt", "-i", "hyp.txt", "-sl", cwd=tmp_path)
+    assert (completed.returncode, completed.stdout) == (2, "")
+    assert completed.stderr == (
+        "bleuprint: error: hyp.txt has 5000 lines but ref.txt has 4999: every file needs one "
+        "line per segment\n"
+    )

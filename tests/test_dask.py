@@ -420,7 +420,7 @@ def test_reading_files_checks_alignment_and_encoding(tmp_path: Path) -> None:
     hypothesis.write_bytes(b"a\nb\n\xffc\n")
     reference.write_bytes(b"a\nb\n")
     empty.write_bytes(b"")
-    with pytest.raises(InputError, match=r"ref\.txt has 2 lines but .*hyp\.txt has 3"):
+    with pytest.raises(InputError, match=r"hyp\.txt has 3 lines but .*ref\.txt has 2"):
         bleu_dask.read_corpus(hypothesis, [reference])
     reference.write_bytes(b"a\nb\nc\n")
     pairs = bleu_dask.read_corpus(hypothesis, [reference], lines_per_partition=2)

@@ -39,8 +39,12 @@ from bleuprint.exceptions import InputError, counted
 __all__ = [
     "STDIN",
     "LineLayout",
+    "Part",
     "byte_order_mark_warning",
+    "differing_lengths",
     "display_name",
+    "line_count",
+    "line_parts",
     "lines_differ",
     "open_binary",
     "read_line_blocks",
@@ -114,6 +118,16 @@ def read_line_blocks(
             raise _unreadable(error, shown) from None
 
 
+def line_count(path: str) -> int:
+    """The number of lines of the plain file at ``path``, counted without decoding it (a final
+    line without ``\\n`` counts)."""
+    newlines, last = 0, b"\n"
+    with open_binary(path) as handle:
+        while block := handle.read(LineLayout.BLOCK):
+            newlines, last = newlines + block.count(b"\n"), block[-1:]
+    return newlines + (last != b"\n")
+
+
 @attrs.frozen
 class LineLayout:
     """Where the partitions of ``every`` lines of one text file start (byte offsets), its
@@ -154,6 +168,29 @@ class LineLayout:
     def byte_range(self, number: int) -> tuple[int, int]:
         end = self.starts[number + 1] if number + 1 < len(self.starts) else self.size
         return self.starts[number], end
+
+
+@attrs.frozen
+class Part:
+    """A part of files aligned line by line: each file's byte range (``byte_range`` of
+    :func:`read_lines`), and the number of the part's first line."""
+
+    byte_ranges: list[tuple[int, int]]
+    first_line: int
+
+
+def line_parts(paths: Sequence[str], every: int) -> list[Part]:
+    """Plain files aligned line by line, cut into parts of ``every`` lines (the last may have
+    fewer) that processes can read on their own: one pass over each file, not decoded. Files of
+    different line counts are an error (:func:`differing_lengths`)."""
+    layouts = [LineLayout.scan(path, every) for path in paths]
+    counts = [layout.lines for layout in layouts]
+    if len(set(counts)) > 1:
+        raise differing_lengths(paths, counts)
+    return [
+        Part([layout.byte_range(number) for layout in layouts], 1 + number * every)
+        for number in range(len(layouts[0].starts))
+    ]
 
 
 def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[str]:
@@ -240,6 +277,16 @@ def lines_differ(name: str, count: int, other: str, other_count: int) -> InputEr
         f"{name} has {counted(count, 'line')} but {other} has {other_count}: every file needs "
         "one line per segment"
     )
+
+
+def differing_lengths(files: Sequence[str], counts: Sequence[int]) -> InputError:
+    """The error for files of different line counts (``counts``, not all equal): the first
+    file against the first whose count differs from it, or the one that is empty."""
+    other = next(index for index, count in enumerate(counts) if count != counts[0])
+    for index in (0, other):
+        if not counts[index]:
+            return InputError("the file is empty", path=files[index])
+    return lines_differ(files[0], counts[0], files[other], counts[other])
 
 
 def byte_order_mark_warning(path: str, segments: Sequence[str]) -> str | None:

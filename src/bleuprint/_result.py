@@ -180,15 +180,20 @@ def _as_percentage(ratio: float, total: float) -> float:
     A precision is a ratio of counts. ``100 * (23 / 80)`` lands a hair off 28.75, which
     ``100 * 23 / 80`` hits exactly and then rounds half to even when printed. So the ratio is
     recovered as a fraction (when it is the one the float stands for) and scaled exactly.
-    Most precisions are matches over the order's n-gram total, which is tried first: with a
-    denominator up to 10**7 it is the fraction the general search finds, at a fraction of
-    its cost.
+    Most precisions are matches over the order's n-gram total, which is tried first, then
+    one over a whole number (a smoothed order without a match, such as sacreBLEU's
+    ``1 / (2**k * total)``): with a denominator up to 10**7 each is the fraction the general
+    search finds, at a fraction of its cost.
     """
     if 0 < total <= _LARGEST_DENOMINATOR and float(total).is_integer():
         whole_total = int(total)
         matches = round(ratio * whole_total)
         if matches / whole_total == ratio:
             return 100 * matches / whole_total
+    if 0 < ratio <= 1:
+        denominator = round(1 / ratio)
+        if denominator <= _LARGEST_DENOMINATOR and 1 / denominator == ratio:
+            return 100 / denominator
     from fractions import Fraction  # noqa: PLC0415 - rarely reached; it imports decimal
 
     fraction = Fraction(ratio).limit_denominator(_LARGEST_DENOMINATOR)

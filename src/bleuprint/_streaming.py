@@ -236,28 +236,23 @@ def count_files(
     return total
 
 
-# A part of the files: each file's byte range, and the number of the part's first line.
-_Part = tuple[list[tuple[str, tuple[int, int]]], int]
-
-
 def _count_parts(engine: Counter, files: list[str], chunk_size: int, jobs: int) -> BLEUStats:
     """The statistics of the files, counted in ``jobs`` processes, a part each, summed in
     order."""
-    lines = _io.LineLayout.scan(files[0], 1 << 62).lines
-    every = max(1, -(-lines // jobs))
-    layouts = [_io.LineLayout.scan(path, every) for path in files]
-    if len({layout.lines for layout in layouts}) > 1:
-        raise _differing_lengths(files, [layout.lines for layout in layouts])
-    parts: list[_Part] = [
-        ([(layout.path, layout.byte_range(number)) for layout in layouts], 1 + number * every)
-        for number in range(len(layouts[0].starts))
-    ]
+    every = max(1, -(-_io.line_count(files[0]) // jobs))
+    parts = _io.line_parts(files, every)
     # (multiprocessing only where it runs: it costs start-up time.)
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
     with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
         counted = list(
-            pool.map(_count_part, [engine] * len(parts), parts, [chunk_size] * len(parts))
+            pool.map(
+                _count_part,
+                [engine] * len(parts),
+                [files] * len(parts),
+                parts,
+                [chunk_size] * len(parts),
+            )
         )
     total = engine.empty_stats()
     for stats in counted:
@@ -265,21 +260,18 @@ def _count_parts(engine: Counter, files: list[str], chunk_size: int, jobs: int) 
     return total
 
 
-def _count_part(engine: Counter, part: _Part, chunk_size: int) -> BLEUStats:
-    ranges, first_line = part
-    chunks = _file_chunks([path for path, _ in ranges], chunk_size, ranges, first_line)
-    return summed(engine, _counted(engine, chunks, 1, first_segment=first_line - 1))
+def _count_part(engine: Counter, files: list[str], part: _io.Part, chunk_size: int) -> BLEUStats:
+    chunks = _file_chunks(files, chunk_size, part)
+    return summed(engine, _counted(engine, chunks, 1, first_segment=part.first_line - 1))
 
 
 def _file_chunks(
-    files: Sequence[str],
-    chunk_size: int,
-    ranges: Sequence[tuple[str, tuple[int, int]]] | None = None,
-    first_line: int = 1,
+    files: Sequence[str], chunk_size: int, part: _io.Part | None = None
 ) -> Iterator[Chunk]:
-    """The aligned lines of the files (of their byte ranges if given), ``chunk_size`` at a
+    """The aligned lines of the files (of a part of them if given), ``chunk_size`` at a
     time: line ``i`` of every reference file is a reference of line ``i`` of the first."""
-    byte_ranges = [byte_range for _, byte_range in ranges] if ranges else [None] * len(files)
+    byte_ranges = part.byte_ranges if part else [None] * len(files)
+    first_line = part.first_line if part else 1
     streams = [
         _io.read_line_blocks(path, byte_range=byte_range, first_line=first_line)
         for path, byte_range in zip(files, byte_ranges)
@@ -329,14 +321,4 @@ def _lines_differ(
         taken + len(buffer) + (sum(map(len, stream)) if buffer else 0)
         for buffer, stream in zip(buffers, streams)
     ]
-    return _differing_lengths(files, counts)
-
-
-def _differing_lengths(files: Sequence[str], counts: Sequence[int]) -> InputError:
-    """The first file against the first whose line count differs from it, or the one that
-    is empty."""
-    other = next(index for index, count in enumerate(counts) if count != counts[0])
-    for index in (0, other):
-        if not counts[index]:
-            return InputError("the file is empty", path=files[index])
-    return _io.lines_differ(files[0], counts[0], files[other], counts[other])
+    return _io.differing_lengths(files, counts)

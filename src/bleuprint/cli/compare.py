@@ -6,7 +6,7 @@ import argparse
 
 from bleuprint.cli import plot, render_scores
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
-from bleuprint.cli.corpus import read_corpus, warn_if_tokenized
+from bleuprint.cli.corpus import count_corpus
 from bleuprint.cli.options import (
     SubCommands,
     add_input_options,
@@ -15,7 +15,7 @@ from bleuprint.cli.options import (
 )
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import add_significance_options, chosen_test
-from bleuprint.cli.systems import add_names_option, check_names, named, plot_scores, score_systems
+from bleuprint.cli.systems import add_names_option, check_names, named, plot_scores, score_counted
 
 
 def add_command(commands: SubCommands) -> None:
@@ -43,10 +43,7 @@ def run(arguments: argparse.Namespace) -> str:
     plot.check(arguments)
     check_names(arguments)
     with Progress(quiet=arguments.quiet) as progress:
-        corpus = read_corpus(arguments, progress)
-        warn_if_tokenized(engine, corpus, arguments)
-        scores = named(
-            score_systems(engine, corpus, test, progress, jobs=arguments.jobs), arguments.names
-        )
+        counted = count_corpus(engine, arguments, progress, keep_segments=test is not None)
+        scores = named(score_counted(engine, counted, test, progress), arguments.names)
         plot_scores(scores, test, arguments, progress)
     return render_scores.corpus_scores("compare", scores, test, arguments)

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
 from bleuprint._engine import BLEUScore
 from bleuprint._io import (
     STDIN,
+    Part,
     byte_order_mark_warning,
+    differing_lengths,
+    display_name,
+    line_count,
+    line_parts,
     read_line_blocks,
     read_segments,
     same_length,
@@ -82,51 +89,177 @@ def read_corpus(arguments: argparse.Namespace, progress: Progress) -> Corpus:
 
 
 def count_corpus(
-    engine: BLEUScore, arguments: argparse.Namespace, progress: Progress, *, keep_segments: bool
+    engine: BLEUScore,
+    arguments: argparse.Namespace,
+    progress: Progress,
+    *,
+    keep_segments: bool,
+    on_counted: Callable[[SegmentStats], object] | None = None,
 ) -> CountedCorpus:
     """Count every system file against the reference files as they are read, a chunk of
     lines at a time, so that memory holds one chunk of text whatever the files' length, and
-    the statistics of each segment (as arrays) only with ``keep_segments``. Warns as
-    :func:`read_corpus` and :func:`warn_if_tokenized` do."""
+    the statistics of each segment (as arrays) only with ``keep_segments``; ``on_counted`` is
+    given the first system's statistics of each chunk, in order, as they are counted. With
+    ``--jobs N``, plain files are cut into parts of whole lines that N processes read and
+    count on their own (only statistics come back). Warns as :func:`read_corpus` and
+    :func:`warn_if_tokenized` do."""
     names = _system_files(arguments)
     for path in [*arguments.references, *names]:  # in the order read_corpus reads them
         if path != STDIN and not path.endswith(".gz") and _size(path) == 0:
             raise InputError("the file is empty", path=path)
-    paths = [*names, *arguments.references]  # a length error names the first system
-    chunks: list[list[SegmentStats]] = [[] for _ in names]
-    totals = [engine.empty_stats() for _ in names]
-    tokenized = [0] * len(names)
-    first_lines: dict[str, list[str]] = {}
-    with progress.stage("reading and counting", total_bytes(paths), "bytes") as update:
-        streams = [read_line_blocks(path, sacrebleu_names=True, progress=update) for path in paths]
-        line = 1
-        for columns in aligned_columns(_display(paths), streams, _CHUNK):
-            texts = [[segment.rstrip() for segment in column] for column in columns]
-            if line == 1:
-                first_lines = {path: text[:1] for path, text in zip(paths, texts)}
-            references = [
-                stream
-                for path, text in zip(arguments.references, texts[len(names) :])
-                for stream in _references(path, text, arguments.num_refs, line)
-            ]
-            segment_references = [list(segment) for segment in zip(*references)]
-            for index, system in enumerate(texts[: len(names)]):
-                counted = engine.count_segments(system, segment_references)
-                totals[index] = engine.total(counted, totals[index])
-                if keep_segments:
-                    chunks[index].append(counted)
-                tokenized[index] += sum(segment.endswith(" .") for segment in system)
-            line += len(columns[0])
-    if line == 1:
-        raise InputError("the file is empty", path=_display(paths)[0])
-    _warn_of_byte_order_marks(first_lines, arguments)
+    files = _Files(names, arguments.references, arguments.num_refs)
+    with progress.stage("reading and counting", total_bytes(files.paths), "bytes") as update:
+        counted = _Counted.empty(engine, len(names))
+        if arguments.jobs == 1 or not all(map(_splittable, files.paths)):
+            part = _count_part(
+                engine, files, None, keep=keep_segments, on_counted=on_counted, update=update
+            )
+            counted.add(part, keep_segments)
+        else:
+            keep = keep_segments or on_counted is not None
+            for part in _counted_parts(engine, files, arguments.jobs, keep, update):
+                if on_counted is not None:
+                    for chunk in part.chunks[0]:
+                        on_counted(chunk)
+                counted.add(part, keep_segments)
+    if not counted.lines:
+        raise InputError("the file is empty", path=_display(files.paths)[0])
+    _warn_of_byte_order_marks(counted.first_lines, arguments)
     _warn_if_tokenized(
         engine,
-        [name for name, count in zip(_display(names), tokenized) if count >= TOKENIZED_LINES],
+        [
+            name
+            for name, count in zip(_display(names), counted.tokenized)
+            if count >= TOKENIZED_LINES
+        ],
         arguments,
     )
-    segments = [SegmentStats.concatenate(system) for system in chunks] if keep_segments else []
-    return CountedCorpus(_display(names), totals, segments)
+    segments = (
+        [SegmentStats.concatenate(system) for system in counted.chunks] if keep_segments else []
+    )
+    return CountedCorpus(_display(names), counted.totals, segments)
+
+
+@attrs.frozen
+class _Files:
+    """The command's files, as a process that reads a part of them needs them."""
+
+    systems: list[str]
+    references: list[str]
+    num_refs: int  # references in each line of a reference file (tab-separated)
+
+    @property
+    def paths(self) -> list[str]:
+        return [*self.systems, *self.references]  # a length error names the first system
+
+
+@attrs.define
+class _Counted:
+    """What was counted of the files (or of a part of them), by system."""
+
+    totals: list[BLEUStats]
+    chunks: list[list[SegmentStats]]  # each chunk's statistics, where kept
+    tokenized: list[int]  # lines that end in " ."
+    first_lines: dict[str, list[str]]  # each file's first line, read from the first part
+    lines: int = 0
+
+    @classmethod
+    def empty(cls, engine: BLEUScore, systems: int) -> _Counted:
+        return cls(
+            [engine.empty_stats()] * systems, [[] for _ in range(systems)], [0] * systems, {}
+        )
+
+    def add(self, part: _Counted, keep_segments: bool) -> None:
+        """Add the next part's counts (its statistics too, with ``keep_segments``)."""
+        self.totals = [total + more for total, more in zip(self.totals, part.totals)]
+        if keep_segments:
+            for chunks, more in zip(self.chunks, part.chunks):
+                chunks.extend(more)
+        self.tokenized = [count + more for count, more in zip(self.tokenized, part.tokenized)]
+        self.first_lines = self.first_lines or part.first_lines
+        self.lines += part.lines
+
+
+def _splittable(path: str) -> bool:
+    """Whether processes can each read a part of the file (not standard input, not .gz)."""
+    return path != STDIN and not path.endswith(".gz")
+
+
+# Lines a process reads at most at once with --jobs: parts this size keep the statistics of a
+# part's segments (where they are kept for sentence scores) small, and the processes busy.
+_PART_LINES = 1 << 18
+
+
+def _counted_parts(
+    engine: BLEUScore, files: _Files, jobs: int, keep: bool, update: Update
+) -> Iterator[_Counted]:
+    """Each part's counts, in order, counted by ``jobs`` processes; ``update`` is told each
+    part's bytes as it comes."""
+    every = max(1, min(-(-line_count(files.paths[0]) // jobs), _PART_LINES))
+    parts = line_parts(files.paths, every)
+    # (multiprocessing only where it runs: it costs start-up time.)
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
+        counting = functools.partial(_count_part, engine, files, keep=keep)
+        for part, counted in zip(parts, pool.map(counting, parts)):
+            update(sum(end - start for start, end in part.byte_ranges))
+            yield counted
+
+
+def _count_part(
+    engine: BLEUScore,
+    files: _Files,
+    part: Part | None,
+    *,
+    keep: bool,
+    on_counted: Callable[[SegmentStats], object] | None = None,
+    update: Update | None = None,
+) -> _Counted:
+    """The counts of the files (or of a ``part`` of them), read a chunk of lines at a time;
+    each chunk's statistics kept with ``keep``, and the first system's given to
+    ``on_counted``; ``update`` is told the bytes read."""
+    systems = len(files.systems)
+    counted = _Counted.empty(engine, systems)
+    byte_ranges = part.byte_ranges if part else [None] * len(files.paths)
+    line = part.first_line if part else 1
+    streams = [
+        read_line_blocks(
+            path, byte_range=byte_range, first_line=line, sacrebleu_names=True, progress=update
+        )
+        for path, byte_range in zip(files.paths, byte_ranges)
+    ]
+    for columns in aligned_columns(_display(files.paths), streams, _CHUNK):
+        texts = [[segment.rstrip() for segment in column] for column in columns]
+        if line == 1:
+            counted.first_lines = {path: text[:1] for path, text in zip(files.paths, texts)}
+        references = [
+            stream
+            for path, text in zip(files.references, texts[systems:])
+            for stream in _references(path, text, files.num_refs, line)
+        ]
+        segment_references = [list(segment) for segment in zip(*references)]
+        for index, system in enumerate(texts[:systems]):
+            chunk = engine.count_segments(system, segment_references)
+            counted.totals[index] = engine.total(chunk, counted.totals[index])
+            if keep:
+                counted.chunks[index].append(chunk)
+            if on_counted is not None and index == 0:
+                on_counted(chunk)
+            counted.tokenized[index] += sum(segment.endswith(" .") for segment in system)
+        line += len(columns[0])
+        counted.lines += len(columns[0])
+    return counted
+
+
+def check_line_counts(paths: Sequence[str]) -> None:
+    """Fail, before any output is written, where two of the files have different numbers of
+    lines; standard input and ``.gz`` files are read once, as they come, and checked then."""
+    files = [path for path in paths if path != STDIN and not path.endswith(".gz")]
+    with contextlib.suppress(OSError):  # reading it names the problem
+        counts = [line_count(path) for path in files]
+        if len(set(counts)) > 1:
+            raise differing_lengths(files, counts)
 
 
 def _system_files(arguments: argparse.Namespace) -> list[str]:
@@ -172,7 +305,7 @@ def _references(path: str, segments: list[str], count: int, first_line: int = 1)
 
 
 def _display(paths: Sequence[str]) -> list[str]:
-    return ["<stdin>" if path == STDIN else path for path in paths]
+    return [display_name(path) for path in paths]
 
 
 def warn_if_tokenized(engine: BLEUScore, corpus: Corpus, arguments: argparse.Namespace) -> None:
@@ -205,19 +338,6 @@ def tokenized_warning(names: str) -> str:
         "period (' .'): it looks like you forgot to detokenize your test data, which may hurt "
         "your score (--force to silence this)"
     )
-
-
-def count_systems(
-    engine: BLEUScore, corpus: Corpus, progress: Progress, jobs: int = 1
-) -> CountedCorpus:
-    """Every system of a corpus read whole, counted on ``jobs`` processes."""
-    size = sum(len(system) for system in corpus.systems)
-    with progress.stage("counting", size, "segments") as update:
-        references = corpus.segment_references()
-        counted = [
-            count_segments(engine, system, references, update, jobs) for system in corpus.systems
-        ]
-    return CountedCorpus.of(engine, corpus.names, counted)
 
 
 def count_segments(

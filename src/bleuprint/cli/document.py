@@ -81,6 +81,47 @@ def document(
     return _PLACEHOLDER.sub(lambda match: _one_per_line(rows[int(match[1])]), text) + "\n"
 
 
+@attrs.frozen
+class StreamedDocument:
+    """The document of one system whose ``segments`` are written as they are scored (``score
+    -sl`` on files of any length): :meth:`head`, :meth:`segments` for each chunk, then
+    :meth:`tail`. The system's own score is known only once its last segment is counted, so
+    it follows its ``segments`` here (the keys are those of :func:`document`).
+
+    >>> from bleuprint import BLEUScore
+    >>> streamed = StreamedDocument("score", "sacrebleu", BLEUScore().signature, {"system": "s"})
+    >>> text = streamed.head() + streamed.segments([{"score": 1.0}], first=True)
+    >>> text += streamed.segments([{"score": 2.0}], first=False) + streamed.tail({"score": 1.5})
+    >>> json.loads(text)["systems"]
+    [{'system': 's', 'segments': [{'score': 1.0}, {'score': 2.0}], 'score': 1.5}]
+    """
+
+    command: str
+    preset: str
+    signature: Signature
+    system: Mapping[str, Any]  # its name and file
+
+    def head(self) -> str:
+        """The text before the first segment."""
+        return self._around_segments({})[0] + "[\n"
+
+    def segments(self, rows: Sequence[Mapping[str, Any]], *, first: bool) -> str:
+        """The text of a chunk of segments (at least one), ``first`` or following others."""
+        lines = ",\n".join(_SEGMENT_INDENT + _COMPACT.encode(row) for row in rows)
+        return lines if first else ",\n" + lines
+
+    def tail(self, score: Mapping[str, Any]) -> str:
+        """The text after the last segment: the system's ``score`` fields, and the end."""
+        return "\n" + _SEGMENT_INDENT[1:] + "]" + self._around_segments(score)[1]
+
+    def _around_segments(self, score: Mapping[str, Any]) -> tuple[str, str]:
+        system = {**self.system, "segments": [], **score}
+        text = document(self.command, self.preset, self.signature, [system])
+        # (unescaped quotes occur in no string: this is the key itself)
+        before, after = text.split('"segments": []', 1)
+        return before + '"segments": ', after
+
+
 _ROWS = "\0segments-"
 """A system's segments stand in the indented text as this string and their number."""
 _PLACEHOLDER = re.compile(re.escape(json.dumps(_ROWS)[:-1]) + r'(\d+)"')

@@ -11,21 +11,23 @@ percentages), and text output rounds them for reading.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from bleuprint import presets
-from bleuprint._result import BLEUResult
+from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SentenceScores
 from bleuprint.cli.document import (
     ScoreFormat,
+    StreamedDocument,
     document,
     sacrebleu_signature,
     score_fields,
     verbose,
 )
-from bleuprint.cli.progress import Update
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
 from bleuprint.cli.table import format_table
@@ -36,43 +38,65 @@ if TYPE_CHECKING:  # imported by the run of a test
     from bleuprint.significance import SignificanceResult
 
 
-def sentence_scores(
-    scores: SentenceScores,
-    corpus: SystemScore,
-    arguments: argparse.Namespace,
-    progress: Update,
-) -> str:
-    """One score per segment: the JSON document (the system's score over them, with its
-    ``segments``), text lines, ``-b`` scores or a TSV table; ``progress`` is told of each
-    segment's result as it is made."""
-    printed = ScoreFormat.of(arguments)
-    if arguments.score_only:
-        progress(len(scores))
-        return "".join(printed(score) + "\n" for score in scores.scores.tolist())
-    if arguments.format == "latex":
-        raise ConfigurationError("-f latex writes a table of systems: not with --sentence-level")
-    segments = _reported(scores, progress)
-    if arguments.format == "json":
-        system = _json_system(corpus, printed)
-        system["segments"] = [
-            {"segment": number, **score_fields(result, printed)}
-            for number, result in enumerate(segments, start=1)
-        ]
-        return document("score", arguments.preset, corpus.result.signature, [system])
-    if arguments.format == "tsv":
-        return _tsv(
-            [SystemScore(str(number), result) for number, result in enumerate(segments, 1)],
-            None,
-            printed,
-            first_column="segment",
-        )
-    return _text_lines(list(segments), printed)
+@attrs.define
+class SentenceOutput:
+    """One score per segment, written a chunk of segments at a time as they are scored, so
+    that files of any length take bounded memory: the JSON document (the system's score over
+    the segments follows its ``segments``: :class:`~bleuprint.cli.document.StreamedDocument`),
+    text lines, ``-b`` scores or a TSV table. :meth:`chunk` for each chunk in order, then
+    :meth:`end`."""
 
+    arguments: argparse.Namespace
+    system: str
+    file: str | None  # where the system was read from
+    printed: ScoreFormat
+    written: int = 0  # segments so far
+    last: BLEUResult | None = None  # the last segment's
 
-def _reported(scores: SentenceScores, progress: Update) -> Iterator[BLEUResult]:
-    for result in scores:
-        yield result
-        progress(1)
+    @classmethod
+    def of(cls, arguments: argparse.Namespace, system: str, file: str | None) -> SentenceOutput:
+        """The output of a system's segments; fails at once where the format has none."""
+        if arguments.format == "latex" and not arguments.score_only:
+            raise ConfigurationError(
+                "-f latex writes a table of systems: not with --sentence-level"
+            )
+        return cls(arguments, system, file, ScoreFormat.of(arguments))
+
+    def chunk(self, scores: SentenceScores) -> str:
+        """The text of the next chunk's segments (at least one)."""
+        first, printed = self.written == 0, self.printed
+        numbers = range(self.written + 1, self.written + len(scores) + 1)
+        self.written += len(scores)
+        if self.arguments.score_only:
+            return "".join(printed(score) + "\n" for score in scores.scores.tolist())
+        results = list(scores)
+        self.last = results[-1]
+        if self.arguments.format == "json":
+            fields = [
+                {"segment": number, **score_fields(result, printed)}
+                for number, result in zip(numbers, results)
+            ]
+            document = self._document(results[0].signature)  # (every segment's is the same)
+            return (document.head() if first else "") + document.segments(fields, first=first)
+        if self.arguments.format == "tsv":
+            header = _tsv_header(len(results[0].precisions), None, "segment") if first else ""
+            rows = [SystemScore(str(number), result) for number, result in zip(numbers, results)]
+            return header + "".join(_tsv_row(row, None, printed) for row in rows)
+        return _text_lines(results, printed, signature_line=False)
+
+    def end(self, corpus: BLEUResult) -> str:
+        """The text after the last segment: the system's own score in JSON, bleuprint's
+        signature under sacreBLEU's lines."""
+        if self.arguments.score_only or self.arguments.format == "tsv":
+            return ""
+        if self.arguments.format == "json":
+            return self._document(corpus.signature).tail(score_fields(corpus, self.printed))
+        return _signature_line(self.printed, self.last)
+
+    def _document(self, signature: Signature) -> StreamedDocument:
+        read_from = {} if self.file is None else {"file": self.file}
+        system = {"system": self.system, **read_from}
+        return StreamedDocument("score", self.arguments.preset, signature, system)
 
 
 def corpus_scores(
@@ -137,20 +161,35 @@ def _text_lines(
     printed: ScoreFormat,
     test: SignificanceResult | None = None,
     tested: Mapping[str, object] = MappingProxyType({}),
+    *,
+    signature_line: bool = True,
 ) -> str:
     """sacreBLEU's one-line form of each result. Under sacreBLEU's presets each line is the
     one sacreBLEU prints, its signature included, and bleuprint's signature follows on a line
-    of its own (as under a table); under the others the line carries bleuprint's signature."""
-    sacrebleus = presets.origin(printed.preset.name) == sacrebleu.__name__
+    of its own (as under a table: :func:`_signature_line`, unless ``signature_line`` is
+    false); under the others the line carries bleuprint's signature."""
+    sacrebleus = _sacrebleus(printed)
     lines = []
     for result in results:
         interval = _interval(test, printed)
         score = printed(result.score) + (f" ({interval})" if interval else "")
         named = sacrebleu_signature(result, tested) if sacrebleus else None
         lines.append(f"BLEU|{named or result.signature} = {score} {verbose(result)}\n")
-    if sacrebleus and results:
-        lines.append(f"BLEU|{results[-1].signature}\n")
+    if signature_line and results:
+        lines.append(_signature_line(printed, results[-1]))
     return "".join(lines)
+
+
+def _sacrebleus(printed: ScoreFormat) -> bool:
+    return presets.origin(printed.preset.name) == sacrebleu.__name__
+
+
+def _signature_line(printed: ScoreFormat, result: BLEUResult | None) -> str:
+    """bleuprint's signature on a line of its own, under sacreBLEU's lines (whose signature
+    is sacreBLEU's); nothing under the others."""
+    if result is None or not _sacrebleus(printed):
+        return ""
+    return f"BLEU|{result.signature}\n"
 
 
 def _text_table(
@@ -194,26 +233,31 @@ def _tsv(
     *,
     first_column: str,
 ) -> str:
-    max_n = len(scores[0].result.precisions)
+    header = _tsv_header(len(scores[0].result.precisions), test, first_column)
+    return header + "".join(_tsv_row(score, test, printed) for score in scores)
+
+
+def _tsv_header(max_n: int, test: SignificanceTest | None, first_column: str) -> str:
     header = [first_column, "score", *(f"p{n}" for n in range(1, max_n + 1))]
     header += ["bp", "ratio", "hyp_len", "ref_len"]
     if test is not None:
         header += ["mean", "ci", "p_value"]
-    rows = ["\t".join(header)]
-    for score in scores:
-        result = score.result
-        cells: list[object] = [score.name, printed(result.score)]
-        cells += [100 * precision for precision in result.precisions]
-        cells += [result.brevity_penalty, result.ratio]
-        cells += [result.hypothesis_length, result.reference_length]
-        if test is not None:
-            outcome = score.test
-            if outcome is None:  # a row the test gives nothing for
-                cells += [None, None, None]
-            else:
-                cells += [printed.scaled(outcome.mean), printed.scaled(outcome.ci), outcome.p_value]
-        rows.append("\t".join(_tsv_cell(cell) for cell in cells))
-    return "\n".join(rows) + "\n"
+    return "\t".join(header) + "\n"
+
+
+def _tsv_row(score: SystemScore, test: SignificanceTest | None, printed: ScoreFormat) -> str:
+    result = score.result
+    cells: list[object] = [score.name, printed(result.score)]
+    cells += [100 * precision for precision in result.precisions]
+    cells += [result.brevity_penalty, result.ratio]
+    cells += [result.hypothesis_length, result.reference_length]
+    if test is not None:
+        outcome = score.test
+        if outcome is None:  # a row the test gives nothing for
+            cells += [None, None, None]
+        else:
+            cells += [printed.scaled(outcome.mean), printed.scaled(outcome.ci), outcome.p_value]
+    return "\t".join(_tsv_cell(cell) for cell in cells) + "\n"
 
 
 def _tsv_cell(value: object) -> str:

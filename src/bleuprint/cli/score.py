@@ -7,17 +7,17 @@ The default definition is the ``sacrebleu`` preset, sacreBLEU 2.6.0's BLEU, so t
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TextIO
 
 from bleuprint._engine import BLEUScore
-from bleuprint._io import STDIN
+from bleuprint._io import STDIN, display_name
+from bleuprint._segments import SegmentStats
 from bleuprint.cli import plot, render_scores
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
 from bleuprint.cli.corpus import (
-    CountedCorpus,
+    check_line_counts,
     count_corpus,
-    count_systems,
-    read_corpus,
-    warn_if_tokenized,
 )
 from bleuprint.cli.options import (
     SubCommands,
@@ -25,7 +25,9 @@ from bleuprint.cli.options import (
     add_jobs_option,
     add_output_options,
 )
+from bleuprint.cli.output import write_stdout
 from bleuprint.cli.progress import Progress
+from bleuprint.cli.render_scores import SentenceOutput
 from bleuprint.cli.significance import SignificanceTest, add_significance_options, chosen_test
 from bleuprint.cli.systems import (
     SystemScore,
@@ -34,6 +36,7 @@ from bleuprint.cli.systems import (
     named,
     plot_scores,
     score_counted,
+    system_names,
 )
 from bleuprint.exceptions import ConfigurationError
 
@@ -88,7 +91,9 @@ def run(arguments: argparse.Namespace) -> str:
         raise ConfigurationError("--plot charts corpus scores: not with --sentence-level or --dask")
     plot.check(arguments)
     check_names(arguments)
-    with Progress(quiet=arguments.quiet) as progress:
+    # Segments' scores written to a terminal as they come would break the progress line.
+    hidden = arguments.quiet or (arguments.sentence_level and _is_terminal(sys.stdout))
+    with Progress(quiet=hidden) as progress:
         if arguments.dask is not None:
             scores = named(_score_on_dask(engine, test, arguments, progress), arguments.names)
             return render_scores.corpus_scores("score", scores, test, arguments)
@@ -96,30 +101,34 @@ def run(arguments: argparse.Namespace) -> str:
             raise ConfigurationError(
                 "--sentence-level scores one system, without significance tests"
             )
-        if arguments.jobs == 1:  # streamed: the files' text is never held whole
-            keep = arguments.sentence_level or test is not None
-            counted = count_corpus(engine, arguments, progress, keep_segments=keep)
-        else:
-            corpus = read_corpus(arguments, progress)
-            warn_if_tokenized(engine, corpus, arguments)
-            counted = count_systems(engine, corpus, progress, arguments.jobs)
         if arguments.sentence_level:
-            return _sentence_level(engine, counted, arguments, progress)
+            return _sentence_level(engine, arguments, progress)
+        counted = count_corpus(engine, arguments, progress, keep_segments=test is not None)
         scores = named(score_counted(engine, counted, test, progress), arguments.names)
         plot_scores(scores, test, arguments, progress)
     return render_scores.corpus_scores("score", scores, test, arguments)
 
 
-def _sentence_level(
-    engine: BLEUScore, corpus: CountedCorpus, arguments: argparse.Namespace, progress: Progress
-) -> str:
-    segments = corpus.segments[0]
-    with progress.stage("scoring", len(segments), "segments") as update:
-        results = engine.score_segments(segments)
-        (system,) = named(
-            [SystemScore(corpus.names[0], engine.score(corpus.totals[0]))], arguments.names
-        )
-        return render_scores.sentence_scores(results, system, arguments, update)
+# Segments whose scores are written at once: their text (about 1 KB a segment in JSON) and
+# their Python objects stay a few megabytes.
+_WRITTEN_AT_ONCE = 2048
+
+
+def _sentence_level(engine: BLEUScore, arguments: argparse.Namespace, progress: Progress) -> str:
+    """Each segment's score, written as its chunk is counted; the text after the last
+    segment is returned."""
+    file = display_name((arguments.input or [STDIN])[0])
+    (name,) = system_names([file], arguments.names)
+    output = SentenceOutput.of(arguments, name, file)
+
+    def write(counted: SegmentStats) -> None:
+        for start in range(0, len(counted), _WRITTEN_AT_ONCE):
+            part = counted[start : start + _WRITTEN_AT_ONCE]
+            write_stdout(output.chunk(engine.score_segments(part)))
+
+    check_line_counts([*(arguments.input or [STDIN]), *arguments.references])
+    counted = count_corpus(engine, arguments, progress, keep_segments=False, on_counted=write)
+    return output.end(engine.score(counted.totals[0]))
 
 
 def _score_on_dask(
@@ -161,3 +170,7 @@ def _score_on_dask(
             for path in arguments.input
         ]
     return [SystemScore(path, result) for path, result in zip(arguments.input, results)]
+
+
+def _is_terminal(stream: TextIO | None) -> bool:
+    return stream is not None and stream.isatty()

@@ -12,7 +12,7 @@ import attrs
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
 from bleuprint.cli import plot
-from bleuprint.cli.corpus import Corpus, CountedCorpus, count_systems
+from bleuprint.cli.corpus import CountedCorpus
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.significance import SignificanceTest, run_test
 from bleuprint.exceptions import ConfigurationError, counted
@@ -61,13 +61,18 @@ def named(scores: Sequence[SystemScore], names: Sequence[str] | None) -> list[Sy
     (``runs/sys.PROMT.txt`` is ``sys.PROMT``, no path in a paper's table), or the files as
     given where two would collide."""
     files = [score.name for score in scores]
-    if names is None:
-        names = [_short_name(path) for path in files]
-        if len(set(names)) != len(names):
-            names = files
     return [
-        attrs.evolve(score, name=name, file=file) for score, name, file in zip(scores, names, files)
+        attrs.evolve(score, name=name, file=file)
+        for score, name, file in zip(scores, system_names(files, names), files)
     ]
+
+
+def system_names(files: Sequence[str], names: Sequence[str] | None) -> Sequence[str]:
+    """The names of the systems read from ``files``, as :func:`named` gives them."""
+    if names is not None:
+        return names
+    short = [_short_name(path) for path in files]
+    return short if len(set(short)) == len(short) else files
 
 
 def _short_name(path: str) -> str:
@@ -77,20 +82,6 @@ def _short_name(path: str) -> str:
     if name.suffix == ".gz":
         name = name.with_suffix("")
     return name.stem or name.name
-
-
-def score_systems(
-    engine: BLEUScore,
-    corpus: Corpus,
-    test: SignificanceTest | None,
-    progress: Progress,
-    *,
-    jobs: int = 1,
-) -> list[SystemScore]:
-    """Count every system once (on ``jobs`` processes); score each corpus and run the test on
-    the same counts."""
-    _check_test(corpus.names, test)
-    return score_counted(engine, count_systems(engine, corpus, progress, jobs), test, progress)
 
 
 def score_counted(

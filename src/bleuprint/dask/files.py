@@ -52,18 +52,14 @@ def read_corpus(
     if not reference_paths:
         raise ConfigurationError("give at least one reference file")
     paths = [os.path.abspath(path) for path in (hypothesis_path, *reference_paths)]
-    layouts = [_io.LineLayout.scan(path, lines_per_partition) for path in paths]
-    for layout in layouts[1:]:
-        if layout.lines != layouts[0].lines:
-            raise _io.lines_differ(layout.path, layout.lines, layouts[0].path, layouts[0].lines)
     read = delayed(_read_pairs, pure=True)
     parts = [
         read(
-            [(layout.path, *layout.byte_range(number)) for layout in layouts],
-            first_line=1 + number * lines_per_partition,
+            [(path, *byte_range) for path, byte_range in zip(paths, part.byte_ranges)],
+            first_line=part.first_line,
             rstrip=rstrip,
         )
-        for number in range(len(layouts[0].starts))
+        for part in _io.line_parts(paths, lines_per_partition)
     ]
     return dask.bag.from_delayed(parts)
 
