@@ -656,9 +656,9 @@ def test_the_preset_option_says_where_the_presets_are_listed() -> None:
 # -- The detokenize warning and --jobs ---------------------------------------------------------
 
 
-def _tokenized_files(folder: Path, tokenized: int) -> None:
-    """120 segments, ``tokenized`` of them ending in a tokenized full stop."""
-    hypotheses = [f"line {n} ends here ." for n in range(tokenized)]
+def _tokenized_files(folder: Path, tokenized: int, after: str = "") -> None:
+    """120 segments, ``tokenized`` of them ending in a tokenized full stop (then ``after``)."""
+    hypotheses = [f"line {n} ends here .{after}" for n in range(tokenized)]
     hypotheses += [f"line {n} ends here." for n in range(tokenized, 120)]
     (folder / "hyp.txt").write_text("\n".join(hypotheses) + "\n", encoding="utf-8")
     (folder / "ref.txt").write_text("line 1 ends here.\n" * 120, encoding="utf-8")
@@ -695,10 +695,14 @@ def test_the_detokenize_warning(
     assert completed.stderr == (_TOKENIZED.format(names=names) if warned else "")
 
 
-def test_the_warning_is_sacrebleus(tmp_path: Path) -> None:
-    # sacreBLEU's own command warns at the same count (its message, on its logger).
-    for tokenized, warned in [(100, True), (99, False)]:
-        _tokenized_files(tmp_path, tokenized)
+@pytest.mark.parametrize("after", ["", " \u00a0\t\r", "\u3000", "\u200b"])
+def test_the_warning_is_sacrebleus(tmp_path: Path, after: str) -> None:
+    # sacreBLEU's own command warns at the same count (its message, on its logger), whatever
+    # whitespace follows (a zero-width space is not whitespace: no warning).
+    for tokenized, warned in [(100, after != "\u200b"), (99, False)]:
+        _tokenized_files(tmp_path, tokenized, after)
+        ours = run("score", "-r", "ref.txt", "-i", "hyp.txt", cwd=tmp_path)
+        assert ("forgot to detokenize" in ours.stderr) is warned
         completed = sacrebleu_run("ref.txt", "-i", "hyp.txt", cwd=tmp_path)
         assert completed.returncode == 0
         assert (b"forgot to detokenize" in completed.stderr) is warned

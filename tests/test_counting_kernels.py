@@ -189,6 +189,41 @@ def test_a_chunk_of_texts_is_tokenized_as_the_tokenizer_does(
     assert as_lists(counted) == as_lists(kernel.count_texts(*as_tokens, None, None, False, 4))
 
 
+# Lines of blocks: wide characters in some lines only (a block is as wide as its widest line),
+# carriage returns, empty lines.
+LINES = st.lists(
+    st.text(st.sampled_from("aB .,-\u00a0éİ\r\U0001f600"), max_size=12), min_size=1, max_size=5
+)
+
+
+@both_kernels
+@pytest.mark.parametrize(("name", "tokenizer"), BUILT_IN)
+@given(LINES, st.tuples(st.integers(1, 3), st.booleans()))
+def test_blocks_of_lines_are_counted_as_their_lines(
+    kernel: ModuleType, name: str, tokenizer: Tokenizer, lines: list[str], options: tuple[int, bool]
+) -> None:
+    streams, lowercase = options
+    tokenize = lambda given: list(map(tokenizer, given))  # noqa: E731
+    # Stream k's references are the lines rotated by k.
+    rotated = [lines[k % len(lines) :] + lines[: k % len(lines)] for k in range(streams)]
+    blocks = ["\n".join(stream) for stream in rotated]
+    counted = kernel.count_texts("\n".join(lines), blocks, name, tokenize, lowercase, 4)
+    as_segments = lines, [list(references) for references in zip(*rotated)]
+    assert as_lists(counted) == as_lists(
+        kernel.count_texts(*as_segments, name, tokenize, lowercase, 4)
+    )
+
+
+@both_kernels
+def test_blocks_of_lines_are_checked(kernel: ModuleType) -> None:
+    with pytest.raises(ValueError, match="reference block 1 has 3 lines, the hypotheses 2"):
+        kernel.count_texts("a\nb", ["a\nb", "a\nb\nc"], "13a", str.split, False, 4)
+    with pytest.raises(ValueError, match="blocks of lines are texts: they need a tokenizer"):
+        kernel.count_texts("a\nb", ["a\nb"], None, None, False, 4)
+    for references in (["a", Text("b")], [], "a", [["a"]]):
+        assert kernel.count_texts("a", references, "13a", str.split, False, 4) is None
+
+
 class Text(str):
     """A str subclass: not plain text (its methods may differ)."""
 

@@ -150,3 +150,50 @@ def test_files_of_different_lengths_are_named_with_their_counts() -> None:
     assert (
         str(error) == "hyp.txt has 1 line but ref.txt has 3: every file needs one line per segment"
     )
+
+
+# -- files read together, a block of lines each ------------------------------------------------
+
+_LINE = st.text(st.characters(blacklist_characters="\n", blacklist_categories=["Cs"]), max_size=9)
+
+
+@given(
+    st.lists(_LINE, min_size=1, max_size=30),
+    st.sampled_from(["", "\n"]),
+    st.integers(1, 8),
+)
+def test_files_read_together_give_their_lines_in_blocks(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], end: str, size: int
+) -> None:
+    folder = tmp_path_factory.mktemp("aligned")
+    if not end and not lines[-1]:  # (a file that ends in \n: its last line is not empty)
+        return
+    paths = [folder / "a.txt", folder / "b.txt"]
+    paths[0].write_text("\n".join(lines) + end, encoding="utf-8", newline="")
+    paths[1].write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8", newline="")
+    blocks = list(_io.read_aligned_texts([str(path) for path in paths], size))
+    assert all(len(block[0].split("\n")) <= size for block in blocks)
+    assert "\n".join(block[0] for block in blocks).split("\n") == lines
+    assert "\n".join(block[1] for block in blocks).split("\n") == lines[::-1]
+
+
+def test_files_read_together_across_read_blocks(tmp_path: Path) -> None:
+    # Lines longer than a read (64 KiB), and a line not valid UTF-8 in a later block of lines.
+    long = ["x" * 70_000, "y" * 150_000, "z"]
+    (tmp_path / "a.txt").write_text("\n".join(long) + "\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_bytes(b"1\n2\n\xc3\n")
+    paths = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    blocks = _io.read_aligned_texts(paths, 2, sacrebleu_names=True)
+    assert next(blocks) == ["\n".join(long[:2]), "1\n2"]
+    with pytest.raises(
+        InputError, match=r"b\.txt:3: not valid UTF-8 \(byte 1 of the line is 0xc3\)"
+    ):
+        next(blocks)
+
+
+def test_files_read_together_must_have_as_many_lines(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("a\n" * 5, encoding="utf-8")
+    (tmp_path / "b.txt").write_text("b\n" * 7, encoding="utf-8")
+    paths = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    with pytest.raises(InputError, match=r"a\.txt has 5 lines but .*b\.txt has 7: every file"):
+        list(_io.read_aligned_texts(paths, 2))

@@ -122,6 +122,15 @@ class Counting:
         _check_memory(len(hypotheses), self.ngrams.max_n)
         return self._counted(0, hypotheses, references)
 
+    def count_lines(self, hypotheses: str, references: Sequence[str]) -> SegmentStats | None:
+        """The statistics of each line of ``hypotheses`` (lines separated by ``\\n``, at
+        least one) against the same line of each block of ``references`` (as many lines
+        each), counted by the kernel from the blocks themselves, without a str per line;
+        ``None`` where it cannot (a user's tokenizer or part, a length measure that reads the
+        text): the caller then counts the lines as segments."""
+        parts = self.kernel_parts
+        return None if parts is None else parts.count_plain(hypotheses, references)
+
     def count_one(
         self, index: int, hypothesis: Segment, references: Sequence[Segment]
     ) -> BLEUStats:
@@ -627,10 +636,15 @@ class KernelParts:
         """The statistics of a chunk of segments (at least one) given as text (with a built-in
         tokenizer) or as string tokens throughout, tokenized, interned and counted by the kernel
         in one call (``kernel.count_texts``, without the GIL); ``None`` where they are not
-        given so, or where the texts need a user's tokenizer."""
+        given so, or where the texts need a user's tokenizer. The chunk may also be given as
+        blocks of lines, where the length measure counts tokens (``kernel.count_texts``'
+        lines: a str of hypotheses, and one of each reference stream)."""
         tokenizer, max_n = self.tokenizer, self.ngrams.max_n
-        text = type(hypotheses[0]) is str
-        if text and tokenizer.name is None:
+        blocks = type(hypotheses) is str
+        text = blocks or type(hypotheses[0]) is str
+        # (a length in tokens reads no text: the list of every reference is not made for it)
+        reads_text = text and type(self.length) is not brevity.Tokens
+        if (text and tokenizer.name is None) or (blocks and reads_text):
             return None
         counted = kernel.count_texts(
             hypotheses,
@@ -643,9 +657,7 @@ class KernelParts:
         if counted is None:
             return None
         token_counts, reference_counts, singles, repeated = counted
-        segments = len(hypotheses)
-        # (a length in tokens reads no text: the list of every reference is not made for it)
-        reads_text = text and type(self.length) is not brevity.Tokens
+        segments = len(reference_counts)
         flat_references = list(chain.from_iterable(references)) if reads_text else None
         hypothesis_lengths = self.length.lengths_array(
             cast("Sequence[str]", hypotheses) if reads_text else None, token_counts[:segments]

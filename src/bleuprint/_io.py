@@ -47,6 +47,7 @@ __all__ = [
     "line_parts",
     "lines_differ",
     "open_binary",
+    "read_aligned_texts",
     "read_line_blocks",
     "read_lines",
     "read_segments",
@@ -107,25 +108,145 @@ def read_line_blocks(
     name = os.fspath(path)
     shown = display_name(name) if sacrebleu_names else name
     with open_binary(name, sacrebleu_names=sacrebleu_names) as handle:
+        yield from _decoded(_read(handle, shown, byte_range, progress), shown, first_line)
+
+
+def read_aligned_texts(
+    paths: Sequence[str],
+    lines: int,
+    *,
+    byte_ranges: Sequence[tuple[int, int] | None] | None = None,
+    first_line: int = 1,
+    sacrebleu_names: bool = False,
+    progress: Callable[[int], object] | None = None,
+) -> Iterator[list[str]]:
+    """Files aligned line by line (line ``i`` of each belongs to segment ``i``), read
+    together: ``lines`` lines of each at a time (fewer at the end), each file's as one str of
+    lines separated by ``\\n``, without a str per line. Lines as :func:`read_lines` reads
+    them, from the ``byte_ranges`` of the files if given (``first_line`` is then the number
+    of the first line, for errors). Files of different line counts are an error naming both
+    (:func:`differing_lengths`).
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for name, text in [("hyp.txt", "a\\nb\\nc\\n"), ("ref.txt", "A\\nB\\nC")]:
+    ...     _ = open(os.path.join(folder, name), "w").write(text)
+    >>> paths = [os.path.join(folder, name) for name in ("hyp.txt", "ref.txt")]
+    >>> list(read_aligned_texts(paths, 2))
+    [['a\\nb', 'A\\nB'], ['c', 'C']]
+    """
+    names = [display_name(path) if sacrebleu_names else path for path in paths]
+    ranges = byte_ranges or [None] * len(paths)
+    with contextlib.ExitStack() as opened:
+        streams = [
+            _Lines(
+                name,
+                _read(
+                    opened.enter_context(open_binary(path, sacrebleu_names=sacrebleu_names)),
+                    name,
+                    byte_range,
+                    progress,
+                ),
+            )
+            for path, name, byte_range in zip(paths, names, ranges)
+        ]
+        number = first_line
+        while True:
+            for stream in streams:
+                stream.fill(lines)
+            size = min(lines, *(stream.lines for stream in streams))
+            if not size:
+                if any(stream.lines for stream in streams):
+                    taken = number - first_line
+                    raise differing_lengths(names, [taken + stream.rest() for stream in streams])
+                return
+            yield [stream.take(size, number) for stream in streams]
+            number += size
+
+
+class _Lines:
+    """The lines of a file's bytes, held until they are taken a number at a time."""
+
+    def __init__(self, name: str, blocks: Iterator[bytes]) -> None:
+        self.name, self.blocks = name, blocks
+        self.held, self.newlines, self.ended = bytearray(), 0, False
+
+    @property
+    def lines(self) -> int:
+        """The whole lines held: a last line without ``\\n`` counts once the file ended."""
+        return self.newlines + (self.ended and bytes(self.held[-1:]) not in (b"", b"\n"))
+
+    def fill(self, lines: int) -> None:
+        """Read until ``lines`` lines are held, or the file ends."""
+        while self.newlines < lines and not self.ended:
+            block = next(self.blocks, None)
+            if block is None:
+                self.ended = True
+            else:
+                self.held += block
+                self.newlines += block.count(b"\n")
+
+    def take(self, lines: int, first_line: int) -> str:
+        """The next ``lines`` lines (at most those held), decoded, separated by ``\\n``;
+        ``first_line`` is the number of the first, for errors."""
+        if lines <= self.newlines:
+            if lines == self.newlines:
+                end = self.held.rindex(b"\n")
+            else:
+                end = int(
+                    np.flatnonzero(np.frombuffer(self.held, np.uint8) == ord("\n"))[lines - 1]
+                )
+            data, self.held[: end + 1] = bytes(self.held[:end]), b""
+            self.newlines -= lines
+        else:  # the last line, without its \n
+            data, self.held, self.newlines = bytes(self.held), bytearray(), 0
         try:
-            blocks = _blocks(handle, byte_range)
-            if progress is not None:
-                blocks = _reported(blocks, progress)
-            yield from _decoded(blocks, shown, first_line)
-        except _gzip_errors():
-            raise InputError("not a valid gzip file", path=shown) from None
-        except OSError as error:
-            raise _unreadable(error, shown) from None
+            return data.decode("utf-8")
+        except UnicodeDecodeError:  # a line break is never part of a character: name the line
+            return "\n".join(_decoded_lines(data, self.name, first_line))
+
+    def rest(self) -> int:
+        """The lines held and those left in the file, read to its end and counted."""
+        newlines, last = self.newlines, bytes(self.held[-1:])
+        for block in self.blocks:
+            newlines, last = newlines + block.count(b"\n"), block[-1:]
+        return newlines + (last not in (b"", b"\n"))
+
+
+def _read(
+    handle: BinaryIO,
+    name: str,
+    byte_range: tuple[int, int] | None,
+    progress: Callable[[int], object] | None,
+) -> Iterator[bytes]:
+    """The bytes of the open file ``name`` (of its byte range if given), in blocks, telling
+    ``progress`` how many were read; a damaged gzip file or a failing read is an
+    :class:`~bleuprint.exceptions.InputError` naming it."""
+    try:
+        blocks = _blocks(handle, byte_range)
+        yield from blocks if progress is None else _reported(blocks, progress)
+    except _gzip_errors():
+        raise InputError("not a valid gzip file", path=name) from None
+    except OSError as error:
+        raise _unreadable(error, name) from None
 
 
 def line_count(path: str) -> int:
     """The number of lines of the plain file at ``path``, counted without decoding it (a final
     line without ``\\n`` counts)."""
-    newlines, last = 0, b"\n"
+    newlines, last = 0, ord("\n")
+    for block in _byte_blocks(path):
+        newlines, last = newlines + int(np.count_nonzero(block == ord("\n"))), int(block[-1])
+    return newlines + (last != ord("\n"))
+
+
+def _byte_blocks(path: str) -> Iterator[np.ndarray[tuple[int], np.dtype[np.uint8]]]:
+    """The bytes of the plain file at ``path``, a block at a time, as views of one buffer that
+    each block overwrites (fresh memory for each block cost more than the scan itself)."""
+    buffer = bytearray(LineLayout.BLOCK)
     with open_binary(path) as handle:
-        while block := handle.read(LineLayout.BLOCK):
-            newlines, last = newlines + block.count(b"\n"), block[-1:]
-    return newlines + (last != b"\n")
+        while size := handle.readinto(buffer):  # type: ignore[attr-defined]
+            yield np.frombuffer(buffer, np.uint8, size)
 
 
 @attrs.frozen
@@ -152,18 +273,19 @@ class LineLayout:
 
     @classmethod
     def scan(cls, path: str, every: int) -> LineLayout:
-        starts, newlines, offset, last = [0], 0, 0, b"\n"
-        with open_binary(path) as handle:
-            while block := handle.read(cls.BLOCK):
-                ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == ord("\n"))
-                # The line after newline number k (counting from 1) starts a partition
-                # when k is a multiple of every.
-                first = (every - 1 - newlines) % every
-                starts.extend((offset + ends[first::every] + 1).tolist())
-                newlines, offset, last = newlines + len(ends), offset + len(block), block[-1:]
+        starts, newlines, offset, last = [0], 0, 0, ord("\n")
+        for block in _byte_blocks(path):
+            ends = block == ord("\n")
+            found = int(np.count_nonzero(ends))
+            # The line after newline number k (counting from 1) starts a partition when k is
+            # a multiple of every; only a block where one starts is searched for it.
+            first = (every - 1 - newlines) % every
+            if first < found:
+                starts.extend((offset + np.flatnonzero(ends)[first::every] + 1).tolist())
+            newlines, offset, last = newlines + found, offset + len(block), int(block[-1])
         if starts[-1] == offset and len(starts) > 1:
             starts.pop()  # the file ends exactly at a partition boundary
-        return cls(path, starts, offset, newlines + (last != b"\n"))
+        return cls(path, starts, offset, newlines + (last != ord("\n")))
 
     def byte_range(self, number: int) -> tuple[int, int]:
         end = self.starts[number + 1] if number + 1 < len(self.starts) else self.size

@@ -2323,15 +2323,27 @@ done:
  * references; all of it without the GIL, once every str read is held. It returns (the token
  * count of each text, the hypotheses' then the references' in order; the number of
  * references of each segment; singles; repeated), the last two as shared_ngram_counts gives
- * them. (`tokenize`, the tokenizer in Python, is for the plain-Python twin.) */
+ * them. (`tokenize`, the tokenizer in Python, is for the plain-Python twin.)
+ *
+ * Lines: where hypotheses is a str, it is a block of lines (separated by \n), one hypothesis
+ * a line, and references a list or tuple of such blocks with as many lines each, line i of
+ * each the references of hypothesis i; a reader of files then makes no str per line. */
+
+/* A text: a whole str, or a line of one. */
+typedef struct {
+    const void *data;
+    Py_ssize_t size;
+    int kind;
+} Span;
 
 /* What count_texts holds of its arguments, so that it may let the GIL go. */
 typedef struct {
-    PyObject **strs;          /* every str read, a text or a token, each with a reference */
+    PyObject **strs;          /* every str read, a text, a block or a token, with a reference */
     Py_ssize_t count;         /* held */
     Py_ssize_t segments, texts;
     i64 *reference_counts;    /* per segment */
     i64 *sizes;               /* token lists: the number of tokens of each text */
+    Span *spans;              /* texts: where each is in the held strs */
 } Held;
 
 static void let_go_held(Held *h)
@@ -2341,6 +2353,7 @@ static void let_go_held(Held *h)
     PyMem_Free(h->strs);
     PyMem_Free(h->reference_counts);
     PyMem_Free(h->sizes);
+    PyMem_Free(h->spans);
 }
 
 /* Hold `object` if it is a str exactly; 1 if held, 0 if not a str, -1 with an exception. */
@@ -2465,6 +2478,93 @@ static int hold(PyObject *hypotheses, PyObject *references, int tokens, Held *h)
     return plain;
 }
 
+/* Hold the blocks of lines (see count_texts); 1 if they are plain, 0 if not, -1 with an
+ * exception. */
+static int hold_blocks(PyObject *hypotheses, PyObject *references, Held *h)
+{
+    PyObject **blocks;
+    Py_ssize_t streams;
+    if (!sequence_items(references, &blocks, &streams) || streams == 0)
+        return 0;
+    h->strs = PyMem_Malloc((size_t)(streams + 1) * sizeof(PyObject *));
+    if (h->strs == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int plain = hold_str(h, hypotheses);
+    for (Py_ssize_t k = 0; plain > 0 && k < streams; k++)
+        plain = hold_str(h, blocks[k]);
+    return plain;
+}
+
+/* The number of lines of a held str (one more than its \n), with where each starts in
+ * `starts` if given. */
+static Py_ssize_t lines_of(PyObject *block, Py_ssize_t *starts)
+{
+    int kind = PyUnicode_KIND(block);
+    const void *data = PyUnicode_DATA(block);
+    Py_ssize_t size = PyUnicode_GET_LENGTH(block), lines = 1;
+    if (starts != NULL)
+        starts[0] = 0;
+    for (Py_ssize_t k = 0; k < size; k++) {
+        if (kind == PyUnicode_1BYTE_KIND) { /* (most text: memchr finds the next at once) */
+            const char *found = memchr((const char *)data + k, '\n', (size_t)(size - k));
+            if (found == NULL)
+                break;
+            k = found - (const char *)data;
+        } else if (PyUnicode_READ(kind, data, k) != '\n')
+            continue;
+        if (starts != NULL)
+            starts[lines] = k + 1;
+        lines++;
+    }
+    return lines;
+}
+
+/* The spans of the held texts: each held str whole, or (`blocks`) each line of the held
+ * blocks, hypotheses first, then each segment's references; 0 with an exception. */
+static int spans_of(Held *h, int blocks)
+{
+    Py_ssize_t streams = h->count - 1;
+    if (blocks) {
+        h->segments = lines_of(h->strs[0], NULL);
+        for (Py_ssize_t k = 1; k <= streams; k++)
+            if (lines_of(h->strs[k], NULL) != h->segments) {
+                PyErr_Format(PyExc_ValueError, "reference block %zd has %zd lines, the hypotheses %zd",
+                             k - 1, lines_of(h->strs[k], NULL), h->segments);
+                return 0;
+            }
+        h->texts = h->segments * h->count;
+        h->reference_counts = PyMem_Malloc((size_t)h->segments * sizeof(i64));
+    }
+    h->spans = PyMem_Malloc((size_t)(h->texts > 0 ? h->texts : 1) * sizeof(Span));
+    Py_ssize_t *starts = blocks ? PyMem_Malloc((size_t)(h->segments + 1) * sizeof(Py_ssize_t)) : NULL;
+    if (h->spans == NULL || (blocks && (starts == NULL || h->reference_counts == NULL))) {
+        PyMem_Free(starts);
+        PyErr_NoMemory();
+        return 0;
+    }
+    for (Py_ssize_t b = 0; b < h->count; b++) {
+        PyObject *str = h->strs[b];
+        int kind = PyUnicode_KIND(str);
+        const char *data = PyUnicode_DATA(str);
+        if (!blocks) {
+            h->spans[b] = (Span){data, PyUnicode_GET_LENGTH(str), kind};
+            continue;
+        }
+        lines_of(str, starts);
+        starts[h->segments] = PyUnicode_GET_LENGTH(str) + 1; /* (after the last line's end) */
+        for (Py_ssize_t line = 0; line < h->segments; line++) {
+            Py_ssize_t at = b == 0 ? line : h->segments + line * streams + (b - 1);
+            h->spans[at] = (Span){data + starts[line] * kind, starts[line + 1] - 1 - starts[line], kind};
+        }
+    }
+    for (Py_ssize_t s = 0; blocks && s < h->segments; s++)
+        h->reference_counts[s] = streams;
+    PyMem_Free(starts);
+    return 1;
+}
+
 /* The ids of the held strs' tokens in `ids`, text t's from starts[t] to starts[t + 1]; 0
  * where memory ran out. Needs no GIL. */
 static int intern_held(const Held *h, int tokenizer, Vocabulary *v, Texts *t, Ints *ids,
@@ -2474,9 +2574,8 @@ static int intern_held(const Held *h, int tokenizer, Vocabulary *v, Texts *t, In
     starts[0] = 0;
     for (Py_ssize_t text = 0, at = 0; text < h->texts && done; text++) {
         if (tokenizer >= 0) {
-            PyObject *str = h->strs[text];
-            done = intern_text(v, t, PyUnicode_KIND(str), PyUnicode_DATA(str),
-                               PyUnicode_GET_LENGTH(str), tokenizer, ids);
+            const Span *span = &h->spans[text];
+            done = intern_text(v, t, span->kind, span->data, span->size, tokenizer, ids);
         }
         for (i64 k = 0; tokenizer < 0 && k < h->sizes[text] && done; k++, at++) {
             PyObject *token = h->strs[at];
@@ -2602,8 +2701,16 @@ static PyObject *count_texts(PyObject *Py_UNUSED(self), PyObject *args, PyObject
         return NULL;
     }
     Held h = {0};
-    int plain = hold(hypotheses, references, tokenizer < 0, &h);
+    int blocks = PyUnicode_CheckExact(hypotheses);
+    if (blocks && tokenizer < 0) {
+        PyErr_SetString(PyExc_ValueError, "blocks of lines are texts: they need a tokenizer");
+        return NULL;
+    }
+    int plain = blocks ? hold_blocks(hypotheses, references, &h)
+                       : hold(hypotheses, references, tokenizer < 0, &h);
     if (plain > 0 && lowercase && lowercased(&h) < 0)
+        plain = -1;
+    if (plain > 0 && tokenizer >= 0 && !spans_of(&h, blocks))
         plain = -1;
     if (plain <= 0) {
         let_go_held(&h);

@@ -133,7 +133,7 @@ def plain_segments(
 
 
 def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
-    hypotheses: Sequence[object],
+    hypotheses: str | Sequence[object],
     references: Sequence[object],
     tokenizer: str | None,
     tokenize: Tokenize | None,
@@ -157,12 +157,26 @@ def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
     other shared n-grams, as :func:`shared_ngram_counts` gives them. The compiled kernel
     checks the types, tokenizes, interns and counts without the GIL once it holds every str,
     so that chunks counted on threads run at once. ``tokenize`` is not called (the built-in
-    tokenizers are the kernel's own); it is there for the compiled kernel's signature."""
+    tokenizers are the kernel's own); it is there for the compiled kernel's signature.
+
+    Lines: where ``hypotheses`` is a str, it is a block of lines (separated by ``\\n``), a
+    hypothesis each, and ``references`` a list or tuple of such blocks with as many lines
+    each (else a ``ValueError``), line ``i`` of each a reference of hypothesis ``i``: what a
+    reader of files gives without making a str per line (the compiled kernel finds the lines
+    in the blocks themselves)."""
     if max_n < 1:
         raise ValueError(f"max_n must be at least 1, got {max_n}")
     _check_tokenizer(tokenizer)
     if lowercase and tokenizer is None:
         raise ValueError("lowercase is for texts: it needs a tokenizer")
+    if type(hypotheses) is str:
+        if tokenizer is None:
+            raise ValueError("blocks of lines are texts: they need a tokenizer")
+        if type(references) not in {list, tuple} or not references:
+            return None
+        if not set(map(type, references)) <= {str}:
+            return None
+        hypotheses, references = _lines(hypotheses, cast("Sequence[str]", references))
     if not {type(hypotheses), type(references)} <= {list, tuple}:
         return None
     if len(hypotheses) != len(references):
@@ -190,6 +204,18 @@ def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
         max_n,
     )
     return token_counts, reference_counts, singles, repeated
+
+
+def _lines(hypotheses: str, blocks: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+    """The hypotheses and each one's references, from blocks of lines (see count_texts)."""
+    lines = hypotheses.split("\n")
+    streams = [block.split("\n") for block in blocks]
+    for number, stream in enumerate(streams):
+        if len(stream) != len(lines):
+            raise ValueError(
+                f"reference block {number} has {len(stream)} lines, the hypotheses {len(lines)}"
+            )
+    return lines, [list(references) for references in zip(*streams)]
 
 
 def flat_ids(sequences: Sequence[object], /) -> tuple[IntArray, IntArray] | None:

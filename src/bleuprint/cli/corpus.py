@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 
@@ -20,14 +21,14 @@ from bleuprint._io import (
     display_name,
     line_count,
     line_parts,
-    read_line_blocks,
+    read_aligned_texts,
     read_segments,
     same_length,
     split_references,
 )
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
-from bleuprint._streaming import aligned_columns, count_chunks
+from bleuprint._streaming import count_chunks
 from bleuprint.cli.progress import Progress, Update
 from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import InputError
@@ -35,7 +36,7 @@ from bleuprint.typing import Segment
 
 # Segments are counted in chunks of this many: enough for the counting's threads to share,
 # few enough for the progress to follow.
-_CHUNK = 16_384
+_CHUNK = 8192
 
 TOKENIZED_LINES = 100
 """sacreBLEU warns when this many hypotheses or more end in ``" ."``."""
@@ -195,7 +196,9 @@ def _counted_parts(
 ) -> Iterator[_Counted]:
     """Each part's counts, in order, counted by ``jobs`` processes; ``update`` is told each
     part's bytes as it comes."""
-    every = max(1, min(-(-line_count(files.paths[0]) // jobs), _PART_LINES))
+    lines = line_count(files.paths[0])
+    rounds = max(1, -(-lines // (jobs * _PART_LINES)))  # parts for each process, of equal size
+    every = max(1, -(-lines // (jobs * rounds)))
     parts = line_parts(files.paths, every)
     # (multiprocessing only where it runs: it costs start-up time.)
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
@@ -221,35 +224,72 @@ def _count_part(
     ``on_counted``; ``update`` is told the bytes read."""
     systems = len(files.systems)
     counted = _Counted.empty(engine, systems)
-    byte_ranges = part.byte_ranges if part else [None] * len(files.paths)
     line = part.first_line if part else 1
-    streams = [
-        read_line_blocks(
-            path, byte_range=byte_range, first_line=line, sacrebleu_names=True, progress=update
-        )
-        for path, byte_range in zip(files.paths, byte_ranges)
-    ]
-    for columns in aligned_columns(_display(files.paths), streams, _CHUNK):
-        texts = [[segment.rstrip() for segment in column] for column in columns]
+    chunks = read_aligned_texts(
+        files.paths,
+        _CHUNK,
+        byte_ranges=part.byte_ranges if part else None,
+        first_line=line,
+        sacrebleu_names=True,
+        progress=update,
+    )
+    for texts in chunks:
         if line == 1:
-            counted.first_lines = {path: text[:1] for path, text in zip(files.paths, texts)}
-        references = [
-            stream
-            for path, text in zip(files.references, texts[systems:])
-            for stream in _references(path, text, files.num_refs, line)
-        ]
-        segment_references = [list(segment) for segment in zip(*references)]
+            counted.first_lines = {
+                path: text.split("\n", 1)[:1] for path, text in zip(files.paths, texts)
+            }
+        lines = _ChunkLines(files, texts[systems:], line)
         for index, system in enumerate(texts[:systems]):
-            chunk = engine.count_segments(system, segment_references)
+            chunk = lines.counted(engine, system)
             counted.totals[index] = engine.total(chunk, counted.totals[index])
             if keep:
                 counted.chunks[index].append(chunk)
             if on_counted is not None and index == 0:
                 on_counted(chunk)
-            counted.tokenized[index] += sum(segment.endswith(" .") for segment in system)
-        line += len(columns[0])
-        counted.lines += len(columns[0])
+            counted.tokenized[index] += len(_TOKENIZED_LINE.findall(system))
+        line += len(chunk)
+        counted.lines += len(chunk)
     return counted
+
+
+_TOKENIZED_LINE = re.compile(r" \.\s*$", re.MULTILINE)
+"""A line that ends in a tokenized full stop once its trailing whitespace is stripped."""
+
+
+@attrs.define
+class _ChunkLines:
+    """A chunk of the reference files (one str of lines each), counted against each system's
+    chunk: the kernel reads the lines in the blocks themselves where it can; else each line
+    becomes a segment, without its trailing whitespace (:meth:`str.rstrip`, as sacreBLEU reads
+    files; the kernel's tokenizers ignore it)."""
+
+    files: _Files
+    references: list[str]
+    first_line: int
+    _split: list[list[str]] | None = None
+
+    def counted(self, engine: BLEUScore, system: str) -> SegmentStats:
+        if self.files.num_refs == 1:
+            counted = engine.counting.count_lines(system, self.references)
+            if counted is not None:
+                return counted
+        return engine.count_segments(_stripped_lines(system), self._segment_references())
+
+    def _segment_references(self) -> list[list[str]]:
+        if self._split is None:
+            streams = [
+                stream
+                for path, text in zip(self.files.references, self.references)
+                for stream in _references(
+                    path, _stripped_lines(text), self.files.num_refs, self.first_line
+                )
+            ]
+            self._split = [list(segment) for segment in zip(*streams)]
+        return self._split
+
+
+def _stripped_lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.split("\n")]
 
 
 def check_line_counts(paths: Sequence[str]) -> None:
