@@ -76,6 +76,22 @@ def test_undecodable_bytes(files: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("options", [(), ("--jobs", "2"), ("-tok", "intl")])
+def test_undecodable_bytes_far_into_a_file_name_their_line(
+    tmp_path: Path, options: tuple[str, ...]
+) -> None:
+    # Line 9,000: in the second chunk of lines read, in the second part of two jobs, and read
+    # by the kernel (13a) or by Python (intl).
+    lines = [b"a line of text"] * 10_000
+    lines[8_999] = b"broken \xe2\x28\xa1 here"
+    (tmp_path / "hyp.txt").write_bytes(b"\n".join(lines) + b"\n")
+    (tmp_path / "ref.txt").write_bytes(b"a line of text\n" * 10_000)
+    fails(
+        run("score", "-r", "ref.txt", "-i", "hyp.txt", *options, cwd=tmp_path),
+        "hyp.txt:9000: not valid UTF-8 (byte 8 of the line is 0xe2)",
+    )
+
+
 def test_a_line_without_its_tab_separated_references(files: Path) -> None:
     (files / "refs.tsv").write_text("a\tb\nc\td\ne\n", encoding="utf-8")
     fails(

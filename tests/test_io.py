@@ -171,24 +171,31 @@ def test_files_read_together_give_their_lines_in_blocks(
     paths = [folder / "a.txt", folder / "b.txt"]
     paths[0].write_text("\n".join(lines) + end, encoding="utf-8", newline="")
     paths[1].write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8", newline="")
-    blocks = list(_io.read_aligned_texts([str(path) for path in paths], size))
-    assert all(len(block[0].split("\n")) <= size for block in blocks)
+    blocks = [
+        [block.decode("utf-8") for block in chunk]
+        for chunk in _io.read_aligned_blocks([str(path) for path in paths], size)
+    ]
+    assert all(len(block[0].split("\n")) >= size for block in blocks[:-1])
     assert "\n".join(block[0] for block in blocks).split("\n") == lines
     assert "\n".join(block[1] for block in blocks).split("\n") == lines[::-1]
 
 
 def test_files_read_together_across_read_blocks(tmp_path: Path) -> None:
-    # Lines longer than a read (64 KiB), and a line not valid UTF-8 in a later block of lines.
-    long = ["x" * 70_000, "y" * 150_000, "z"]
+    # Lines longer than a read (1 MiB) or across reads; a line not valid UTF-8 in a later
+    # block of lines is named by its number in the file.
+    long = ["x" * 300_000, "y" * 1_500_000, "z" * 300_000, "w"]
     (tmp_path / "a.txt").write_text("\n".join(long) + "\n", encoding="utf-8")
-    (tmp_path / "b.txt").write_bytes(b"1\n2\n\xc3\n")
+    (tmp_path / "b.txt").write_bytes(b"1\n2\n3\n\xc3\n")
     paths = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
-    blocks = _io.read_aligned_texts(paths, 2, sacrebleu_names=True)
-    assert next(blocks) == ["\n".join(long[:2]), "1\n2"]
+    chunks = list(_io.read_aligned_blocks(paths, 1, sacrebleu_names=True))
+    assert len(chunks) > 1
+    assert b"\n".join(chunk[0] for chunk in chunks).decode() == "\n".join(long)
+    first_line = 1 + sum(chunk[1].count(b"\n") + 1 for chunk in chunks[:-1])
+    assert chunks[-1][1].endswith(b"\xc3")
     with pytest.raises(
-        InputError, match=r"b\.txt:3: not valid UTF-8 \(byte 1 of the line is 0xc3\)"
+        InputError, match=r"b\.txt:4: not valid UTF-8 \(byte 1 of the line is 0xc3\)"
     ):
-        next(blocks)
+        _io.decoded(chunks[-1][1], "b.txt", first_line)
 
 
 def test_files_read_together_must_have_as_many_lines(tmp_path: Path) -> None:
@@ -196,4 +203,4 @@ def test_files_read_together_must_have_as_many_lines(tmp_path: Path) -> None:
     (tmp_path / "b.txt").write_text("b\n" * 7, encoding="utf-8")
     paths = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
     with pytest.raises(InputError, match=r"a\.txt has 5 lines but .*b\.txt has 7: every file"):
-        list(_io.read_aligned_texts(paths, 2))
+        list(_io.read_aligned_blocks(paths, 2))

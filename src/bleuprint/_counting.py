@@ -122,12 +122,15 @@ class Counting:
         _check_memory(len(hypotheses), self.ngrams.max_n)
         return self._counted(0, hypotheses, references)
 
-    def count_lines(self, hypotheses: str, references: Sequence[str]) -> SegmentStats | None:
+    def count_lines(
+        self, hypotheses: str | bytes, references: Sequence[str | bytes]
+    ) -> SegmentStats | None:
         """The statistics of each line of ``hypotheses`` (lines separated by ``\\n``, at
-        least one) against the same line of each block of ``references`` (as many lines
-        each), counted by the kernel from the blocks themselves, without a str per line;
-        ``None`` where it cannot (a user's tokenizer or part, a length measure that reads the
-        text): the caller then counts the lines as segments."""
+        least one; a str, or bytes of UTF-8 text) against the same line of each block of
+        ``references`` (as many lines each, of the same type), counted by the kernel from the
+        blocks themselves, without a str per line; ``None`` where it cannot (a user's
+        tokenizer or part, a length measure that reads the text): the caller then counts the
+        lines as segments. Bytes that are not valid UTF-8 raise ``UnicodeDecodeError``."""
         parts = self.kernel_parts
         return None if parts is None else parts.count_plain(hypotheses, references)
 
@@ -631,7 +634,9 @@ class KernelParts:
         )
 
     def count_plain(
-        self, hypotheses: Sequence[Segment], references: Sequence[Sequence[Segment]]
+        self,
+        hypotheses: str | bytes | Sequence[Segment],
+        references: Sequence[str | bytes] | Sequence[Sequence[Segment]],
     ) -> SegmentStats | None:
         """The statistics of a chunk of segments (at least one) given as text (with a built-in
         tokenizer) or as string tokens throughout, tokenized, interned and counted by the kernel
@@ -640,7 +645,7 @@ class KernelParts:
         blocks of lines, where the length measure counts tokens (``kernel.count_texts``'
         lines: a str of hypotheses, and one of each reference stream)."""
         tokenizer, max_n = self.tokenizer, self.ngrams.max_n
-        blocks = type(hypotheses) is str
+        blocks = type(hypotheses) in {str, bytes}
         text = blocks or type(hypotheses[0]) is str
         # (a length in tokens reads no text: the list of every reference is not made for it)
         reads_text = text and type(self.length) is not brevity.Tokens

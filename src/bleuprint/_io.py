@@ -41,13 +41,14 @@ __all__ = [
     "LineLayout",
     "Part",
     "byte_order_mark_warning",
+    "decoded",
     "differing_lengths",
     "display_name",
     "line_count",
     "line_parts",
     "lines_differ",
     "open_binary",
-    "read_aligned_texts",
+    "read_aligned_blocks",
     "read_line_blocks",
     "read_lines",
     "read_segments",
@@ -61,6 +62,10 @@ STDIN = "-"
 """The file name that stands for standard input (where the caller says so)."""
 
 _BYTE_ORDER_MARK = "\ufeff"
+
+# Files are read in blocks, each decoded and split at once: a line at a time costs several
+# times as much in Python calls as the reading itself.
+_BLOCK = 1 << 16
 
 
 def read_lines(
@@ -111,7 +116,7 @@ def read_line_blocks(
         yield from _decoded(_read(handle, shown, byte_range, progress), shown, first_line)
 
 
-def read_aligned_texts(
+def read_aligned_blocks(
     paths: Sequence[str],
     lines: int,
     *,
@@ -119,34 +124,36 @@ def read_aligned_texts(
     first_line: int = 1,
     sacrebleu_names: bool = False,
     progress: Callable[[int], object] | None = None,
-) -> Iterator[list[str]]:
+) -> Iterator[list[bytes]]:
     """Files aligned line by line (line ``i`` of each belongs to segment ``i``), read
-    together: ``lines`` lines of each at a time (fewer at the end), each file's as one str of
-    lines separated by ``\\n``, without a str per line. Lines as :func:`read_lines` reads
-    them, from the ``byte_ranges`` of the files if given (``first_line`` is then the number
-    of the first line, for errors). Files of different line counts are an error naming both
+    together: at least ``lines`` lines of each at a time (as many as every file's reads hold;
+    fewer at the end), each file's as one bytes object of lines separated by ``\\n``, not
+    decoded (:func:`decoded` decodes one, naming a
+    line that is not valid UTF-8). Lines as :func:`read_lines` reads them, from the
+    ``byte_ranges`` of the files if given (``first_line`` is then the number of the first
+    line, for errors). Files of different line counts are an error naming both
     (:func:`differing_lengths`).
 
     >>> import tempfile
     >>> folder = tempfile.mkdtemp()
-    >>> for name, text in [("hyp.txt", "a\\nb\\nc\\n"), ("ref.txt", "A\\nB\\nC")]:
-    ...     _ = open(os.path.join(folder, name), "w").write(text)
+    >>> for name, text in [("hyp.txt", b"a\\nb\\nc\\n"), ("ref.txt", b"A\\nB\\nC")]:
+    ...     _ = open(os.path.join(folder, name), "wb").write(text)
     >>> paths = [os.path.join(folder, name) for name in ("hyp.txt", "ref.txt")]
-    >>> list(read_aligned_texts(paths, 2))
-    [['a\\nb', 'A\\nB'], ['c', 'C']]
+    >>> list(read_aligned_blocks(paths, 2))
+    [[b'a\\nb', b'A\\nB'], [b'c', b'C']]
     """
     names = [display_name(path) if sacrebleu_names else path for path in paths]
     ranges = byte_ranges or [None] * len(paths)
     with contextlib.ExitStack() as opened:
         streams = [
             _Lines(
-                name,
                 _read(
                     opened.enter_context(open_binary(path, sacrebleu_names=sacrebleu_names)),
                     name,
                     byte_range,
                     progress,
-                ),
+                    _ALIGNED_BLOCK,
+                )
             )
             for path, name, byte_range in zip(paths, names, ranges)
         ]
@@ -154,21 +161,36 @@ def read_aligned_texts(
         while True:
             for stream in streams:
                 stream.fill(lines)
-            size = min(lines, *(stream.lines for stream in streams))
+            size = min(stream.lines for stream in streams)
             if not size:
                 if any(stream.lines for stream in streams):
                     taken = number - first_line
                     raise differing_lengths(names, [taken + stream.rest() for stream in streams])
                 return
-            yield [stream.take(size, number) for stream in streams]
+            yield [stream.take(size) for stream in streams]
             number += size
+
+
+def decoded(data: bytes, name: str, first_line: int) -> str:
+    """UTF-8 lines (separated by ``\\n``) of the file ``name`` from line ``first_line`` on,
+    decoded; a line that is not valid UTF-8 is an :class:`~bleuprint.exceptions.InputError`
+    naming the file and the line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:  # a line break is never part of a character: name the line
+        return "\n".join(_decoded_lines(data, name, first_line))
+
+
+# Files read together are read a megabyte at a time: their blocks of lines are about as large.
+_ALIGNED_BLOCK = 1 << 20
+_FEW = 256  # lines found from the end one by one, rather than all found at once
 
 
 class _Lines:
     """The lines of a file's bytes, held until they are taken a number at a time."""
 
-    def __init__(self, name: str, blocks: Iterator[bytes]) -> None:
-        self.name, self.blocks = name, blocks
+    def __init__(self, blocks: Iterator[bytes]) -> None:
+        self.blocks = blocks
         self.held, self.newlines, self.ended = bytearray(), 0, False
 
     @property
@@ -184,26 +206,23 @@ class _Lines:
                 self.ended = True
             else:
                 self.held += block
-                self.newlines += block.count(b"\n")
+                self.newlines += int(np.count_nonzero(np.frombuffer(block, np.uint8) == 10))
 
-    def take(self, lines: int, first_line: int) -> str:
-        """The next ``lines`` lines (at most those held), decoded, separated by ``\\n``;
-        ``first_line`` is the number of the first, for errors."""
-        if lines <= self.newlines:
-            if lines == self.newlines:
-                end = self.held.rindex(b"\n")
-            else:
-                end = int(
-                    np.flatnonzero(np.frombuffer(self.held, np.uint8) == ord("\n"))[lines - 1]
-                )
-            data, self.held[: end + 1] = bytes(self.held[:end]), b""
-            self.newlines -= lines
-        else:  # the last line, without its \n
+    def take(self, lines: int) -> bytes:
+        """The next ``lines`` lines (at most those held), separated by ``\\n``."""
+        if lines > self.newlines:  # the last line, without a \n
             data, self.held, self.newlines = bytes(self.held), bytearray(), 0
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:  # a line break is never part of a character: name the line
-            return "\n".join(_decoded_lines(data, self.name, first_line))
+            return data
+        past = self.newlines - lines  # lines held past those taken: usually few
+        if past < _FEW:
+            end = len(self.held)
+            for _ in range(past + 1):
+                end = self.held.rindex(b"\n", 0, end)
+        else:
+            end = int(np.flatnonzero(np.frombuffer(self.held, np.uint8) == 10)[lines - 1])
+        data, self.held[: end + 1] = bytes(self.held[:end]), b""
+        self.newlines -= lines
+        return data
 
     def rest(self) -> int:
         """The lines held and those left in the file, read to its end and counted."""
@@ -218,12 +237,13 @@ def _read(
     name: str,
     byte_range: tuple[int, int] | None,
     progress: Callable[[int], object] | None,
+    block_size: int = _BLOCK,
 ) -> Iterator[bytes]:
     """The bytes of the open file ``name`` (of its byte range if given), in blocks, telling
     ``progress`` how many were read; a damaged gzip file or a failing read is an
     :class:`~bleuprint.exceptions.InputError` naming it."""
     try:
-        blocks = _blocks(handle, byte_range)
+        blocks = _blocks(handle, byte_range, block_size)
         yield from blocks if progress is None else _reported(blocks, progress)
     except _gzip_errors():
         raise InputError("not a valid gzip file", path=name) from None
@@ -485,12 +505,9 @@ def _unreadable(error: OSError, name: str) -> InputError:
     return InputError(reason, path=name)
 
 
-# Files are read in blocks, each decoded and split at once: a line at a time costs several
-# times as much in Python calls as the reading itself.
-_BLOCK = 1 << 16
-
-
-def _blocks(handle: BinaryIO, byte_range: tuple[int, int] | None) -> Iterator[bytes]:
+def _blocks(
+    handle: BinaryIO, byte_range: tuple[int, int] | None, block_size: int = _BLOCK
+) -> Iterator[bytes]:
     """The bytes of ``handle``, in blocks, from the byte range only if given."""
     size = None
     if byte_range is not None:
@@ -498,7 +515,7 @@ def _blocks(handle: BinaryIO, byte_range: tuple[int, int] | None) -> Iterator[by
         handle.seek(start)
         size = end - start
     while size is None or size > 0:
-        block = handle.read(_BLOCK if size is None else min(_BLOCK, size))
+        block = handle.read(block_size if size is None else min(block_size, size))
         if not block:
             return
         if size is not None:

@@ -2327,7 +2327,9 @@ done:
  *
  * Lines: where hypotheses is a str, it is a block of lines (separated by \n), one hypothesis
  * a line, and references a list or tuple of such blocks with as many lines each, line i of
- * each the references of hypothesis i; a reader of files then makes no str per line. */
+ * each the references of hypothesis i; a reader of files then makes no str per line. Blocks
+ * may also be bytes, every one of them, decoded here from UTF-8 (as strictly as Python does:
+ * else UnicodeDecodeError), each line as narrow as its characters allow. */
 
 /* A text: a whole str, or a line of one. */
 typedef struct {
@@ -2343,7 +2345,8 @@ typedef struct {
     Py_ssize_t segments, texts;
     i64 *reference_counts;    /* per segment */
     i64 *sizes;               /* token lists: the number of tokens of each text */
-    Span *spans;              /* texts: where each is in the held strs */
+    Span *spans;              /* texts: where each is in the held strs, or in `narrowed` */
+    char *narrowed;           /* lines of wide blocks, each as narrow as its characters allow */
 } Held;
 
 static void let_go_held(Held *h)
@@ -2354,6 +2357,7 @@ static void let_go_held(Held *h)
     PyMem_Free(h->reference_counts);
     PyMem_Free(h->sizes);
     PyMem_Free(h->spans);
+    PyMem_Free(h->narrowed);
 }
 
 /* Hold `object` if it is a str exactly; 1 if held, 0 if not a str, -1 with an exception. */
@@ -2478,9 +2482,10 @@ static int hold(PyObject *hypotheses, PyObject *references, int tokens, Held *h)
     return plain;
 }
 
-/* Hold the blocks of lines (see count_texts); 1 if they are plain, 0 if not, -1 with an
- * exception. */
-static int hold_blocks(PyObject *hypotheses, PyObject *references, Held *h)
+/* Hold the blocks of lines (see count_texts), all str or all bytes (`*utf8`); 1 if they are
+ * plain, 0 if not, -1 with an exception. Bytes to lowercase are decoded into str here. */
+static int hold_blocks(PyObject *hypotheses, PyObject *references, int lowercase, Held *h,
+                       int *utf8)
 {
     PyObject **blocks;
     Py_ssize_t streams;
@@ -2491,19 +2496,46 @@ static int hold_blocks(PyObject *hypotheses, PyObject *references, Held *h)
         PyErr_NoMemory();
         return -1;
     }
-    int plain = hold_str(h, hypotheses);
-    for (Py_ssize_t k = 0; plain > 0 && k < streams; k++)
-        plain = hold_str(h, blocks[k]);
-    return plain;
+    *utf8 = PyBytes_CheckExact(hypotheses);
+    for (Py_ssize_t k = -1; k < streams; k++) {
+        PyObject *block = k < 0 ? hypotheses : blocks[k];
+        if (!*utf8)
+            h->strs[h->count] = PyUnicode_CheckExact(block) ? Py_NewRef(block) : NULL;
+        else if (!PyBytes_CheckExact(block))
+            h->strs[h->count] = NULL;
+        else if (lowercase) /* (str.lower's rules: the text is decoded for them) */
+            h->strs[h->count] = PyUnicode_DecodeUTF8(PyBytes_AS_STRING(block),
+                                                     PyBytes_GET_SIZE(block), "strict");
+        else
+            h->strs[h->count] = Py_NewRef(block);
+        if (h->strs[h->count] == NULL)
+            return PyErr_Occurred() ? -1 : 0;
+        h->count++;
+    }
+    *utf8 = *utf8 && !lowercase;
+    return 1;
 }
 
-/* The number of lines of a held str (one more than its \n), with where each starts in
+/* A held block's characters: a str's, or the bytes of UTF-8 text (read as kind 1). */
+static const char *block_data(PyObject *block, int *kind, Py_ssize_t *size)
+{
+    if (PyBytes_CheckExact(block)) {
+        *kind = PyUnicode_1BYTE_KIND;
+        *size = PyBytes_GET_SIZE(block);
+        return PyBytes_AS_STRING(block);
+    }
+    *kind = PyUnicode_KIND(block);
+    *size = PyUnicode_GET_LENGTH(block);
+    return PyUnicode_DATA(block);
+}
+
+/* The number of lines of a held block (one more than its \n), with where each starts in
  * `starts` if given. */
 static Py_ssize_t lines_of(PyObject *block, Py_ssize_t *starts)
 {
-    int kind = PyUnicode_KIND(block);
-    const void *data = PyUnicode_DATA(block);
-    Py_ssize_t size = PyUnicode_GET_LENGTH(block), lines = 1;
+    int kind;
+    Py_ssize_t size, lines = 1;
+    const void *data = block_data(block, &kind, &size);
     if (starts != NULL)
         starts[0] = 0;
     for (Py_ssize_t k = 0; k < size; k++) {
@@ -2521,9 +2553,139 @@ static Py_ssize_t lines_of(PyObject *block, Py_ssize_t *starts)
     return lines;
 }
 
+/* The number of characters of UTF-8 `bytes`, valid as Python's strict decoder requires
+ * (shortest forms, no surrogates, nothing above U+10FFFF), the largest in `*largest`; -1
+ * where they are not valid. */
+static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, Py_UCS4 *largest)
+{
+    Py_ssize_t characters = 0;
+    Py_UCS4 top = 0;
+    for (Py_ssize_t k = 0; k < size; characters++) {
+        unsigned lead = bytes[k], low = 0x80, high = 0xBF; /* the second byte's range */
+        int more;
+        if (lead < 0x80) {
+            k++;
+            continue;
+        }
+        if (lead >= 0xC2 && lead <= 0xDF)
+            more = 1;
+        else if (lead >= 0xE0 && lead <= 0xEF) {
+            more = 2;
+            low = lead == 0xE0 ? 0xA0 : low;   /* (shorter forms) */
+            high = lead == 0xED ? 0x9F : high; /* (surrogates) */
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            more = 3;
+            low = lead == 0xF0 ? 0x90 : low;
+            high = lead == 0xF4 ? 0x8F : high; /* (above U+10FFFF) */
+        } else
+            return -1;
+        if (size - k <= more)
+            return -1;
+        Py_UCS4 code = lead & (0x3F >> more);
+        for (int next = 1; next <= more; next++) {
+            unsigned byte = bytes[k + next];
+            if (byte < (next == 1 ? low : 0x80) || byte > (next == 1 ? high : 0xBF))
+                return -1;
+            code = code << 6 | (byte & 0x3F);
+        }
+        top = code > top ? code : top;
+        k += more + 1;
+    }
+    *largest = top;
+    return characters;
+}
+
+/* The characters of valid UTF-8 `bytes`, written at `to` as `kind`. */
+static void utf8_decoded(const unsigned char *bytes, Py_ssize_t size, int kind, char *to)
+{
+    for (Py_ssize_t k = 0, at = 0; k < size; at++) {
+        unsigned lead = bytes[k];
+        int more = lead < 0x80 ? 0 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
+        Py_UCS4 code = more ? lead & (0x3F >> more) : lead;
+        for (int next = 1; next <= more; next++)
+            code = code << 6 | (bytes[k + next] & 0x3F);
+        PyUnicode_WRITE(kind, to, at, code);
+        k += more + 1;
+    }
+}
+
+/* The kind of a str whose largest character is `largest`. */
+static int kind_for(Py_UCS4 largest)
+{
+    return largest < 256 ? PyUnicode_1BYTE_KIND
+           : largest < 65536 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
+}
+
+/* Whether `size` bytes are all ASCII, 8 at a time. */
+static int ascii(const unsigned char *bytes, Py_ssize_t size)
+{
+    Py_ssize_t k = 0;
+    for (; k + 8 <= size; k += 8)
+        if (load_64(bytes + k) & 0x8080808080808080ULL)
+            return 0;
+    for (; k < size; k++)
+        if (bytes[k] & 0x80)
+            return 0;
+    return 1;
+}
+
+/* Each line of the blocks as a str of its own would hold it: decoded from UTF-8 (`utf8`; an
+ * ASCII line is its bytes), or copied as narrow as its characters allow where its block is
+ * wider (one wide character makes a whole block wide), since the tokenizers run fastest on
+ * narrow text. 0 with an exception (UnicodeDecodeError where a line is not valid UTF-8). */
+static int narrowed_lines(Held *h, int utf8)
+{
+    /* First each line's characters and kind (0: no copy), then the copies. */
+    Py_ssize_t texts = h->texts > 0 ? h->texts : 1, *characters = PyMem_Malloc((size_t)texts * sizeof(Py_ssize_t));
+    unsigned char *kinds = PyMem_Malloc((size_t)texts);
+    size_t room = 0;
+    int done = characters != NULL && kinds != NULL;
+    if (!done)
+        PyErr_NoMemory();
+    for (Py_ssize_t t = 0; done && t < h->texts; t++) {
+        const Span *span = &h->spans[t];
+        Py_UCS4 largest = 0;
+        kinds[t] = 0;
+        if (utf8 && ascii(span->data, span->size))
+            continue;
+        characters[t] = utf8 ? utf8_characters(span->data, span->size, &largest) : span->size;
+        if (characters[t] < 0) { /* Python's decoder says what is wrong, and where */
+            Py_XDECREF(PyUnicode_DecodeUTF8(span->data, span->size, "strict"));
+            done = 0;
+            break;
+        }
+        int kind = utf8 ? kind_for(largest) : narrowest(span->kind, span->data, span->size);
+        if (utf8 || kind < span->kind) {
+            kinds[t] = (unsigned char)kind;
+            room += (size_t)(characters[t] * kind);
+        }
+    }
+    char *at = h->narrowed = done && room ? PyMem_Malloc(room) : NULL;
+    if (done && room && at == NULL) {
+        PyErr_NoMemory();
+        done = 0;
+    }
+    for (Py_ssize_t t = 0; done && t < h->texts; t++) {
+        Span *span = &h->spans[t];
+        if (kinds[t] == 0)
+            continue;
+        if (utf8)
+            utf8_decoded(span->data, span->size, kinds[t], at);
+        else
+            for (Py_ssize_t k = 0; k < span->size; k++)
+                PyUnicode_WRITE(kinds[t], at, k, PyUnicode_READ(span->kind, span->data, k));
+        *span = (Span){at, characters[t], kinds[t]};
+        at += characters[t] * kinds[t];
+    }
+    PyMem_Free(characters);
+    PyMem_Free(kinds);
+    return done;
+}
+
 /* The spans of the held texts: each held str whole, or (`blocks`) each line of the held
- * blocks, hypotheses first, then each segment's references; 0 with an exception. */
-static int spans_of(Held *h, int blocks)
+ * blocks, hypotheses first, then each segment's references, decoded where the blocks are
+ * UTF-8 (`utf8`); 0 with an exception. */
+static int spans_of(Held *h, int blocks, int utf8)
 {
     Py_ssize_t streams = h->count - 1;
     if (blocks) {
@@ -2545,15 +2707,15 @@ static int spans_of(Held *h, int blocks)
         return 0;
     }
     for (Py_ssize_t b = 0; b < h->count; b++) {
-        PyObject *str = h->strs[b];
-        int kind = PyUnicode_KIND(str);
-        const char *data = PyUnicode_DATA(str);
+        int kind;
+        Py_ssize_t size;
+        const char *data = block_data(h->strs[b], &kind, &size);
         if (!blocks) {
-            h->spans[b] = (Span){data, PyUnicode_GET_LENGTH(str), kind};
+            h->spans[b] = (Span){data, size, kind};
             continue;
         }
-        lines_of(str, starts);
-        starts[h->segments] = PyUnicode_GET_LENGTH(str) + 1; /* (after the last line's end) */
+        lines_of(h->strs[b], starts);
+        starts[h->segments] = size + 1; /* (after the last line's end) */
         for (Py_ssize_t line = 0; line < h->segments; line++) {
             Py_ssize_t at = b == 0 ? line : h->segments + line * streams + (b - 1);
             h->spans[at] = (Span){data + starts[line] * kind, starts[line + 1] - 1 - starts[line], kind};
@@ -2562,7 +2724,7 @@ static int spans_of(Held *h, int blocks)
     for (Py_ssize_t s = 0; blocks && s < h->segments; s++)
         h->reference_counts[s] = streams;
     PyMem_Free(starts);
-    return 1;
+    return !blocks || narrowed_lines(h, utf8);
 }
 
 /* The ids of the held strs' tokens in `ids`, text t's from starts[t] to starts[t + 1]; 0
@@ -2701,16 +2863,16 @@ static PyObject *count_texts(PyObject *Py_UNUSED(self), PyObject *args, PyObject
         return NULL;
     }
     Held h = {0};
-    int blocks = PyUnicode_CheckExact(hypotheses);
+    int blocks = PyUnicode_CheckExact(hypotheses) || PyBytes_CheckExact(hypotheses), utf8 = 0;
     if (blocks && tokenizer < 0) {
         PyErr_SetString(PyExc_ValueError, "blocks of lines are texts: they need a tokenizer");
         return NULL;
     }
-    int plain = blocks ? hold_blocks(hypotheses, references, &h)
+    int plain = blocks ? hold_blocks(hypotheses, references, lowercase, &h, &utf8)
                        : hold(hypotheses, references, tokenizer < 0, &h);
     if (plain > 0 && lowercase && lowercased(&h) < 0)
         plain = -1;
-    if (plain > 0 && tokenizer >= 0 && !spans_of(&h, blocks))
+    if (plain > 0 && tokenizer >= 0 && !spans_of(&h, blocks, utf8))
         plain = -1;
     if (plain <= 0) {
         let_go_held(&h);

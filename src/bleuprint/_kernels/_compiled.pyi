@@ -47,7 +47,7 @@ def ngram_labels(
     token_ids: npt.ArrayLike, lengths: npt.ArrayLike, max_n: int
 ) -> list[tuple[IntArray, IntArray]]: ...
 def count_texts(
-    hypotheses: str | Sequence[object],
+    hypotheses: str | bytes | Sequence[object],
     references: Sequence[object],
     tokenizer: str | None,
     tokenize: Callable[[Sequence[str]], Iterable[Sequence[Hashable]]] | None,

@@ -133,7 +133,7 @@ def plain_segments(
 
 
 def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
-    hypotheses: str | Sequence[object],
+    hypotheses: str | bytes | Sequence[object],
     references: Sequence[object],
     tokenizer: str | None,
     tokenize: Tokenize | None,
@@ -163,20 +163,23 @@ def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
     hypothesis each, and ``references`` a list or tuple of such blocks with as many lines
     each (else a ``ValueError``), line ``i`` of each a reference of hypothesis ``i``: what a
     reader of files gives without making a str per line (the compiled kernel finds the lines
-    in the blocks themselves)."""
+    in the blocks themselves). The blocks may also be bytes, all of them: UTF-8, decoded
+    strictly (else ``UnicodeDecodeError``; the compiled kernel decodes each line itself)."""
     if max_n < 1:
         raise ValueError(f"max_n must be at least 1, got {max_n}")
     _check_tokenizer(tokenizer)
     if lowercase and tokenizer is None:
         raise ValueError("lowercase is for texts: it needs a tokenizer")
-    if type(hypotheses) is str:
+    if type(hypotheses) in {str, bytes}:
         if tokenizer is None:
             raise ValueError("blocks of lines are texts: they need a tokenizer")
         if type(references) not in {list, tuple} or not references:
             return None
-        if not set(map(type, references)) <= {str}:
+        if set(map(type, references)) != {type(hypotheses)}:
             return None
-        hypotheses, references = _lines(hypotheses, cast("Sequence[str]", references))
+        blocks = cast("list[str | bytes]", [hypotheses, *references])
+        decoded = [block.decode("utf-8") if isinstance(block, bytes) else block for block in blocks]
+        hypotheses, references = _lines(decoded[0], decoded[1:])
     if not {type(hypotheses), type(references)} <= {list, tuple}:
         return None
     if len(hypotheses) != len(references):

@@ -17,11 +17,12 @@ from bleuprint._io import (
     STDIN,
     Part,
     byte_order_mark_warning,
+    decoded,
     differing_lengths,
     display_name,
     line_count,
     line_parts,
-    read_aligned_texts,
+    read_aligned_blocks,
     read_segments,
     same_length,
     split_references,
@@ -225,7 +226,7 @@ def _count_part(
     systems = len(files.systems)
     counted = _Counted.empty(engine, systems)
     line = part.first_line if part else 1
-    chunks = read_aligned_texts(
+    chunks = read_aligned_blocks(
         files.paths,
         _CHUNK,
         byte_ranges=part.byte_ranges if part else None,
@@ -233,63 +234,76 @@ def _count_part(
         sacrebleu_names=True,
         progress=update,
     )
-    for texts in chunks:
+    names = _display(files.paths)
+    for blocks in chunks:
         if line == 1:
             counted.first_lines = {
-                path: text.split("\n", 1)[:1] for path, text in zip(files.paths, texts)
+                path: [decoded(block.split(b"\n", 1)[0], name, 1)]
+                for path, name, block in zip(files.paths, names, blocks)
             }
-        lines = _ChunkLines(files, texts[systems:], line)
-        for index, system in enumerate(texts[:systems]):
-            chunk = lines.counted(engine, system)
-            counted.totals[index] = engine.total(chunk, counted.totals[index])
+        chunk = _Chunk(files, names, blocks, line)
+        for index in range(systems):
+            stats = chunk.counted(engine, index)
+            counted.totals[index] = engine.total(stats, counted.totals[index])
             if keep:
-                counted.chunks[index].append(chunk)
+                counted.chunks[index].append(stats)
             if on_counted is not None and index == 0:
-                on_counted(chunk)
-            counted.tokenized[index] += len(_TOKENIZED_LINE.findall(system))
-        line += len(chunk)
-        counted.lines += len(chunk)
+                on_counted(stats)
+            counted.tokenized[index] += len(_TOKENIZED_LINE.findall(blocks[index]))
+        line += len(stats)
+        counted.lines += len(stats)
     return counted
 
 
-_TOKENIZED_LINE = re.compile(r" \.\s*$", re.MULTILINE)
-"""A line that ends in a tokenized full stop once its trailing whitespace is stripped."""
+# Whitespace as str.isspace (and str.rstrip) knows it, in UTF-8: a line that ends in " ." and
+# then only these ends in a tokenized full stop once stripped, as sacreBLEU reads it.
+_WHITESPACE = b"|".join(
+    re.escape(char.encode()) for char in map(chr, range(0x3001)) if char.isspace()
+)
+_TOKENIZED_LINE = re.compile(rb" \.(?:" + _WHITESPACE + rb")*$", re.MULTILINE)
 
 
 @attrs.define
-class _ChunkLines:
-    """A chunk of the reference files (one str of lines each), counted against each system's
-    chunk: the kernel reads the lines in the blocks themselves where it can; else each line
-    becomes a segment, without its trailing whitespace (:meth:`str.rstrip`, as sacreBLEU reads
-    files; the kernel's tokenizers ignore it)."""
+class _Chunk:
+    """A chunk of lines of every file (bytes, lines separated by ``\\n``), counted system by
+    system: the kernel decodes and reads the lines in the blocks themselves where it can;
+    else each line becomes a segment, without its trailing whitespace (:meth:`str.rstrip`, as
+    sacreBLEU reads files; the kernel's tokenizers ignore it)."""
 
     files: _Files
-    references: list[str]
+    names: list[str]  # as errors name the files
+    blocks: list[bytes]
     first_line: int
-    _split: list[list[str]] | None = None
+    _references: list[list[str]] | None = None
 
-    def counted(self, engine: BLEUScore, system: str) -> SegmentStats:
+    def counted(self, engine: BLEUScore, system: int) -> SegmentStats:
+        """The statistics of each line of system number ``system``."""
+        references = self.blocks[len(self.files.systems) :]
         if self.files.num_refs == 1:
-            counted = engine.counting.count_lines(system, self.references)
+            try:
+                counted = engine.counting.count_lines(self.blocks[system], references)
+            except UnicodeDecodeError:  # named below, with its file and line
+                counted = None
             if counted is not None:
                 return counted
-        return engine.count_segments(_stripped_lines(system), self._segment_references())
+        return engine.count_segments(self._lines(system), self._segment_references())
+
+    def _lines(self, number: int) -> list[str]:
+        text = decoded(self.blocks[number], self.names[number], self.first_line)
+        return [line.rstrip() for line in text.split("\n")]
 
     def _segment_references(self) -> list[list[str]]:
-        if self._split is None:
+        if self._references is None:
+            systems = len(self.files.systems)
             streams = [
                 stream
-                for path, text in zip(self.files.references, self.references)
+                for number, path in enumerate(self.files.references, start=systems)
                 for stream in _references(
-                    path, _stripped_lines(text), self.files.num_refs, self.first_line
+                    path, self._lines(number), self.files.num_refs, self.first_line
                 )
             ]
-            self._split = [list(segment) for segment in zip(*streams)]
-        return self._split
-
-
-def _stripped_lines(text: str) -> list[str]:
-    return [line.rstrip() for line in text.split("\n")]
+            self._references = [list(segment) for segment in zip(*streams)]
+        return self._references
 
 
 def check_line_counts(paths: Sequence[str]) -> None:
