@@ -252,6 +252,20 @@ def count_texts(data: bytes) -> None:
     hypotheses, references = segments(case)
     same_on_both_kernels(lambda: engine(case).count_segments(hypotheses, references))
     same_on_both_kernels(lambda: engine(case).corpus_score(hypotheses, references))
+    same_on_both_kernels(lambda: lines_counted(case, data[2:]))
+
+
+def lines_counted(case: Case, text: bytes) -> object:
+    """The fuzzer's bytes as blocks of lines (not always UTF-8; the first tab-separated field
+    of each line a hypothesis, the second its reference), as files are read: counted from the
+    blocks, or what is wrong with them."""
+    fields = [line.split(b"\t") for line in text.split(b"\n")]
+    hypotheses = b"\n".join(line[0] for line in fields)
+    references = b"\n".join((line[1:] or line[:1])[0] for line in fields)
+    try:
+        return engine(case).counting.count_lines(hypotheses, [references])
+    except UnicodeDecodeError as error:
+        return ("not UTF-8", str(error))
 
 
 @target

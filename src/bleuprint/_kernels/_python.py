@@ -177,9 +177,10 @@ def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
             return None
         if set(map(type, references)) != {type(hypotheses)}:
             return None
-        blocks = cast("list[str | bytes]", [hypotheses, *references])
-        decoded = [block.decode("utf-8") if isinstance(block, bytes) else block for block in blocks]
-        hypotheses, references = _lines(decoded[0], decoded[1:])
+        blocks = cast("list[str] | list[bytes]", [hypotheses, *references])
+        if isinstance(hypotheses, bytes) and lowercase:  # decoded whole, for str.lower
+            blocks = [cast("bytes", block).decode("utf-8") for block in blocks]
+        hypotheses, references = _lines(blocks)
     if not {type(hypotheses), type(references)} <= {list, tuple}:
         return None
     if len(hypotheses) != len(references):
@@ -209,16 +210,26 @@ def count_texts(  # noqa: PLR0917 (positional, as the compiled kernel's)
     return token_counts, reference_counts, singles, repeated
 
 
-def _lines(hypotheses: str, blocks: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """The hypotheses and each one's references, from blocks of lines (see count_texts)."""
-    lines = hypotheses.split("\n")
-    streams = [block.split("\n") for block in blocks]
-    for number, stream in enumerate(streams):
-        if len(stream) != len(lines):
+def _lines(blocks: list[str] | list[bytes]) -> tuple[list[str], list[list[str]]]:
+    """The hypotheses and each one's references, from blocks of lines (see count_texts):
+    the hypotheses' block first; lines of bytes decoded one by one, in the compiled kernel's
+    order (the hypotheses, then each one's references), so that the same line is found bad."""
+    streams = [
+        block.split("\n") if isinstance(block, str) else block.split(b"\n") for block in blocks
+    ]
+    for number, stream in enumerate(streams[1:]):
+        if len(stream) != len(streams[0]):
             raise ValueError(
-                f"reference block {number} has {len(stream)} lines, the hypotheses {len(lines)}"
+                f"reference block {number} has {len(stream)} lines, the hypotheses "
+                f"{len(streams[0])}"
             )
-    return lines, [list(references) for references in zip(*streams)]
+    texts = [*streams[0], *chain.from_iterable(zip(*streams[1:]))]
+    lines = [text.decode("utf-8") if isinstance(text, bytes) else text for text in texts]
+    segments = len(streams[0])
+    return lines[:segments], [
+        lines[start : start + len(blocks) - 1]
+        for start in range(segments, len(lines), len(blocks) - 1)
+    ]
 
 
 def flat_ids(sequences: Sequence[object], /) -> tuple[IntArray, IntArray] | None:
