@@ -153,11 +153,29 @@ _PTB_QUOTES = {
     "\u00ab": "``",
     "\u00bb": "''",
 }
+# Abbreviations that keep their period wherever they are, as CoreNLP's lexer lists them (months,
+# days, US states, company words, titles, ...): case-insensitive, except the few that are
+# also common words, which need their capital ("Miss." but "miss.").
+_ABBREVIATIONS = (
+    "(?i:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|mon|tues?|wed|thu|thurs|fri"
+    "|ala|ariz|calif|colo|conn|ct|dak|fla|ga|ind|kans?|ky|md|mich|minn|mo|mont|neb|nev|okla"
+    "|penn|tenn|va|vt|wisc?|wyo|inc|cos?|corp|pp?t[ye]s?|ltd|plc|rt|bancorp|dept|bhd|assn|univ"
+    "|intl|sys|tel|est|ext|sq|jr|sr|bros|blvd|rd|esq|etc|al|seq|mrs?|ms|drs?|profs?|sens?"
+    "|reps?|attys?|lt|col|gen|messrs|govs?|adm|rev|maj|sgt|cpl|pvt|capt|ste?|ave|pres|lieut"
+    "|hon|brig|co?mdr|pfc|spc|supts?|det|mt|m|mmes?|mlles?|vs|alex|wm|jos|cie|cf|treas|bldg"
+    r"|[a-z](?:\.[a-z])*)"
+    "|A(?i:z|rk)|D(?i:el)|I(?i:ll)|L(?i:a)|M(?i:ass|iss)|O(?i:re)|P(?i:a)|T(?i:ex)|W(?i:ash)"
+)
+# ... and those that keep it only before a number ("No. 5", but "No. S53" loses it).
+_BEFORE_NUMBERS = r"(?i:ca|figs?|prop|nos?|art|bldg|pp|op)"
+
 _PTB_RULES = (
     (re.compile("\u00ad"), ""),  # a soft hyphen is deleted, the word kept whole
     # words it splits in two: cannot, gonna, wanna, gotta, lemme, gimme
     (
-        re.compile(r"\b(can)(not)\b|\b(gon|wan)(na)\b|\b(got)(ta)\b|\b(lem|gim)(me)\b"),
+        re.compile(
+            r"\b(can)(not)\b|\b(gon|wan)(na)\b|\b(got)(ta)\b|\b(lem|gim)(me)\b", re.IGNORECASE
+        ),
         r"\1\3\5\7 \2\4\6\8",
     ),
     (re.compile(r"\.{3,}|\u2026"), " ... "),  # three periods or more are one ellipsis
@@ -166,36 +184,53 @@ _PTB_RULES = (
     (re.compile(r"-/"), " - / "),  # a hyphen before a slash ("Ein-/Aus-Taste")
     (re.compile(r"[\u20ac\u00a5]"), " $ "),  # CoreNLP's lossy currency normalisation
     (re.compile(r"\u00a3"), " # "),
-    (re.compile(r"([()\[\]{}\"\u201c\u201d\u2018\u201e;$%=<>@^~|\\_])"), r" \1 "),
-    (re.compile(r"([?!]+|\*+)"), r" \1 "),  # a run of ?! (one token: "?!"), or of asterisks
+    (re.compile(r"([()\[\]{}\"\u201c\u201d\u2018\u201e;$%=<>@^~|\\])"), r" \1 "),
+    # a ? or ! between letters is inside a word ("not?I"); elsewhere a run of them is a token
+    (re.compile(r"(?<![^\W\d_])([?!]+)|([?!]+)(?![^\W\d_])"), r" \1\2 "),
+    (re.compile(r"(\*+)"), r" \1 "),  # a run of asterisks is a token
+    # a run of hash signs is a token, but one before letters starts a hashtag (#name, not #1),
+    # which ends at the first character not a letter (#PRS_ORG#: #prs _ org #)
+    (re.compile(r"(##+|#(?![^\W\d_]))"), r" \1 "),
+    (re.compile(r"(?<=[^\s#])#"), " #"),
+    (re.compile(r"(#[^\W\d_]+)"), r" \1 "),
+    # a run of underscores is a token; one between letters or digits joins them (x_t2)
+    (re.compile(r"(?<![^\W_])_|_(?![^\W_])|(__+)"), lambda match: f" {match[0]} "),
     (re.compile(r"(?<![^\W_])&|&(?![^\W_])"), " & "),  # an ampersand, unless in a word (r&d)
     (re.compile(r"\+(?!\d)"), " + "),  # a plus, unless it signs a number (+3)
     (re.compile(r"(?<=\S)\+(?=\d)"), " +"),  # which starts a word (2+3: 2 +3)
     (regex.compile(r"([^\x00-\x7f\u2019\u201a\u201e](?<=[\p{P}\p{S}]))"), r" \1 "),
     (re.compile(r"[\u200b\ufeff]"), " "),  # zero-width spaces separate words
-    (re.compile(r"#(?!\w)"), " # "),  # a hash sign, unless it starts a word (#name)
-    (re.compile(r"(?<=\S)#(?=\w)"), " #"),  # which it always does (a#b: a #b)
     # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha)
     (re.compile(r"(\d[.,]\d+)(?=[^\W\d_])"), r"\1 "),
+    (re.compile(rf"\b({_BEFORE_NUMBERS}\.)(?=\d)"), r"\1 "),  # "No.5": no. 5
+    # a period that ends a word before a space, a colon or a comma, unless the word is an
+    # abbreviation; numbers and names with periods inside lose theirs too (3.5.)
+    (
+        re.compile(
+            rf"(?:^|(?<=\s))(?!(?:{_ABBREVIATIONS})\.(?=\s|$)|{_BEFORE_NUMBERS}\.\s*\d)"
+            r"(\S*[^\s.])\.(?=\s|$)"
+        ),
+        r"\1 .",
+    ),
     # a colon or a comma, unless between digits (1:1, 1,000)
     (re.compile(r"(?<![0-9])([:,])|([:,])(?![0-9])"), r" \1\2 "),
     (re.compile(r"(\w)-(?=\s|$)"), r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
     (re.compile(r"(?:^|(?<=\s))-(?=[^\W\d])"), " - "),  # one that starts a word (not -22)
     # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
-    (re.compile(r"(\w)n['\u2019]t\b"), r"\1 n't"),
-    (re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)\b"), r"\1 '\2"),
+    (re.compile(r"(\w)n['\u2019]t\b", re.IGNORECASE), r"\1 n't"),
+    (re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)\b", re.IGNORECASE), r"\1 '\2"),
     # an opening single quote that is not a contraction, and a closing one
-    (re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=\w)"), r"\1 "),
-    (re.compile(r"(?<=\w)(['\u2019])(?=\s|$)"), r" \1"),
-    # a period that ends a word, unless the word is an abbreviation (etc., mr., y., u.s., and
-    # no. but at the end); numbers and names with periods inside lose theirs too (3.5.)
     (
-        re.compile(
-            r"(?:^|(?<=\s))(?!(?:etc|vs|mr|mrs|dr|st|jr)\.|no\.\s|(?:[a-z]\.)+(?:\s|$))(\S*[^\s.])\.(?=\s|$)"
-        ),
-        r"\1 .",
+        re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=\w)", re.IGNORECASE),
+        r"\1 ",
     ),
+    (re.compile(r"(?<=\w)(['\u2019])(?=\s|$)"), r" \1"),
 )
+
+# Tokens CoreNLP's lexer reads whole before any rule above could split them: emoticons (not
+# before a letter or a digit: ":Dog" is ": Dog"), whose brackets are named as brackets are.
+_WHOLE = re.compile(r"([<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9]))")
+_BRACKET_NAMES = str.maketrans({"(": "-lrb-", ")": "-rrb-"})
 
 
 # The code points CoreNLP 3.4.1's lexer has no rule for (its tables predate them, or it never
@@ -268,11 +303,16 @@ class PTBStyle(Part, family="tok", name="ptb-style"):
     """
 
     def __call__(self, text: str) -> list[str]:
-        text = _DELETED.sub(" ", text.lower()).strip()
-        for pattern, replacement in _PTB_RULES:
-            text = pattern.sub(replacement, text)
-        words = text.split()
-        tokens = (_PTB_QUOTES.get(word, _PTB_BRACKETS.get(word, word)) for word in words)
+        pieces = _WHOLE.split(_DELETED.sub(" ", text))
+        words = []
+        for index, piece in enumerate(pieces):
+            if index % 2:
+                words.append(piece.translate(_BRACKET_NAMES))
+                continue
+            for pattern, replacement in _PTB_RULES:
+                piece = pattern.sub(replacement, piece)
+            words.extend(piece.split())
+        tokens = (_PTB_QUOTES.get(word, _PTB_BRACKETS.get(word, word)).lower() for word in words)
         return [token for token in tokens if token not in _DROPPED]
 
 
