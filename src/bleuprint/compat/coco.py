@@ -184,10 +184,13 @@ _PTB_RULES = (
     (re.compile(r"-/"), " - / "),  # a hyphen before a slash ("Ein-/Aus-Taste")
     (re.compile(r"[\u20ac\u00a5]"), " $ "),  # CoreNLP's lossy currency normalisation
     (re.compile(r"\u00a3"), " # "),
-    (re.compile(r"([()\[\]{}\"\u201c\u201d\u2018\u201e;$%=<>@^~|\\])"), r" \1 "),
+    (re.compile(r"([()\[\]{}\"\u201c\u201d\u201e;$%=<>@^~|])"), r" \1 "),
+    # a left single quote, unless it is an apostrophe after d, l or o (O\u2018Mahony)
+    (re.compile(r"(?<!\b[DdLlOo])\u2018|\u2018(?![^\W\d_])"), " \u2018 "),
     # a ? or ! between letters is inside a word ("not?I"); elsewhere a run of them is a token
     (re.compile(r"(?<![^\W\d_])([?!]+)|([?!]+)(?![^\W\d_])"), r" \1\2 "),
-    (re.compile(r"(\*+)"), r" \1 "),  # a run of asterisks is a token
+    # a run of asterisks is a token, and up to three escaped ones (\*\*)
+    (re.compile(r"((?:\\\*){1,3}|\*+|\\)"), r" \1 "),
     # a run of hash signs is a token, but one before letters starts a hashtag (#name, not #1),
     # which ends at the first character not a letter (#PRS_ORG#: #prs _ org #)
     (re.compile(r"(##+|#(?![^\W\d_]))"), r" \1 "),
@@ -195,15 +198,30 @@ _PTB_RULES = (
     (re.compile(r"(#[^\W\d_]+)"), r" \1 "),
     # a run of underscores is a token; one between letters or digits joins them (x_t2)
     (re.compile(r"(?<![^\W_])_|_(?![^\W_])|(__+)"), lambda match: f" {match[0]} "),
-    (re.compile(r"(?<![^\W_])&|&(?![^\W_])"), " & "),  # an ampersand, unless in a word (r&d)
+    # an ampersand, unless between capitals (AT&T, but r & d)
+    (re.compile(r"(?<![A-Z])&|&(?![A-Z])"), " & "),
     (re.compile(r"\+(?!\d)"), " + "),  # a plus, unless it signs a number (+3)
     (re.compile(r"(?<=\S)\+(?=\d)"), " +"),  # which starts a word (2+3: 2 +3)
     (regex.compile(r"([^\x00-\x7f\u2019\u201a\u201e](?<=[\p{P}\p{S}]))"), r" \1 "),
     (re.compile(r"[\u200b\ufeff]"), " "),  # zero-width spaces separate words
-    # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha)
-    (re.compile(r"(\d[.,]\d+)(?=[^\W\d_])"), r"\1 "),
+    # a slash joins words of ASCII letters and digits, three at most (and/or, s/pdif, 1/2); the
+    # word ends where they do (r/militär: r/milit är); any other slash is a token
+    (
+        re.compile(
+            r"(?<![\w.])([A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2})|/"
+        ),
+        lambda match: f" {match[0]} ",
+    ),
+    # a word's digits end before a decimal point or comma, which starts a number (x15.5: x15 .5)
+    (re.compile(r"(?<=[^\W\d_])(\d+)(?=[.,:]\d)"), r"\1 "),
+    # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha), as does a
+    # signed one (-2mm)
+    (re.compile(r"([.,]\d+)(?=[^\W\d_])"), r"\1 "),
+    (re.compile(r"(?:^|(?<=\s))([-+]\d+(?:[.,:]\d+)*)(?=[^\W\d_])"), r"\1 "),
     (re.compile(rf"\b({_BEFORE_NUMBERS}\.)(?=\d)"), r"\1 "),  # "No.5": no. 5
-    # a period that ends a word before a space, a colon or a comma, unless the word is an
+    # a closing single quote (Thomas'. continue.')
+    (re.compile(r"(?<=[\w.])(['\u2019])(?=[\s.,;:]|$)"), r" \1"),
+    # a period that ends a word before a space (not a comma: "Inc.,"), unless the word is an
     # abbreviation; numbers and names with periods inside lose theirs too (3.5.)
     (
         re.compile(
@@ -212,24 +230,30 @@ _PTB_RULES = (
         ),
         r"\1 .",
     ),
-    # a colon or a comma, unless between digits (1:1, 1,000)
-    (re.compile(r"(?<![0-9])([:,])|([:,])(?![0-9])"), r" \1\2 "),
+    # a colon or a comma, unless between digits (1:1, 1,000); before digits it starts a number
+    (re.compile(r"(?<![0-9])([:,])(?![0-9])|([:,])(?![0-9])"), r" \1\2 "),
+    (re.compile(r"(?<![0-9\s])([:,])(?=[0-9])"), r" \1"),
     (re.compile(r"(\w)-(?=\s|$)"), r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
     (re.compile(r"(?:^|(?<=\s))-(?=[^\W\d])"), " - "),  # one that starts a word (not -22)
     # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
-    (re.compile(r"(\w)n['\u2019]t\b", re.IGNORECASE), r"\1 n't"),
+    (re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"),  # don'ts: do n'ts
+    (re.compile(r"\b([Yy]['\u2019])(?=[^\W\d_])"), r"\1 "),  # y'all: y' all
     (re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)\b", re.IGNORECASE), r"\1 '\2"),
     # an opening single quote that is not a contraction, and a closing one
     (
-        re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=\w)", re.IGNORECASE),
+        re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=[^\W\d])", re.IGNORECASE),
         r"\1 ",
     ),
-    (re.compile(r"(?<=\w)(['\u2019])(?=\s|$)"), r" \1"),
 )
 
-# Tokens CoreNLP's lexer reads whole before any rule above could split them: emoticons (not
-# before a letter or a digit: ":Dog" is ": Dog"), whose brackets are named as brackets are.
-_WHOLE = re.compile(r"([<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9]))")
+# Tokens CoreNLP's lexer reads whole before any rule above could split them: web addresses,
+# SGML tags (<unk>), and emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose
+# brackets are named as brackets are.
+_WHOLE = re.compile(
+    r"(https?://[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
+    r"|</?[A-Za-z!?][^\s>]*>"
+    r"|[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9]))"
+)
 _BRACKET_NAMES = str.maketrans({"(": "-lrb-", ")": "-rrb-"})
 
 
@@ -309,9 +333,10 @@ class PTBStyle(Part, family="tok", name="ptb-style"):
             if index % 2:
                 words.append(piece.translate(_BRACKET_NAMES))
                 continue
+            rest = piece
             for pattern, replacement in _PTB_RULES:
-                piece = pattern.sub(replacement, piece)
-            words.extend(piece.split())
+                rest = pattern.sub(replacement, rest)
+            words.extend(rest.split())
         tokens = (_PTB_QUOTES.get(word, _PTB_BRACKETS.get(word, word)).lower() for word in words)
         return [token for token in tokens if token not in _DROPPED]
 
