@@ -142,17 +142,14 @@ _DROPPED = frozenset(
     ]
 )
 _PTB_BRACKETS = {"(": "-lrb-", ")": "-rrb-", "[": "-lsb-", "]": "-rsb-", "{": "-lcb-", "}": "-rcb-"}
-_PTB_QUOTES = {
-    '"': "''",
-    "\u201c": "``",
-    "\u201d": "''",
-    "\u2018": "`",
-    "\u2019": "'",
-    "\u300c": "``",
-    "\u300d": "''",
-    "\u00ab": "``",
-    "\u00bb": "''",
-}
+# Quotation marks become PTB's: opening ones `` or `, closing ones '' or ' (a pair of marks is
+# one token: U+201C U+2018 is ```).
+_QUOTE_MARKS = "\"'`\u201c\u201d\u2018\u2019\u300c\u300d\u00ab\u00bb\u2039\u203a"
+_PTB_QUOTES = str.maketrans(
+    dict(
+        zip(_QUOTE_MARKS, ["''", "'", "`", "``", "''", "`", "'", "``", "''", "``", "''", "`", "'"])
+    )
+)
 # Abbreviations that keep their period wherever they are, as CoreNLP's lexer lists them (months,
 # days, US states, company words, titles, ...): case-insensitive, except the few that are
 # also common words, which need their capital ("Miss." but "miss.").
@@ -163,8 +160,14 @@ _ABBREVIATIONS = (
     "|intl|sys|tel|est|ext|sq|jr|sr|bros|blvd|rd|esq|etc|al|seq|mrs?|ms|drs?|profs?|sens?"
     "|reps?|attys?|lt|col|gen|messrs|govs?|adm|rev|maj|sgt|cpl|pvt|capt|ste?|ave|pres|lieut"
     "|hon|brig|co?mdr|pfc|spc|supts?|det|mt|m|mmes?|mlles?|vs|alex|wm|jos|cie|cf|treas|bldg"
-    r"|[a-z](?:\.[a-z])*)"
+    r"|[a-z](?:\.[a-z])+)"
     "|A(?i:z|rk)|D(?i:el)|I(?i:ll)|L(?i:a)|M(?i:ass|iss)|O(?i:re)|P(?i:a)|T(?i:ex)|W(?i:ash)"
+)
+# A one-letter abbreviation keeps its period too ("John F. Kennedy"), except before a capitalised
+# word that CoreNLP takes to start a sentence: these, found by running it.
+_SENTENCE_STARTS = (
+    "The|Then|He|She|We|They|It|In|An?|If|You|But|So|As|At|This|That|These|There|Here|When"
+    "|While|What|Some|Many|Our|Her|Their|One|After|However|Since|Yet|Now|About|Such|Other|Last"
 )
 # ... and those that keep it only before a number ("No. 5", but "No. S53" loses it).
 _BEFORE_NUMBERS = r"(?i:ca|figs?|prop|nos?|art|bldg|pp|op)"
@@ -184,7 +187,8 @@ _PTB_RULES = (
     (re.compile(r"-/"), " - / "),  # a hyphen before a slash ("Ein-/Aus-Taste")
     (re.compile(r"[\u20ac\u00a5]"), " $ "),  # CoreNLP's lossy currency normalisation
     (re.compile(r"\u00a3"), " # "),
-    (re.compile(r"([()\[\]{}\"\u201c\u201d\u201e;$%=<>@^~|])"), r" \1 "),
+    (re.compile(r"([()\[\]{}\"\u201c\u201d\u201e%=<>@^~|])"), r" \1 "),
+    (re.compile(r"([A-Z]*\$)"), r" \1 "),  # a dollar sign, with capitals before it (US$)
     # a left single quote, unless it is an apostrophe after d, l or o (O\u2018Mahony)
     (re.compile(r"(?<!\b[DdLlOo])\u2018|\u2018(?![^\W\d_])"), " \u2018 "),
     # a ? or ! between letters is inside a word ("not?I"); elsewhere a run of them is a token
@@ -197,12 +201,12 @@ _PTB_RULES = (
     (re.compile(r"(?<=[^\s#])#"), " #"),
     (re.compile(r"(#[^\W\d_]+)"), r" \1 "),
     # a run of underscores is a token; one between letters or digits joins them (x_t2)
-    (re.compile(r"(?<![^\W_])_|_(?![^\W_])|(__+)"), lambda match: f" {match[0]} "),
+    (re.compile(r"__+|(?<![^\W_])_|_(?![^\W_])"), lambda match: f" {match[0]} "),
     # an ampersand, unless between capitals (AT&T, but r & d)
     (re.compile(r"(?<![A-Z])&|&(?![A-Z])"), " & "),
     (re.compile(r"\+(?!\d)"), " + "),  # a plus, unless it signs a number (+3)
     (re.compile(r"(?<=\S)\+(?=\d)"), " +"),  # which starts a word (2+3: 2 +3)
-    (regex.compile(r"([^\x00-\x7f\u2019\u201a\u201e](?<=[\p{P}\p{S}]))"), r" \1 "),
+    (regex.compile(r"([^\x00-\x7f\u2018\u2019\u201a\u201e](?<=[\p{P}\p{S}]))"), r" \1 "),
     (re.compile(r"[\u200b\ufeff]"), " "),  # zero-width spaces separate words
     # a slash joins words of ASCII letters and digits, three at most (and/or, s/pdif, 1/2); the
     # word ends where they do (r/militär: r/milit är); any other slash is a token
@@ -216,20 +220,23 @@ _PTB_RULES = (
     (re.compile(r"(?<=[^\W\d_])(\d+)(?=[.,:]\d)"), r"\1 "),
     # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha), as does a
     # signed one (-2mm)
-    (re.compile(r"([.,]\d+)(?=[^\W\d_])"), r"\1 "),
+    (re.compile(r"([.,:]\d+)(?=[^\W\d_])"), r"\1 "),
     (re.compile(r"(?:^|(?<=\s))([-+]\d+(?:[.,:]\d+)*)(?=[^\W\d_])"), r"\1 "),
     (re.compile(rf"\b({_BEFORE_NUMBERS}\.)(?=\d)"), r"\1 "),  # "No.5": no. 5
+    (re.compile(r"(?:^|(?<=\s))\.(?=[^\W\d_])"), ". "),  # a period that starts a word (.exe)
     # a closing single quote (Thomas'. continue.')
     (re.compile(r"(?<=[\w.])(['\u2019])(?=[\s.,;:]|$)"), r" \1"),
     # a period that ends a word before a space (not a comma: "Inc.,"), unless the word is an
     # abbreviation; numbers and names with periods inside lose theirs too (3.5.)
     (
         re.compile(
-            rf"(?:^|(?<=\s))(?!(?:{_ABBREVIATIONS})\.(?=\s|$)|{_BEFORE_NUMBERS}\.\s*\d)"
+            rf"(?:^|(?<=\s))(?!(?:{_ABBREVIATIONS})\.(?=\s|$)|{_BEFORE_NUMBERS}\.\s*\d"
+            rf"|[A-Za-z]\.(?!\s+(?:{_SENTENCE_STARTS})\b)(?=\s|$))"
             r"(\S*[^\s.])\.(?=\s|$)"
         ),
         r"\1 .",
     ),
+    (re.compile(";"), " ; "),  # after the period rule: "foo.;" keeps its period
     # a colon or a comma, unless between digits (1:1, 1,000); before digits it starts a number
     (re.compile(r"(?<![0-9])([:,])(?![0-9])|([:,])(?![0-9])"), r" \1\2 "),
     (re.compile(r"(?<![0-9\s])([:,])(?=[0-9])"), r" \1"),
@@ -237,6 +244,7 @@ _PTB_RULES = (
     (re.compile(r"(?:^|(?<=\s))-(?=[^\W\d])"), " - "),  # one that starts a word (not -22)
     # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
     (re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"),  # don'ts: do n'ts
+    (re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
     (re.compile(r"\b([Yy]['\u2019])(?=[^\W\d_])"), r"\1 "),  # y'all: y' all
     (re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)\b", re.IGNORECASE), r"\1 '\2"),
     # an opening single quote that is not a contraction, and a closing one
@@ -244,14 +252,30 @@ _PTB_RULES = (
         re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=[^\W\d])", re.IGNORECASE),
         r"\1 ",
     ),
+    # what is left of apostrophes between letters are quotes (jing'an), unless one follows a
+    # one-letter word (O'Neil) or is between vowels (ma'am)
+    (
+        re.compile(
+            r"(?<=[^\W_])['\u2019](?=\d)|(?<=[^\W_])(?<!\b[A-Za-z])"
+            r"(?:(?<![aeiouyAEIOUY])['\u2019]|['\u2019](?![aeiouA-Z]))(?=[^\W\d_])"
+        ),
+        " ' ",
+    ),
 )
 
-# Tokens CoreNLP's lexer reads whole before any rule above could split them: web addresses,
-# SGML tags (<unk>), and emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose
+# Tokens CoreNLP's lexer reads whole before any rule above could split them: web addresses
+# (whose host names, oddly, take no capitals, digits or hyphens, but other scripts' letters:
+# "按norton.com/pricing"), e-mail addresses, Twitter names, SGML tags (<unk>), pairs of
+# quotation marks, and emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose
 # brackets are named as brackets are.
 _WHOLE = re.compile(
     r"(https?://[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
+    r"|(?<![\w-])(?:www\.(?:[^\s\"<>|.!?(){},]+\.)+[A-Za-z]{2,4}"
+    r"|(?:[^\s\"`'<>|.!?(){}\x2c-\x5f$]+\.)+(?:com|net|org|edu))(?:/[^\s\"<>|()]+[^\s\"<>|.!?(){},-])?"
+    r"|(?<![^\W_])[A-Za-z0-9][^\s\"<>|()\xa0{}]*@(?:[^\s\"<>|(){}.\xa0]+\.)*[^\s\"<>|(){}.\xa0]+"
+    r"|@[A-Za-z_][A-Za-z_0-9]*"
     r"|</?[A-Za-z!?][^\s>]*>"
+    r"|['`\u201c\u201d\u2018\u2019\u00ab\u00bb\u2039\u203a]{2}"
     r"|[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9]))"
 )
 _BRACKET_NAMES = str.maketrans({"(": "-lrb-", ")": "-rrb-"})
@@ -337,8 +361,17 @@ class PTBStyle(Part, family="tok", name="ptb-style"):
             for pattern, replacement in _PTB_RULES:
                 rest = pattern.sub(replacement, rest)
             words.extend(rest.split())
-        tokens = (_PTB_QUOTES.get(word, _PTB_BRACKETS.get(word, word)).lower() for word in words)
-        return [token for token in tokens if token not in _DROPPED]
+        return [token for token in map(_token, words) if token not in _DROPPED]
+
+
+def _token(word: str) -> str:
+    """A word's token: brackets and quotation marks named as PTB names them, all else
+    lowercased."""
+    if word in _PTB_BRACKETS:
+        return _PTB_BRACKETS[word]
+    if not word.strip(_QUOTE_MARKS):
+        return word.translate(_PTB_QUOTES)
+    return word.lower()
 
 
 PRESET = Preset("coco", "coco-caption (pycocoevalcap 1.2) Bleu", parts)
