@@ -181,13 +181,17 @@ _PTB_RULES = (
         ),
         r"\1\3\5\7 \2\4\6\8",
     ),
+    # an abbreviation keeps the first of several periods (etc.., I...)
+    (re.compile(rf"\b((?:{_ABBREVIATIONS}|[A-Za-z])\.)(?=\.)"), r"\1 "),
     (re.compile(r"\.{3,}|\u2026"), " ... "),  # three periods or more are one ellipsis
     (re.compile(r"(?<!\.)\.\.(?!\.)"), " . . "),  # two are two periods
-    (re.compile(r"--+|[\u2013\u2014\u2015]"), " -- "),
+    # two to four hyphens are a dash, as are these characters; a longer run stays as it is
+    (re.compile(r"(?<!-)-{2,4}(?!-)|[\u2013\u2014\u2015]"), " -- "),
+    (re.compile(r"(-{5,})"), r" \1 "),
     (re.compile(r"-/"), " - / "),  # a hyphen before a slash ("Ein-/Aus-Taste")
     (re.compile(r"[\u20ac\u00a5]"), " $ "),  # CoreNLP's lossy currency normalisation
     (re.compile(r"\u00a3"), " # "),
-    (re.compile(r"([()\[\]{}\"\u201c\u201d\u201e%=<>@^~|])"), r" \1 "),
+    (re.compile(r"(<<|>>|[()\[\]{}\"\u201c\u201d\u201e%=<>@^~|])"), r" \1 "),
     (re.compile(r"([A-Z]*\$)"), r" \1 "),  # a dollar sign, with capitals before it (US$)
     # a left single quote, unless it is an apostrophe after d, l or o (O\u2018Mahony)
     (re.compile(r"(?<!\b[DdLlOo])\u2018|\u2018(?![^\W\d_])"), " \u2018 "),
@@ -204,12 +208,20 @@ _PTB_RULES = (
     (re.compile(r"__+|(?<![^\W_])_|_(?![^\W_])"), lambda match: f" {match[0]} "),
     # an ampersand, unless between capitals (AT&T, but r & d)
     (re.compile(r"(?<![A-Z])&|&(?![A-Z])"), " & "),
-    (re.compile(r"\+(?!\d)"), " + "),  # a plus, unless it signs a number (+3)
+    # a plus, unless it signs a number (+3) or is between capitals (A+GBT)
+    (re.compile(r"(?<![A-Z])\+(?!\d)|\+(?![A-Z\d])"), " + "),
     (re.compile(r"(?<=\S)\+(?=\d)"), " +"),  # which starts a word (2+3: 2 +3)
-    (regex.compile(r"([^\x00-\x7f\u2018\u2019\u201a\u201e](?<=[\p{P}\p{S}]))"), r" \1 "),
+    (
+        regex.compile(r"([^\x00-\x7f\u2010\u2011\u2018\u2019\u201a\u201e](?<=[\p{P}\p{S}]))"),
+        r" \1 ",
+    ),
+    # these hyphens join words as - does
+    (re.compile(r"(?<![^\W_])([\u2010\u2011])|([\u2010\u2011])(?![^\W_])"), r" \1\2 "),
     (re.compile(r"[\u200b\ufeff]"), " "),  # zero-width spaces separate words
     # a slash joins words of ASCII letters and digits, three at most (and/or, s/pdif, 1/2); the
     # word ends where they do (r/militär: r/milit är); any other slash is a token
+    # a fraction after a number of four digits at most is read with it (3643 10/12/21)
+    (re.compile(r"\b(\d{1,4} \d{1,4}/\d{1,4})/"), r"\1 / "),
     (
         re.compile(
             r"(?<![\w.])([A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2})|/"
@@ -218,6 +230,10 @@ _PTB_RULES = (
     ),
     # a word's digits end before a decimal point or comma, which starts a number (x15.5: x15 .5)
     (re.compile(r"(?<=[^\W\d_])(\d+)(?=[.,:]\d)"), r"\1 "),
+    (re.compile(r"(?<=[^\W\d_]{2})\.(?=\d)"), " ."),  # and so do a word's letters (nr.10)
+    (re.compile(r"(\d)\.(?=[^\W\d_])"), r"\1 . "),  # a number ends at a period (17.Jahrhundert)
+    (re.compile(r"(\d:\d+)-"), r"\1 -"),  # and a time at a hyphen (16:10-16:30, 13:7-Führung)
+    (re.compile(r"(?<=[^\W_])(-\d+)(?=[.,]\d)"), r"\1 "),  # 0,3-0,5: 0,3-0 ,5
     # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha), as does a
     # signed one (-2mm)
     (re.compile(r"([.,:]\d+)(?=[^\W\d_])"), r"\1 "),
@@ -225,7 +241,7 @@ _PTB_RULES = (
     (re.compile(rf"\b({_BEFORE_NUMBERS}\.)(?=\d)"), r"\1 "),  # "No.5": no. 5
     (re.compile(r"(?:^|(?<=\s))\.(?=[^\W\d_])"), ". "),  # a period that starts a word (.exe)
     # a closing single quote (Thomas'. continue.')
-    (re.compile(r"(?<=[\w.])(['\u2019])(?=[\s.,;:]|$)"), r" \1"),
+    (re.compile(r"(?<=[\w.])(['\u2019])(?=[\s.,;:-]|$)"), r" \1"),
     # a period that ends a word before a space (not a comma: "Inc.,"), unless the word is an
     # abbreviation; numbers and names with periods inside lose theirs too (3.5.)
     (
@@ -240,23 +256,23 @@ _PTB_RULES = (
     # a colon or a comma, unless between digits (1:1, 1,000); before digits it starts a number
     (re.compile(r"(?<![0-9])([:,])(?![0-9])|([:,])(?![0-9])"), r" \1\2 "),
     (re.compile(r"(?<![0-9\s])([:,])(?=[0-9])"), r" \1"),
-    (re.compile(r"(\w)-(?=\s|$)"), r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
+    (re.compile(r"([\w.])-(?=\s|$)"), r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
     (re.compile(r"(?:^|(?<=\s))-(?=[^\W\d])"), " - "),  # one that starts a word (not -22)
     # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
     (re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"),  # don'ts: do n'ts
     (re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
     (re.compile(r"\b([Yy]['\u2019])(?=[^\W\d_])"), r"\1 "),  # y'all: y' all
-    (re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)\b", re.IGNORECASE), r"\1 '\2"),
+    (re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)(?![A-Za-z0-9])", re.IGNORECASE), r"\1 '\2"),
     # an opening single quote that is not a contraction, and a closing one
     (
         re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=[^\W\d])", re.IGNORECASE),
         r"\1 ",
     ),
-    # what is left of apostrophes between letters are quotes (jing'an), unless one follows a
-    # one-letter word (O'Neil) or is between vowels (ma'am)
+    # what is left of apostrophes between letters are quotes (jing'an), unless one follows
+    # some one-letter words (O'Neil, not a'target) or is between vowels (ma'am)
     (
         re.compile(
-            r"(?<=[^\W_])['\u2019](?=\d)|(?<=[^\W_])(?<!\b[A-Za-z])"
+            r"(?<=[^\W_])['\u2019](?=\d)|(?<=[^\W_])(?<!\b[A-HJ-XZnDdLlOo])"
             r"(?:(?<![aeiouyAEIOUY])['\u2019]|['\u2019](?![aeiouA-Z]))(?=[^\W\d_])"
         ),
         " ' ",
@@ -265,17 +281,18 @@ _PTB_RULES = (
 
 # Tokens CoreNLP's lexer reads whole before any rule above could split them: web addresses
 # (whose host names, oddly, take no capitals, digits or hyphens, but other scripts' letters:
-# "按norton.com/pricing"), e-mail addresses, Twitter names, SGML tags (<unk>), pairs of
-# quotation marks, and emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose
-# brackets are named as brackets are.
+# "按norton.com/pricing"; not before a letter: a longer word), e-mail addresses, Twitter names,
+# SGML tags (<unk>), pairs of quotation marks, and emoticons (not before a letter or a digit:
+# ":Dog" is ": Dog"), whose brackets are named as brackets are.
 _WHOLE = re.compile(
     r"(https?://[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
-    r"|(?<![\w-])(?:www\.(?:[^\s\"<>|.!?(){},]+\.)+[A-Za-z]{2,4}"
-    r"|(?:[^\s\"`'<>|.!?(){}\x2c-\x5f$]+\.)+(?:com|net|org|edu))(?:/[^\s\"<>|()]+[^\s\"<>|.!?(){},-])?"
+    r"|(?<![\w.-])(?:www\.(?:[^\s\"<>|.!?(){},]+\.)+[A-Za-z]{2,4}"
+    r"|(?:[^\s\"`'<>|.!?(){}\x2c-\x5f$]+\.)+(?:com|net|org|edu))"
+    r"(?:/[^\s\"<>|()]+[^\s\"<>|.!?(){},-]|(?![^\W_]))"
     r"|(?<![^\W_])[A-Za-z0-9][^\s\"<>|()\xa0{}]*@(?:[^\s\"<>|(){}.\xa0]+\.)*[^\s\"<>|(){}.\xa0]+"
     r"|@[A-Za-z_][A-Za-z_0-9]*"
     r"|</?[A-Za-z!?][^\s>]*>"
-    r"|['`\u201c\u201d\u2018\u2019\u00ab\u00bb\u2039\u203a]{2}"
+    r"|''|[\u2018-\u201f\u00ab\u00bb\u2039\u203a]{2}"
     r"|[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9]))"
 )
 _BRACKET_NAMES = str.maketrans({"(": "-lrb-", ")": "-rrb-"})
