@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -172,109 +173,155 @@ _SENTENCE_STARTS = (
 # ... and those that keep it only before a number ("No. 5", but "No. S53" loses it).
 _BEFORE_NUMBERS = r"(?i:ca|figs?|prop|nos?|art|bldg|pp|op)"
 
+_ABBREVIATION = re.compile(_ABBREVIATIONS)
+_NUMBER_ABBREVIATION = re.compile(_BEFORE_NUMBERS)
+_NUMBER_NEXT = re.compile(r"\s*\d")
+_SENTENCE_NEXT = re.compile(rf"\s+(?:{_SENTENCE_STARTS})\b")
+
+
+def _keeps_period(word: str, text: str, after: int) -> bool:
+    """Whether ``word``, followed by a period ending at ``after`` in ``text``, is an
+    abbreviation that keeps it there."""
+    if len(word) == 1:
+        return word.isascii() and word.isalpha() and not _SENTENCE_NEXT.match(text, after)
+    return bool(
+        _ABBREVIATION.fullmatch(word)
+        or (_NUMBER_ABBREVIATION.fullmatch(word) and _NUMBER_NEXT.match(text, after))
+    )
+
+
+def _split_final_period(match: re.Match[str]) -> str:
+    """A word's final period as a token of its own, unless the word keeps it."""
+    word = match[1]
+    return match[0] if _keeps_period(word, match.string, match.end()) else f"{word} ."
+
+
+def _split_first_period(match: re.Match[str]) -> str:
+    """The first of several periods after an abbreviation stays with it (etc.., I...)."""
+    word = match[1]
+    return f"{word}. " if _keeps_period(word, match.string, match.end()) else match[0]
+
+
+_Replacement = str | Callable[[re.Match[str]], str]
+
+
+def _rule(
+    needs: str, pattern: str | re.Pattern[str] | regex.Pattern[str], replacement: _Replacement
+) -> tuple[re.Pattern[str], re.Pattern[str] | regex.Pattern[str], _Replacement]:
+    """A rule of :class:`PTBStyle`: ``pattern`` (compiled here if a string) replaced by
+    ``replacement``, tried only on texts with a character of the class ``[needs]`` (most rules
+    look for characters most texts lack, and so most texts skip them)."""
+    compiled = re.compile(pattern) if isinstance(pattern, str) else pattern
+    return re.compile(f"[{needs}]"), compiled, replacement
+
+
 _PTB_RULES = (
-    (re.compile("\u00ad"), ""),  # a soft hyphen is deleted, the word kept whole
+    _rule(r"\u00ad", "\u00ad", ""),  # a soft hyphen is deleted, the word kept whole
     # words it splits in two: cannot, gonna, wanna, gotta, lemme, gimme
-    (
+    _rule(
+        r"AaEe",
         re.compile(
             r"\b(can)(not)\b|\b(gon|wan)(na)\b|\b(got)(ta)\b|\b(lem|gim)(me)\b", re.IGNORECASE
         ),
         r"\1\3\5\7 \2\4\6\8",
     ),
     # an abbreviation keeps the first of several periods (etc.., I...)
-    (re.compile(rf"\b((?:{_ABBREVIATIONS}|[A-Za-z])\.)(?=\.)"), r"\1 "),
-    (re.compile(r"\.{3,}|\u2026"), " ... "),  # three periods or more are one ellipsis
-    (re.compile(r"(?<!\.)\.\.(?!\.)"), " . . "),  # two are two periods
+    _rule(r".", r"(?<![\w.])([A-Za-z]+(?:\.[A-Za-z]+)*)\.(?=\.)", _split_first_period),
+    _rule(r".\u2026", r"\.{3,}|\u2026", " ... "),  # three periods or more are one ellipsis
+    _rule(r".", r"(?<!\.)\.\.(?!\.)", " . . "),  # two are two periods
     # two to four hyphens are a dash, as are these characters; a longer run stays as it is
-    (re.compile(r"(?<!-)-{2,4}(?!-)|[\u2013\u2014\u2015]"), " -- "),
-    (re.compile(r"(-{5,})"), r" \1 "),
-    (re.compile(r"-/"), " - / "),  # a hyphen before a slash ("Ein-/Aus-Taste")
-    (re.compile(r"[\u20ac\u00a5]"), " $ "),  # CoreNLP's lossy currency normalisation
-    (re.compile(r"\u00a3"), " # "),
-    (re.compile(r"(<<|>>|[()\[\]{}\"\u201c\u201d\u201e%=<>@^~|])"), r" \1 "),
-    (re.compile(r"([A-Z]*\$)"), r" \1 "),  # a dollar sign, with capitals before it (US$)
+    _rule(r"\-\u2013\u2014\u2015", r"(?<!-)-{2,4}(?!-)|[\u2013\u2014\u2015]", " -- "),
+    _rule(r"\-", r"(-{5,})", r" \1 "),
+    _rule(r"\-", r"-/", " - / "),  # a hyphen before a slash ("Ein-/Aus-Taste")
+    _rule(r"\u20ac\u00a5", r"[\u20ac\u00a5]", " $ "),  # CoreNLP's lossy currency normalisation
+    _rule(r"\u00a3", r"\u00a3", " # "),
+    _rule(
+        r"()\[\]{}\"\u201c\u201d\u201e%=<>@^~|",
+        r"(<<|>>|[()\[\]{}\"\u201c\u201d\u201e%=<>@^~|])",
+        r" \1 ",
+    ),
+    _rule(r"$", r"([A-Z]*\$)", r" \1 "),  # a dollar sign, with capitals before it (US$)
     # a left single quote, unless it is an apostrophe after d, l or o (O\u2018Mahony)
-    (re.compile(r"(?<!\b[DdLlOo])\u2018|\u2018(?![^\W\d_])"), " \u2018 "),
+    _rule(r"\u2018", r"(?<!\b[DdLlOo])\u2018|\u2018(?![^\W\d_])", " \u2018 "),
     # a ? or ! between letters is inside a word ("not?I"); elsewhere a run of them is a token
-    (re.compile(r"(?<![^\W\d_])([?!]+)|([?!]+)(?![^\W\d_])"), r" \1\2 "),
+    _rule(r"?!", r"(?<![^\W\d_])([?!]+)|([?!]+)(?![^\W\d_])", r" \1\2 "),
     # a run of asterisks is a token, and up to three escaped ones (\*\*)
-    (re.compile(r"((?:\\\*){1,3}|\*+|\\)"), r" \1 "),
+    _rule(r"*\\", r"((?:\\\*){1,3}|\*+|\\)", r" \1 "),
     # a run of hash signs is a token, but one before letters starts a hashtag (#name, not #1),
     # which ends at the first character not a letter (#PRS_ORG#: #prs _ org #)
-    (re.compile(r"(##+|#(?![^\W\d_]))"), r" \1 "),
-    (re.compile(r"(?<=[^\s#])#"), " #"),
-    (re.compile(r"(#[^\W\d_]+)"), r" \1 "),
+    _rule(r"#", r"(##+|#(?![^\W\d_]))", r" \1 "),
+    _rule(r"#", r"(?<=[^\s#])#", " #"),
+    _rule(r"#", r"(#[^\W\d_]+)", r" \1 "),
     # a run of underscores is a token; one between letters or digits joins them (x_t2)
-    (re.compile(r"__+|(?<![^\W_])_|_(?![^\W_])"), lambda match: f" {match[0]} "),
+    _rule(r"_", r"__+|(?<![^\W_])_|_(?![^\W_])", lambda match: f" {match[0]} "),
     # an ampersand, unless between capitals (AT&T, but r & d)
-    (re.compile(r"(?<![A-Z])&|&(?![A-Z])"), " & "),
+    _rule(r"&", r"(?<![A-Z])&|&(?![A-Z])", " & "),
     # a plus, unless it signs a number (+3) or is between capitals (A+GBT)
-    (re.compile(r"(?<![A-Z])\+(?!\d)|\+(?![A-Z\d])"), " + "),
-    (re.compile(r"(?<=\S)\+(?=\d)"), " +"),  # which starts a word (2+3: 2 +3)
-    (
+    _rule(r"+", r"(?<![A-Z])\+(?!\d)|\+(?![A-Z\d])", " + "),
+    _rule(r"+", r"(?<=\S)\+(?=\d)", " +"),  # which starts a word (2+3: 2 +3)
+    _rule(
+        r"^\x00-\x7f",
         regex.compile(r"([^\x00-\x7f\u2010\u2011\u2018\u2019\u201a\u201e](?<=[\p{P}\p{S}]))"),
         r" \1 ",
     ),
     # these hyphens join words as - does
-    (re.compile(r"(?<![^\W_])([\u2010\u2011])|([\u2010\u2011])(?![^\W_])"), r" \1\2 "),
-    (re.compile(r"[\u200b\ufeff]"), " "),  # zero-width spaces separate words
+    _rule(r"\u2010\u2011", r"(?<![^\W_])([\u2010\u2011])|([\u2010\u2011])(?![^\W_])", r" \1\2 "),
+    _rule(r"\u200b\ufeff", r"[\u200b\ufeff]", " "),  # zero-width spaces separate words
     # a slash joins words of ASCII letters and digits, three at most (and/or, s/pdif, 1/2); the
     # word ends where they do (r/militär: r/milit är); any other slash is a token
     # a fraction after a number of four digits at most is read with it (3643 10/12/21)
-    (re.compile(r"\b(\d{1,4} \d{1,4}/\d{1,4})/"), r"\1 / "),
-    (
-        re.compile(
-            r"(?<![\w.])([A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2})|/"
-        ),
+    _rule(r"/", r"\b(\d{1,4} \d{1,4}/\d{1,4})/", r"\1 / "),
+    _rule(
+        r"/",
+        r"(?<![\w.])([A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2})|/",
         lambda match: f" {match[0]} ",
     ),
+    _rule(r".", rf"\b({_BEFORE_NUMBERS}\.)(?=\d)", r"\1 "),  # "No.5": no. 5
     # a word's digits end before a decimal point or comma, which starts a number (x15.5: x15 .5)
-    (re.compile(r"(?<=[^\W\d_])(\d+)(?=[.,:]\d)"), r"\1 "),
-    (re.compile(r"(?<=[^\W\d_]{2})\.(?=\d)"), " ."),  # and so do a word's letters (nr.10)
-    (re.compile(r"(\d)\.(?=[^\W\d_])"), r"\1 . "),  # a number ends at a period (17.Jahrhundert)
-    (re.compile(r"(\d:\d+)-"), r"\1 -"),  # and a time at a hyphen (16:10-16:30, 13:7-Führung)
-    (re.compile(r"(?<=[^\W_])(-\d+)(?=[.,]\d)"), r"\1 "),  # 0,3-0,5: 0,3-0 ,5
+    _rule(r"\d", r"(?<=[^\W\d_])(\d+)(?=[.,:]\d)", r"\1 "),
+    _rule(r".", r"(?<=[^\W\d_]{2})\.(?=\d)", " ."),  # and so do a word's letters (nr.10)
+    _rule(r".", r"(\d)\.(?=[^\W\d_])", r"\1 . "),  # a number ends at a period (17.Jahrhundert)
+    _rule(r":", r"(\d:\d+)-", r"\1 -"),  # and a time at a hyphen (16:10-16:30, 13:7-Führung)
+    _rule(r"\-", r"(?<=[^\W_])(-\d+)(?=[.,]\d)", r"\1 "),  # 0,3-0,5: 0,3-0 ,5
     # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha), as does a
     # signed one (-2mm)
-    (re.compile(r"([.,:]\d+)(?=[^\W\d_])"), r"\1 "),
-    (re.compile(r"(?:^|(?<=\s))([-+]\d+(?:[.,:]\d+)*)(?=[^\W\d_])"), r"\1 "),
-    (re.compile(rf"\b({_BEFORE_NUMBERS}\.)(?=\d)"), r"\1 "),  # "No.5": no. 5
-    (re.compile(r"(?:^|(?<=\s))\.(?=[^\W\d_])"), ". "),  # a period that starts a word (.exe)
+    _rule(r".,:", r"([.,:]\d+)(?=[^\W\d_])", r"\1 "),
+    _rule(r"\-+", r"(?:^|(?<=\s))([-+]\d+(?:[.,:]\d+)*)(?=[^\W\d_])", r"\1 "),
+    _rule(r".", r"(?:^|(?<=\s))\.(?=[^\W\d_])", ". "),  # a period that starts a word (.exe)
     # a closing single quote (Thomas'. continue.')
-    (re.compile(r"(?<=[\w.])(['\u2019])(?=[\s.,;:-]|$)"), r" \1"),
+    _rule(r"'\u2019", r"(?<=[\w.])(['\u2019])(?=[\s.,;:-]|$)", r" \1"),
     # a period that ends a word before a space (not a comma: "Inc.,"), unless the word is an
     # abbreviation; numbers and names with periods inside lose theirs too (3.5.)
-    (
-        re.compile(
-            rf"(?:^|(?<=\s))(?!(?:{_ABBREVIATIONS})\.(?=\s|$)|{_BEFORE_NUMBERS}\.\s*\d"
-            rf"|[A-Za-z]\.(?!\s+(?:{_SENTENCE_STARTS})\b)(?=\s|$))"
-            r"(\S*[^\s.])\.(?=\s|$)"
-        ),
-        r"\1 .",
-    ),
-    (re.compile(";"), " ; "),  # after the period rule: "foo.;" keeps its period
+    _rule(r".", r"(?:^|(?<=\s))(\S*[^\s.])\.(?=\s|$)", _split_final_period),
+    _rule(r";", ";", " ; "),  # after the period rule: "foo.;" keeps its period
     # a colon or a comma, unless between digits (1:1, 1,000); before digits it starts a number
-    (re.compile(r"(?<![0-9])([:,])(?![0-9])|([:,])(?![0-9])"), r" \1\2 "),
-    (re.compile(r"(?<![0-9\s])([:,])(?=[0-9])"), r" \1"),
-    (re.compile(r"([\w.])-(?=\s|$)"), r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
-    (re.compile(r"(?:^|(?<=\s))-(?=[^\W\d])"), " - "),  # one that starts a word (not -22)
+    _rule(r":,", r"(?<![0-9])([:,])(?![0-9])|([:,])(?![0-9])", r" \1\2 "),
+    _rule(r":,", r"(?<![0-9\s])([:,])(?=[0-9])", r" \1"),
+    _rule(r"\-", r"([\w.])-(?=\s|$)", r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
+    _rule(r"\-", r"(?:^|(?<=\s))-(?=[^\W\d])", " - "),  # one that starts a word (not -22)
     # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
-    (re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"),  # don'ts: do n'ts
-    (re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
-    (re.compile(r"\b([Yy]['\u2019])(?=[^\W\d_])"), r"\1 "),  # y'all: y' all
-    (re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)(?![A-Za-z0-9])", re.IGNORECASE), r"\1 '\2"),
+    _rule(
+        r"'\u2019", re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"
+    ),  # don'ts: do n'ts
+    _rule(r"\u2018", re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
+    _rule(r"'\u2019", r"\b([Yy]['\u2019])(?=[^\W\d_])", r"\1 "),  # y'all: y' all
+    _rule(
+        r"'\u2019",
+        re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)(?![A-Za-z0-9])", re.IGNORECASE),
+        r"\1 '\2",
+    ),
     # an opening single quote that is not a contraction, and a closing one
-    (
+    _rule(
+        r"'\u2019",
         re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=[^\W\d])", re.IGNORECASE),
         r"\1 ",
     ),
     # what is left of apostrophes between letters are quotes (jing'an), unless one follows
     # some one-letter words (O'Neil, not a'target) or is between vowels (ma'am)
-    (
-        re.compile(
-            r"(?<=[^\W_])['\u2019](?=\d)|(?<=[^\W_])(?<!\b[A-HJ-XZnDdLlOo])"
-            r"(?:(?<![aeiouyAEIOUY])['\u2019]|['\u2019](?![aeiouA-Z]))(?=[^\W\d_])"
-        ),
+    _rule(
+        r"'\u2019",
+        r"(?<=[^\W_])['\u2019](?=\d)|(?<=[^\W_])(?<!\b[A-HJ-XZnDdLlOo])"
+        r"(?:(?<![aeiouyAEIOUY])['\u2019]|['\u2019](?![aeiouA-Z]))(?=[^\W\d_])",
         " ' ",
     ),
 )
@@ -375,8 +422,9 @@ class PTBStyle(Part, family="tok", name="ptb-style"):
                 words.append(piece.translate(_BRACKET_NAMES))
                 continue
             rest = piece
-            for pattern, replacement in _PTB_RULES:
-                rest = pattern.sub(replacement, rest)
+            for needs, pattern, replacement in _PTB_RULES:
+                if needs.search(rest):
+                    rest = pattern.sub(replacement, rest)
             words.extend(rest.split())
         return [token for token in map(_token, words) if token not in _DROPPED]
 
