@@ -267,10 +267,10 @@ _PTB_RULES = (
     # these hyphens join words as - does
     _rule(r"\u2010\u2011", r"(?<![^\W_])([\u2010\u2011])|([\u2010\u2011])(?![^\W_])", r" \1\2 "),
     _rule(r"\u200b\ufeff", r"[\u200b\ufeff]", " "),  # zero-width spaces separate words
-    # a slash joins words of ASCII letters and digits, three at most (and/or, s/pdif, 1/2); the
-    # word ends where they do (r/militär: r/milit är); any other slash is a token
     # a fraction after a number of four digits at most is read with it (3643 10/12/21)
     _rule(r"/", r"\b(\d{1,4} \d{1,4}/\d{1,4})/", r"\1 / "),
+    # a slash joins words of ASCII letters and digits, three at most (and/or, s/pdif, 1/2); the
+    # word ends where they do (r/militär: r/milit är); any other slash is a token
     _rule(
         r"/",
         r"(?<![\w.])([A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2})|/",
@@ -299,10 +299,8 @@ _PTB_RULES = (
     _rule(r":,", r"(?<![0-9\s])([:,])(?=[0-9])", r" \1"),
     _rule(r"\-", r"([\w.])-(?=\s|$)", r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
     _rule(r"\-", r"(?:^|(?<=\s))-(?=[^\W\d])", " - "),  # one that starts a word (not -22)
-    # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
-    _rule(
-        r"'\u2019", re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"
-    ),  # don'ts: do n'ts
+    # contractions: n't (don'ts: do n'ts), 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
+    _rule(r"'\u2019", re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"),
     _rule(r"\u2018", re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
     _rule(r"'\u2019", r"\b([Yy]['\u2019])(?=[^\W\d_])", r"\1 "),  # y'all: y' all
     _rule(
@@ -310,7 +308,7 @@ _PTB_RULES = (
         re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)(?![A-Za-z0-9])", re.IGNORECASE),
         r"\1 '\2",
     ),
-    # an opening single quote that is not a contraction, and a closing one
+    # an opening single quote that is not a contraction
     _rule(
         r"'\u2019",
         re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=[^\W\d])", re.IGNORECASE),
