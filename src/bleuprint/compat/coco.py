@@ -233,7 +233,7 @@ _PTB_RULES = (
     _rule(r"\-\u2013\u2014\u2015", r"(?<!-)-{2,4}(?!-)|[\u2013\u2014\u2015]", " -- "),
     _rule(r"\-", r"(-{5,})", r" \1 "),
     _rule(r"\-", r"-/", " - / "),  # a hyphen before a slash ("Ein-/Aus-Taste")
-    _rule(r"\u20ac\u00a5", r"[\u20ac\u00a5]", " $ "),  # CoreNLP's lossy currency normalisation
+    _rule(r"\u20ac", r"\u20ac", " $ "),  # CoreNLP's lossy currency normalisation (not of \u00a5)
     _rule(r"\u00a3", r"\u00a3", " # "),
     _rule(
         r"()\[\]{}\"\u201c\u201d\u201e%=<>@^~|",
@@ -241,6 +241,9 @@ _PTB_RULES = (
         r" \1 ",
     ),
     _rule(r"$", r"([A-Z]*\$)", r" \1 "),  # a dollar sign, with capitals before it (US$)
+    _rule(
+        r"\u2018", re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"
+    ),  # didn\u2018t: did n`t
     # a left single quote, unless it is an apostrophe after d, l or o (O\u2018Mahony)
     _rule(r"\u2018", r"(?<!\b[DdLlOo])\u2018|\u2018(?![^\W\d_])", " \u2018 "),
     # a ? or ! between letters is inside a word ("not?I"); elsewhere a run of them is a token
@@ -281,6 +284,7 @@ _PTB_RULES = (
     _rule(r"\d", r"(?<=[^\W\d_])(\d+)(?=[.,:]\d)", r"\1 "),
     _rule(r".", r"(?<=[^\W\d_]{2})\.(?=\d)", " ."),  # and so do a word's letters (nr.10)
     _rule(r".", r"(\d)\.(?=[^\W\d_])", r"\1 . "),  # a number ends at a period (17.Jahrhundert)
+    _rule(r".", r"(\d)\.-(?![A-Za-z0-9])", r"\1 . - "),  # a numbered step ("1.- Gehen")
     _rule(r":", r"(\d:\d+)-", r"\1 -"),  # and a time at a hyphen (16:10-16:30, 13:7-Führung)
     _rule(r"\-", r"(?<=[^\W_])(-\d+)(?=[.,]\d)", r"\1 "),  # 0,3-0,5: 0,3-0 ,5
     # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha), as does a
@@ -289,29 +293,31 @@ _PTB_RULES = (
     _rule(r"\-+", r"(?:^|(?<=\s))([-+]\d+(?:[.,:]\d+)*)(?=[^\W\d_])", r"\1 "),
     _rule(r".", r"(?:^|(?<=\s))\.(?=[^\W\d_])", ". "),  # a period that starts a word (.exe)
     # a closing single quote (Thomas'. continue.')
-    _rule(r"'\u2019", r"(?<=[\w.])(['\u2019])(?=[\s.,;:-]|$)", r" \1"),
+    _rule(r"'\u2019", r"(?<=[\w.])(['\u2019])(?=[\s.,;:-]|$)", r" \1 "),
+    _rule(r"\-", r"([\w.])-(?=[\s,;:]|$)", r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
     # a period that ends a word before a space (not a comma: "Inc.,"), unless the word is an
     # abbreviation; numbers and names with periods inside lose theirs too (3.5.)
     _rule(r".", r"(?:^|(?<=\s))(\S*[^\s.])\.(?=\s|$)", _split_final_period),
     _rule(r";", ";", " ; "),  # after the period rule: "foo.;" keeps its period
     # a colon or a comma, unless between digits (1:1, 1,000); before digits it starts a number
-    _rule(r":,", r"(?<![0-9])([:,])(?![0-9])|([:,])(?![0-9])", r" \1\2 "),
-    _rule(r":,", r"(?<![0-9\s])([:,])(?=[0-9])", r" \1"),
-    _rule(r"\-", r"([\w.])-(?=\s|$)", r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
+    _rule(r":,", r"(?<!\d)([:,])(?!\d)|([:,])(?!\d)", r" \1\2 "),
+    _rule(r":,", r"(?<![\d\s])([:,])(?=\d)", r" \1"),
     _rule(r"\-", r"(?:^|(?<=\s))-(?=[^\W\d])", " - "),  # one that starts a word (not -22)
     # contractions: n't (don'ts: do n'ts), 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
     _rule(r"'\u2019", re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"),
-    _rule(r"\u2018", re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
     _rule(r"'\u2019", r"\b([Yy]['\u2019])(?=[^\W\d_])", r"\1 "),  # y'all: y' all
     _rule(
         r"'\u2019",
         re.compile(r"(\w)['\u2019](s|re|ve|ll|d|m)(?![A-Za-z0-9])", re.IGNORECASE),
-        r"\1 '\2",
+        r"\1 '\2 ",
     ),
     # an opening single quote that is not a contraction
     _rule(
         r"'\u2019",
-        re.compile(r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)\b)(?=[^\W\d])", re.IGNORECASE),
+        re.compile(
+            r"(?:^|(?<=\s))(['\u2019])(?!(?:s|re|ve|ll|d|m|t)(?![A-Za-z0-9]))(?=[^\W\d])",
+            re.IGNORECASE,
+        ),
         r"\1 ",
     ),
     # what is left of apostrophes between letters are quotes (jing'an), unless one follows
@@ -336,7 +342,7 @@ _WHOLE = re.compile(
     r"(?:/[^\s\"<>|()]+[^\s\"<>|.!?(){},-]|(?![^\W_]))"
     r"|(?<![^\W_])[A-Za-z0-9][^\s\"<>|()\xa0{}]*@(?:[^\s\"<>|(){}.\xa0]+\.)*[^\s\"<>|(){}.\xa0]+"
     r"|@[A-Za-z_][A-Za-z_0-9]*"
-    r"|</?[A-Za-z!?][^\s>]*>"
+    r"|(?<!<)</?[A-Za-z!?][^\s>]*>"
     r"|''|[\u2018-\u201f\u00ab\u00bb\u2039\u203a]{2}"
     r"|[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9]))"
 )
