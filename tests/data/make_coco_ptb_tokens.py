@@ -12,10 +12,15 @@ depending on the next line's first word), so no case ends with one. Rerun, with 
 ``coco_ptb_tokens.json`` next to it.
 """
 
+# The cases are about look-alike quotation marks, apostrophes and dashes:
+# ruff: noqa: RUF001
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
 
 HERE = Path(__file__).resolve().parent
 
@@ -66,6 +71,10 @@ CASES = [
     ("web addresses in words", "Pic.twitter.com/UxID9 and Norton.com/Pricing ok"),
     ("e-mail addresses and Twitter names", "Mail x@y.com, or weibo@south and @foo_1 and me@@ ok"),
     ("SGML", "φ <unk> λh and <b> tags"),
+    (
+        "HTML entities",
+        "AT&amp;T said &quot;yes&quot; &lt;b&gt; &apos;s R&amp;D &#39; &eacute; &mdash; ok",
+    ),
     ("emoticons", "Great :D and :-) and ;-) and :') and :P and =) ok"),
     ("not emoticons", "But :Dog and x:(y and =[1] and :/ ok"),
     ("abbreviations", "Mich. and Calif. on Dec. 5, Inc. said Ms. Smith, Prof. Jones, Mt. Rainier"),
@@ -81,8 +90,6 @@ CASES = [
 
 
 def main() -> None:
-    from pycocoevalcap.tokenizer.ptbtokenizer import PTBTokenizer
-
     texts = [text for _, text in CASES] + ["end"]
     captions = {number: [{"caption": text}] for number, text in enumerate(texts)}
     tokens = PTBTokenizer().tokenize(captions)

@@ -215,6 +215,20 @@ def _rule(
     return re.compile(f"[{needs}]"), compiled, replacement
 
 
+# The HTML entities CoreNLP reads as the characters they stand for, before anything else (so
+# "R&amp;D" is not an emoticon ";D"); it keeps any other whole.
+_ENTITIES = {
+    "amp": "&",
+    "lt": " < ",
+    "gt": " > ",
+    "quot": ' " ',
+    "apos": "'",
+    "nbsp": " ",
+    "mdash": " -- ",
+    "ndash": " -- ",
+}
+_ENTITY = re.compile(rf"&({'|'.join(_ENTITIES)});")
+
 _PTB_RULES = (
     _rule(r"\u00ad", "\u00ad", ""),  # a soft hyphen is deleted, the word kept whole
     # words it splits in two: cannot, gonna, wanna, gotta, lemme, gimme
@@ -333,8 +347,9 @@ _PTB_RULES = (
 # Tokens CoreNLP's lexer reads whole before any rule above could split them: web addresses
 # (whose host names, oddly, take no capitals, digits or hyphens, but other scripts' letters:
 # "按norton.com/pricing"; not before a letter: a longer word), e-mail addresses, Twitter names,
-# SGML tags (<unk>), pairs of quotation marks, and emoticons (not before a letter or a digit:
-# ":Dog" is ": Dog"), whose brackets are named as brackets are.
+# SGML tags (<unk>), HTML entities but those of _ENTITIES (&#39;), pairs of quotation marks, and
+# emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose brackets are named as
+# brackets are.
 _WHOLE = re.compile(
     r"(https?://[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
     r"|(?<![\w.-])(?:www\.(?:[^\s\"<>|.!?(){},]+\.)+[A-Za-z]{2,4}"
@@ -343,6 +358,7 @@ _WHOLE = re.compile(
     r"|(?<![^\W_])[A-Za-z0-9][^\s\"<>|()\xa0{}]*@(?:[^\s\"<>|(){}.\xa0]+\.)*[^\s\"<>|(){}.\xa0]+"
     r"|@[A-Za-z_][A-Za-z_0-9]*"
     r"|(?<!<)</?[A-Za-z!?][^\s>]*>"
+    rf"|&(?!(?:{'|'.join(_ENTITIES)});)#?[A-Za-z0-9]+;"
     r"|''|[\u2018-\u201f\u00ab\u00bb\u2039\u203a]{2}"
     r"|[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9]))"
 )
@@ -419,7 +435,10 @@ class PTBStyle(Part, family="tok", name="ptb-style"):
     """
 
     def __call__(self, text: str) -> list[str]:
-        pieces = _WHOLE.split(_DELETED.sub(" ", text))
+        text = _DELETED.sub(" ", text)
+        if "&" in text:
+            text = _ENTITY.sub(lambda match: _ENTITIES[match[1]], text)
+        pieces = _WHOLE.split(text)
         words = []
         for index, piece in enumerate(pieces):
             if index % 2:
