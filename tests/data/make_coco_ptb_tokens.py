@@ -31,7 +31,10 @@ CASES = [
         "split words",
         "I cannot believe we're gonna win, wanna bet? Lemme see, gimme that, gotta go.",
     ),
-    ("curly contractions", "Curly: don’t, it’s, didn‘t, the do's and don'ts, y'all and y’all."),
+    (
+        "curly contractions",
+        "Curly: don’t, it’s, didn‘t, the do's and don'ts, y'all and y’all, Do’s & Don’ts.",
+    ),
     (
         "apostrophes in words",
         "O'Neil, d'Arc, l'homme, O‘Mahony, ma'am, Shi'ite, jing'an, a'target, 1'Co ok",
@@ -82,7 +85,7 @@ CASES = [
     ("abbreviations before numbers", "No. 5 and No.5 and No. S53, ca. 30, fig. 3, pp. 5 but pp. x"),
     ("one-letter abbreviations", "John F. Kennedy, Mikhail S. Gorbachev, station B. If so, I. see"),
     ("acronyms", "In the U.S. Navy, e.g. this, i.e. that, etc.. and I... forget it"),
-    ("final periods", "Foo. bar, foo., who, the .exe file and 3.5. More"),
+    ("final periods", "Foo. bar, foo., who, the .exe file, formula1.com and 3.5. More"),
     ("deleted characters", "Soft\u00adhyphen and 《book》 and emoji 😅 here"),
     ("guillemets and bars", "The »Smart Stone« lamp ― new"),
     ("numbered steps", "1.- Gehen and 2.-画面 ok"),

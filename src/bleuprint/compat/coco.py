@@ -297,7 +297,8 @@ _PTB_RULES = (
     # a word's digits end before a decimal point or comma, which starts a number (x15.5: x15 .5)
     _rule(r"\d", r"(?<=[^\W\d_])(\d+)(?=[.,:]\d)", r"\1 "),
     _rule(r".", r"(?<=[^\W\d_]{2})\.(?=\d)", " ."),  # and so do a word's letters (nr.10)
-    _rule(r".", r"(\d)\.(?=[^\W\d_])", r"\1 . "),  # a number ends at a period (17.Jahrhundert)
+    # a number ends at a period (17.Jahrhundert; formula1.com is a word)
+    _rule(r".", r"(?<![^\W_])(\d+)\.(?=[^\W\d_])", r"\1 . "),
     _rule(r".", r"(\d)\.-(?![A-Za-z0-9])", r"\1 . - "),  # a numbered step ("1.- Gehen")
     _rule(r":", r"(\d:\d+)-", r"\1 -"),  # and a time at a hyphen (16:10-16:30, 13:7-Führung)
     _rule(r"\-", r"(?<=[^\W_])(-\d+)(?=[.,]\d)", r"\1 "),  # 0,3-0,5: 0,3-0 ,5
@@ -317,8 +318,10 @@ _PTB_RULES = (
     _rule(r":,", r"(?<!\d)([:,])(?!\d)|([:,])(?!\d)", r" \1\2 "),
     _rule(r":,", r"(?<![\d\s])([:,])(?=\d)", r" \1"),
     _rule(r"\-", r"(?:^|(?<=\s))-(?=[^\W\d])", " - "),  # one that starts a word (not -22)
-    # contractions: n't (don'ts: do n'ts), 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe
-    _rule(r"'\u2019", re.compile(r"(\w)n['\u2019]t(?=s?\b)", re.IGNORECASE), r"\1 n't"),
+    # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe (but don\u2019ts is
+    # do n\u2019ts)
+    _rule(r"'\u2019", re.compile(r"(\w)(n['\u2019]ts)\b", re.IGNORECASE), r"\1 \2"),
+    _rule(r"'\u2019", re.compile(r"(\w)n['\u2019]t\b", re.IGNORECASE), r"\1 n't"),
     _rule(r"'\u2019", r"\b([Yy]['\u2019])(?=[^\W\d_])", r"\1 "),  # y'all: y' all
     _rule(
         r"'\u2019",
