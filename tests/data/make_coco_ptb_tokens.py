@@ -54,6 +54,7 @@ CASES = [
     ("fractions", "Reference 3643 10/12/21 and 364310/12/21 and 1/2 ok"),
     ("currency", "It costs US$20, AU$ 500, €5, ¥300 and £7."),
     ("quotes", "\"Quoted\" and 'single' and “curly” and ‘single curly’ and «guillemets» ‹x›"),
+    ("grave accents", "Type `show w' and ``filled(a)'' and ```x, in Italian di + l' ok"),
     ("pairs of quotes", "She said: “‘Work is communism.’” ok"),
     ("closing quotes", "St Thomas'. And continue.' Then eBay'-Nachricht"),
     ("quoted years", "In '38 it was and the '90s too"),

@@ -257,9 +257,9 @@ _PTB_RULES = (
         r" \1 ",
     ),
     _rule(r"$", r"([A-Z]*\$)", r" \1 "),  # a dollar sign, with capitals before it (US$)
-    _rule(
-        r"\u2018", re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"
-    ),  # didn\u2018t: did n`t
+    _rule(r"`", r"(`{1,2})", r" \1 "),  # grave accents are opening quotes, two at most a token
+    # didn\u2018t: did n`t
+    _rule(r"\u2018", re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
     # a left single quote, unless it is an apostrophe after d, l or o (O\u2018Mahony)
     _rule(r"\u2018", r"(?<!\b[DdLlOo])\u2018|\u2018(?![^\W\d_])", " \u2018 "),
     # a ? or ! between letters is inside a word ("not?I"); elsewhere a run of them is a token
@@ -309,8 +309,8 @@ _PTB_RULES = (
     _rule(r".,:", r"([.,:]\d+)(?=[^\W\d_])", r"\1 "),
     _rule(r"\-+", r"(?:^|(?<=\s))([-+]\d+(?:[.,:]\d+)*)(?=[^\W\d_])", r"\1 "),
     _rule(r".", r"(?:^|(?<=\s))\.(?=[^\W\d_])", ". "),  # a period that starts a word (.exe)
-    # a closing single quote (Thomas'. continue.')
-    _rule(r"'\u2019", r"(?<=[\w.])(['\u2019])(?=[\s.,;:-]|$)", r" \1 "),
+    # a closing single quote (Thomas'. continue.'), but d' j' l' are words
+    _rule(r"'\u2019", r"(?<=[\w.])(?<!\b[DdJjLl])(['\u2019])(?=[\s.,;:-]|$)", r" \1 "),
     _rule(r"\-", r"([\w.])-(?=[\s,;:]|$)", r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
     # a period that ends a word before a space (not a comma: "Inc.,"), unless the word is an
     # abbreviation; numbers and names with periods inside lose theirs too (3.5.)
