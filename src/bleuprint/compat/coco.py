@@ -299,6 +299,9 @@ _PTB_RULES = (
     # a word's digits end before a decimal point or comma, which starts a number (x15.5: x15 .5)
     _rule(r"\d", r"(?<=[^\W\d_])(\d+)(?=[.,:]\d)", r"\1 "),
     _rule(r".", r"(?<=[^\W\d_]{2})\.(?=\d)", " ."),  # and so do a word's letters (nr.10)
+    # a hyphenated word ends at a period (John-F.-Kennedy, a-b.com), unless it starts an
+    # acronym (3-mm-i.d.-Schlauch)
+    _rule(r".", regex.compile(r"(?<=[^\W_]-[^\W_]+)\.(?![A-Za-z]\.)(?=[^\W\d_]|-)"), " . "),
     # a number ends at a period (17.Jahrhundert; formula1.com is a word)
     _rule(r".", r"(?<![^\W_])(\d+)\.(?=[^\W\d_])", r"\1 . "),
     _rule(r".", r"(\d)\.-(?![A-Za-z0-9])", r"\1 . - "),  # a numbered step ("1.- Gehen")
@@ -312,6 +315,8 @@ _PTB_RULES = (
     # a closing single quote (Thomas'. continue.'), but d' j' l' are words
     _rule(r"'\u2019", r"(?<=[\w.])(?<!\b[DdJjLl])(['\u2019])(?=[\s.,;:-]|$)", r" \1 "),
     _rule(r"\-", r"([\w.])-(?=[\s,;:]|$)", r"\1 - "),  # a hyphen that ends a word ("Finanz- und")
+    # a quote before digits, but for a year alone ('49 and '90s stay, not '49. nor '1949)
+    _rule(r"'\u2019", r"(?:^|(?<=\s))(['\u2019])(?=\d)(?!\d\ds?(?:\s|$))", r"\1 "),
     # a period that ends a word before a space (not a comma: "Inc.,"), unless the word is an
     # abbreviation; numbers and names with periods inside lose theirs too (3.5.)
     _rule(r".", r"(?:^|(?<=\s))(\S*[^\s.])\.(?=\s|$)", _split_final_period),
@@ -433,7 +438,7 @@ class PTBStyle(Part, family="tok", name="ptb-style"):
     case), quotes, commas, colons, semicolons, ``?``, ``!``, dashes, ellipses and a final
     period are split off and dropped, and contractions split (``does n't``); abbreviations
     (``dec.``, ``ms.``), web and e-mail addresses, emoticons (``:--rrb-``) and HTML entities are
-    read as CoreNLP 3.4.1's lexer reads them. It gives that lexer's tokens for 99.95% of the
+    read as CoreNLP 3.4.1's lexer reads them. It gives that lexer's tokens for 99.96% of the
     distinct lines of the WMT22 data: ``docs/definitions/compared.md`` says where it differs.
 
     >>> PTBStyle()("A man (left) doesn't ride a horse, does he?")
