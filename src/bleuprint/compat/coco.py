@@ -256,7 +256,8 @@ _PTB_RULES = (
         r"(<<|>>|[()\[\]{}\"\u201c\u201d\u201e%=<>@^~|])",
         r" \1 ",
     ),
-    _rule(r"$", r"([A-Z]*\$)", r" \1 "),  # a dollar sign, with capitals before it (US$)
+    # a dollar sign, with the capitals of a word before it (US$, but それはAU $)
+    _rule(r"$", r"(?<![^\W\d_])[A-Z]*\$|\$", lambda match: f" {match[0]} "),
     _rule(r"`", r"(`{1,2})", r" \1 "),  # grave accents are opening quotes, two at most a token
     # didn\u2018t: did n`t
     _rule(r"\u2018", re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
@@ -288,11 +289,12 @@ _PTB_RULES = (
     _rule(r"\u200b\ufeff", r"[\u200b\ufeff]", " "),  # zero-width spaces separate words
     # a fraction after a number of four digits at most is read with it (3643 10/12/21)
     _rule(r"/", r"\b(\d{1,4} \d{1,4}/\d{1,4})/", r"\1 / "),
-    # a slash joins words of ASCII letters and digits, three at most (and/or, s/pdif, 1/2); the
-    # word ends where they do (r/militär: r/milit är); any other slash is a token
+    # a slash joins words of ASCII letters and digits, three at most (and/or, s/pdif, 1/2), not
+    # after a hyphen or a number (0-100km/h: 0-100km / h); the word ends where they do
+    # (r/militär: r/milit är); any other slash is a token
     _rule(
         r"/",
-        r"(?<![\w.])([A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2})|/",
+        r"(?<![\w.,-])([A-Za-z0-9]+(?:-[A-Za-z]+){0,2}(?:/[A-Za-z0-9]+(?:-[A-Za-z]+){0,2}){1,2})|/",
         lambda match: f" {match[0]} ",
     ),
     _rule(r".", rf"\b({_BEFORE_NUMBERS}\.)(?=\d)", r"\1 "),  # "No.5": no. 5
@@ -305,11 +307,11 @@ _PTB_RULES = (
     # a number ends at a period (17.Jahrhundert; formula1.com is a word)
     _rule(r".", r"(?<![^\W_])(\d+)\.(?=[^\W\d_])", r"\1 . "),
     _rule(r".", r"(\d)\.-(?![A-Za-z0-9])", r"\1 . - "),  # a numbered step ("1.- Gehen")
-    _rule(r":", r"(\d:\d+)-", r"\1 -"),  # and a time at a hyphen (16:10-16:30, 13:7-Führung)
+    _rule(r":", r"(:\d+)-", r"\1 -"),  # and a time at a hyphen (16:10-16:30, 13:7-Führung)
     _rule(r"\-", r"(?<=[^\W_])(-\d+)(?=[.,]\d)", r"\1 "),  # 0,3-0,5: 0,3-0 ,5
-    # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha), as does a
-    # signed one (-2mm)
-    _rule(r".,:", r"([.,:]\d+)(?=[^\W\d_])", r"\1 "),
+    # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha; but
+    # 0.3mm-0.5 is 0.3mm-0 .5), as does a signed one (-2mm)
+    _rule(r".,:", r"([.,:]\d+)(?=[^\W\d_])(?![A-Za-z]+-[A-Za-z0-9])", r"\1 "),
     _rule(r"\-+", r"(?:^|(?<=\s))([-+]\d+(?:[.,:]\d+)*)(?=[^\W\d_])", r"\1 "),
     _rule(r".", r"(?:^|(?<=\s))\.(?=[^\W\d_])", ". "),  # a period that starts a word (.exe)
     # a closing single quote (Thomas'. continue.'), but d' j' l' are words
