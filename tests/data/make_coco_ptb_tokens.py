@@ -72,7 +72,10 @@ CASES = [
         "web addresses and other scripts",
         "订阅续订按norton.com/pricing上的续订价格收费。my.norton.comで",
     ),
-    ("web addresses in words", "Pic.twitter.com/UxID9 and Norton.com/Pricing ok"),
+    (
+        "web addresses in words",
+        "Pic.twitter.com/UxID9, Norton.com/Pricing, foo.Com/x and foo.Com/xy ok",
+    ),
     ("e-mail addresses and Twitter names", "Mail x@y.com, or weibo@south and @foo_1 and me@@ ok"),
     ("SGML", "φ <unk> λh and <b> tags"),
     (
