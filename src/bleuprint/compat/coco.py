@@ -307,7 +307,7 @@ _PTB_RULES = (
     # a number ends at a period (17.Jahrhundert; formula1.com is a word)
     _rule(r".", r"(?<![^\W_])(\d+)\.(?=[^\W\d_])", r"\1 . "),
     _rule(r".", r"(\d)\.-(?![A-Za-z0-9])", r"\1 . - "),  # a numbered step ("1.- Gehen")
-    _rule(r":", r"(:\d+)-", r"\1 -"),  # and a time at a hyphen (16:10-16:30, 13:7-Führung)
+    _rule(r":", r"(:\d+)-", r"\1 -"),  # a time ends at a hyphen (16:10-16:30, 13:7-Führung)
     _rule(r"\-", r"(?<=[^\W_])(-\d+)(?=[.,]\d)", r"\1 "),  # 0,3-0,5: 0,3-0 ,5
     # a number with a decimal point or comma ends before letters (39.5mm, 1,052ha; but
     # 0.3mm-0.5 is 0.3mm-0 .5), as does a signed one (-2mm)
@@ -326,7 +326,7 @@ _PTB_RULES = (
     # a colon or a comma, unless between digits (1:1, 1,000); before digits it starts a number
     _rule(r":,", r"(?<!\d)([:,])(?!\d)|([:,])(?!\d)", r" \1\2 "),
     _rule(r":,", r"(?<![\d\s])([:,])(?=\d)", r" \1"),
-    _rule(r"\-", r"(?:^|(?<=\s))-(?=[^\W\d])", " - "),  # one that starts a word (not -22)
+    _rule(r"\-", r"(?:^|(?<=\s))-(?=[^\W\d])", " - "),  # a hyphen that starts a word (not -22)
     # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe (but don\u2019ts is
     # do n\u2019ts)
     _rule(r"'\u2019", re.compile(r"(\w)(n['\u2019]ts)\b", re.IGNORECASE), r"\1 \2"),
@@ -358,7 +358,7 @@ _PTB_RULES = (
 
 # Tokens CoreNLP's lexer reads whole before any rule above could split them: web addresses
 # (whose host names, oddly, take no capitals, digits or hyphens, but other scripts' letters:
-# "按norton.com/pricing"; not before a letter: a longer word), e-mail addresses, Twitter names,
+# "按norton.Com/pricing"; not before a letter: a longer word), e-mail addresses, Twitter names,
 # SGML tags (<unk>), HTML entities but those of _ENTITIES (&#39;), pairs of quotation marks, and
 # emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose brackets are named as
 # brackets are.
