@@ -2657,7 +2657,7 @@ static int narrowed_lines(Held *h, int utf8)
         int kind = utf8 ? kind_for(largest) : narrowest(span->kind, span->data, span->size);
         if (utf8 || kind < span->kind) {
             kinds[t] = (unsigned char)kind;
-            room += (size_t)(characters[t] * kind);
+            room += (size_t)(characters[t] * kind) + 3; /* (room to align it: see below) */
         }
     }
     char *at = h->narrowed = done && room ? PyMem_Malloc(room) : NULL;
@@ -2669,6 +2669,8 @@ static int narrowed_lines(Held *h, int utf8)
         Span *span = &h->spans[t];
         if (kinds[t] == 0)
             continue;
+        /* A copy starts at a multiple of its kind's size, as a character is read whole. */
+        at = h->narrowed + (((size_t)(at - h->narrowed) + kinds[t] - 1) / kinds[t]) * kinds[t];
         if (utf8)
             utf8_decoded(span->data, span->size, kinds[t], at);
         else

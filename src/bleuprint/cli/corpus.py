@@ -35,8 +35,9 @@ from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import InputError
 from bleuprint.typing import Segment
 
-# Segments are counted in chunks of this many: enough for the counting's threads to share,
-# few enough for the progress to follow.
+# Segments are counted in chunks of at least this many (as many as a megabyte's read of each
+# file holds): enough for the counting's threads to share, few enough for the progress to
+# follow.
 _CHUNK = 8192
 
 TOKENIZED_LINES = 100
@@ -59,16 +60,12 @@ class Corpus:
 @attrs.frozen
 class CountedCorpus:
     """Every system's corpus statistics (by name, the first is the baseline), and its
-    per-segment statistics where they were kept (for a significance test or sentence scores;
-    else none): the text itself is not kept."""
+    per-segment statistics where they were kept (for a significance test; else none): the text
+    itself is not kept."""
 
     names: list[str]
     totals: list[BLEUStats]
     segments: list[SegmentStats]
-
-    @classmethod
-    def of(cls, engine: BLEUScore, names: list[str], segments: list[SegmentStats]) -> CountedCorpus:
-        return cls(names, [engine.total(system) for system in segments], segments)
 
 
 def read_corpus(arguments: argparse.Namespace, progress: Progress) -> Corpus:
