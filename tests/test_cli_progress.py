@@ -187,11 +187,12 @@ def test_bad_progress_settings_are_errors(
 
 def test_reading_reports_every_byte(tmp_path: Path) -> None:
     path = tmp_path / "big.txt"
-    path.write_text("é a b c\n" * 30_000, encoding="utf-8")  # 9 bytes a line
+    # 9 bytes a line, 1.8 MB: more than one read of a megabyte
+    path.write_text("é a b c\n" * 200_000, encoding="utf-8")
     reported: list[int] = []
     segments = read_segments(str(path), reported.append)
-    assert len(segments) == 30_000
-    assert sum(reported) == 9 * 30_000 == path.stat().st_size
+    assert len(segments) == 200_000
+    assert sum(reported) == 9 * 200_000 == path.stat().st_size
     assert len(reported) > 1  # told as the reading goes, not only at the end
 
 

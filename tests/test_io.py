@@ -70,7 +70,29 @@ def test_byte_order_mark_warning() -> None:
     assert _io.byte_order_mark_warning("a.txt", ["x\ufeff"]) is None
 
 
-# -- read_lines: the one reader --------------------------------------------------------------
+# -- read_aligned_blocks: the one reader -----------------------------------------------------
+
+
+def lines_read(
+    path: Path | str,
+    *,
+    byte_range: tuple[int, int] | None = None,
+    first_line: int = 1,
+    sacrebleu_names: bool = False,
+) -> list[str]:
+    """The lines of one file, decoded, as the reader hands them on a line at a time."""
+    blocks = _io.read_aligned_blocks(
+        [str(path)],
+        1,
+        byte_ranges=None if byte_range is None else [byte_range],
+        first_line=first_line,
+        sacrebleu_names=sacrebleu_names,
+    )
+    lines: list[str] = []
+    for [data] in blocks:
+        lines += _io.decoded(data, str(path), first_line + len(lines)).split("\n")
+    return lines
+
 
 # Every line ending a file can have, and what each line then reads as (split at \n only).
 _ENDINGS = [
@@ -85,34 +107,34 @@ _ENDINGS = [
 
 
 @pytest.mark.parametrize(("data", "lines"), _ENDINGS)
-def test_read_lines_splits_at_newlines_only(tmp_path: Path, data: bytes, lines: list[str]) -> None:
+def test_the_reader_splits_at_newlines_only(tmp_path: Path, data: bytes, lines: list[str]) -> None:
     path = tmp_path / "text.txt"
     path.write_bytes(data)
-    assert list(_io.read_lines(path)) == lines
-    assert list(_io.read_lines(path, byte_range=(0, len(data)))) == lines
+    assert lines_read(path) == lines
+    assert lines_read(path, byte_range=(0, len(data))) == lines
 
 
-def test_read_lines_keeps_a_byte_order_mark(tmp_path: Path) -> None:
+def test_the_reader_keeps_a_byte_order_mark(tmp_path: Path) -> None:
     path = tmp_path / "bom.txt"
     path.write_bytes(b"\xef\xbb\xbfthe cat\nsat\n")
-    assert list(_io.read_lines(path)) == ["\ufeffthe cat", "sat"]
+    assert lines_read(path) == ["\ufeffthe cat", "sat"]
 
 
-def test_read_lines_of_a_byte_range(tmp_path: Path) -> None:
+def test_the_reader_of_a_byte_range(tmp_path: Path) -> None:
     path = tmp_path / "text.txt"
     path.write_bytes(b"one\ntwo\nthree\nfour")
     # "two\nthree\n" are bytes 4 to 14; "four" has no newline.
-    assert list(_io.read_lines(path, byte_range=(4, 14))) == ["two", "three"]
-    assert list(_io.read_lines(path, byte_range=(14, 18))) == ["four"]
-    assert list(_io.read_lines(path, byte_range=(4, 4))) == []
-    assert list(_io.read_lines(path, byte_range=(0, 6))) == ["one", "tw"]  # cut mid-line
+    assert lines_read(path, byte_range=(4, 14)) == ["two", "three"]
+    assert lines_read(path, byte_range=(14, 18)) == ["four"]
+    assert lines_read(path, byte_range=(4, 4)) == []
+    assert lines_read(path, byte_range=(0, 6)) == ["one", "tw"]  # cut mid-line
 
 
 def test_invalid_utf8_names_the_file_and_the_line_in_the_whole_file(tmp_path: Path) -> None:
     path = tmp_path / "ref.txt"
     path.write_bytes(b"ok\nok\nab\xc3(\n")
     with pytest.raises(InputError) as raised:
-        list(_io.read_lines(path, byte_range=(6, 11), first_line=3))
+        lines_read(path, byte_range=(6, 11), first_line=3)
     error = raised.value
     assert (error.path, error.line, error.segment) == (str(path), 3, None)
     assert error.reason == "not valid UTF-8 (byte 3 of the line is 0xc3)"
@@ -132,12 +154,12 @@ def test_standard_input_is_read_only_when_asked(
         _io.read_segments("-")
     monkeypatch.chdir(tmp_path)
     with pytest.raises(InputError, match=r"^-: no such file$"):
-        list(_io.read_lines("-"))  # without sacrebleu_names, "-" is a file name
+        lines_read("-")  # without sacrebleu_names, "-" is a file name
 
 
 def test_a_directory_and_an_empty_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"is a directory, not a file$"):
-        list(_io.read_lines(tmp_path))
+        lines_read(tmp_path)
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"")
     with pytest.raises(InputError, match=r"empty\.txt: the file is empty$") as raised:

@@ -1,8 +1,9 @@
 """The one reader of text files and streams: UTF-8, one segment per line.
 
-:func:`read_lines` reads a file, standard input or a byte range of a file lazily; every caller
-reads through it (or through :func:`split_segments` for bytes already in memory), so every
-caller splits lines the same way and reports a problem the same way: an
+:func:`read_aligned_blocks` reads files (byte ranges of files, standard input) line by line
+together, a block of lines at a time; every caller reads through it (or through
+:func:`split_segments` for bytes already in memory), so every caller splits lines the same way
+and reports a problem the same way: an
 :class:`~bleuprint.exceptions.InputError` whose ``path`` and ``line`` fields name the file and
 the line (``ref.txt:17: not valid UTF-8 (byte 3 of the line is 0xff)``).
 
@@ -24,11 +25,9 @@ is its own definition:
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain
 from typing import BinaryIO, ClassVar, cast
 
 import attrs
@@ -49,8 +48,6 @@ __all__ = [
     "lines_differ",
     "open_binary",
     "read_aligned_blocks",
-    "read_line_blocks",
-    "read_lines",
     "read_segments",
     "same_length",
     "split_references",
@@ -62,58 +59,6 @@ STDIN = "-"
 """The file name that stands for standard input (where the caller says so)."""
 
 _BYTE_ORDER_MARK = "\ufeff"
-
-# Files are read in blocks, each decoded and split at once: a line at a time costs several
-# times as much in Python calls as the reading itself.
-_BLOCK = 1 << 16
-
-
-def read_lines(
-    path: str | os.PathLike[str],
-    *,
-    byte_range: tuple[int, int] | None = None,
-    first_line: int = 1,
-    sacrebleu_names: bool = False,
-    progress: Callable[[int], object] | None = None,
-) -> Iterator[str]:
-    """The lines of the UTF-8 file at ``path``, lazily, without their ``\\n``.
-
-    ``byte_range`` (start, end) reads only those bytes, which should start and end at line
-    boundaries (as a partition of a file does); ``first_line`` is then the number of the first
-    line read, for errors. With ``sacrebleu_names``, ``-`` is standard input and a name ending
-    in ``.gz`` is decompressed, as sacreBLEU's command line names files. ``progress`` is told
-    how many bytes were read (after decompression), every 64 KiB or so.
-
-    >>> list(read_lines("no/such/file.txt"))
-    Traceback (most recent call last):
-    ...
-    bleuprint.exceptions.InputError: no/such/file.txt: no such file
-    """
-    blocks = read_line_blocks(
-        path,
-        byte_range=byte_range,
-        first_line=first_line,
-        sacrebleu_names=sacrebleu_names,
-        progress=progress,
-    )
-    yield from chain.from_iterable(blocks)
-
-
-def read_line_blocks(
-    path: str | os.PathLike[str],
-    *,
-    byte_range: tuple[int, int] | None = None,
-    first_line: int = 1,
-    sacrebleu_names: bool = False,
-    progress: Callable[[int], object] | None = None,
-) -> Iterator[list[str]]:
-    """The lines of :func:`read_lines`, a list for each block of about 64 KiB: for readers
-    that handle lines by the thousand, where a Python call per line would cost more than the
-    reading."""
-    name = os.fspath(path)
-    shown = display_name(name) if sacrebleu_names else name
-    with open_binary(name, sacrebleu_names=sacrebleu_names) as handle:
-        yield from _decoded(_read(handle, shown, byte_range, progress), shown, first_line)
 
 
 def read_aligned_blocks(
@@ -128,13 +73,16 @@ def read_aligned_blocks(
     """Files aligned line by line (line ``i`` of each belongs to segment ``i``), read
     together: at least ``lines`` lines of each at a time (as many as every file's reads hold;
     fewer at the end), each file's as one bytes object of lines separated by ``\\n``, not
-    decoded (:func:`decoded` decodes one, naming a
-    line that is not valid UTF-8). Lines as :func:`read_lines` reads them, from the
-    ``byte_ranges`` of the files if given (``first_line`` is then the number of the first
-    line, for errors). Files of different line counts are an error naming both
-    (:func:`differing_lengths`).
+    decoded (:func:`decoded` decodes one, naming a line that is not valid UTF-8).
 
-    >>> import tempfile
+    ``byte_ranges`` (start, end), one per file, read only those bytes, which should start and
+    end at line boundaries (as a :class:`Part` does); ``first_line`` is then the number of the
+    first line read, for errors. With ``sacrebleu_names``, ``-`` is standard input and a name
+    ending in ``.gz`` is decompressed, as sacreBLEU's command line names files. ``progress``
+    is told how many bytes were read (after decompression), a megabyte or so at a time. Files
+    of different line counts are an error naming both (:func:`differing_lengths`).
+
+    >>> import os, tempfile
     >>> folder = tempfile.mkdtemp()
     >>> for name, text in [("hyp.txt", b"a\\nb\\nc\\n"), ("ref.txt", b"A\\nB\\nC")]:
     ...     _ = open(os.path.join(folder, name), "wb").write(text)
@@ -152,7 +100,6 @@ def read_aligned_blocks(
                     name,
                     byte_range,
                     progress,
-                    _ALIGNED_BLOCK,
                 )
             )
             for path, name, byte_range in zip(paths, names, ranges)
@@ -181,8 +128,9 @@ def decoded(data: bytes, name: str, first_line: int) -> str:
         return "\n".join(_decoded_lines(data, name, first_line))
 
 
-# Files read together are read a megabyte at a time: their blocks of lines are about as large.
-_ALIGNED_BLOCK = 1 << 20
+# Files are read a megabyte at a time, and their lines handed on in blocks about as large: a
+# Python call per line would cost several times as much as the reading itself.
+_BLOCK = 1 << 20
 _FEW = 256  # lines found from the end one by one, rather than all found at once
 
 
@@ -237,13 +185,12 @@ def _read(
     name: str,
     byte_range: tuple[int, int] | None,
     progress: Callable[[int], object] | None,
-    block_size: int = _BLOCK,
 ) -> Iterator[bytes]:
     """The bytes of the open file ``name`` (of its byte range if given), in blocks, telling
     ``progress`` how many were read; a damaged gzip file or a failing read is an
     :class:`~bleuprint.exceptions.InputError` naming it."""
     try:
-        blocks = _blocks(handle, byte_range, block_size)
+        blocks = _blocks(handle, byte_range)
         yield from blocks if progress is None else _reported(blocks, progress)
     except _gzip_errors():
         raise InputError("not a valid gzip file", path=name) from None
@@ -273,9 +220,9 @@ def _byte_blocks(path: str) -> Iterator[np.ndarray[tuple[int], np.dtype[np.uint8
 class LineLayout:
     """Where the partitions of ``every`` lines of one text file start (byte offsets), its
     size and its number of lines, found in one pass without decoding it: each partition is
-    then read by a process of its own (:func:`read_lines` with ``byte_range``).
+    then read by a process of its own (:func:`read_aligned_blocks` with ``byte_ranges``).
 
-    >>> import tempfile
+    >>> import os, tempfile
     >>> with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as handle:
     ...     _ = handle.write(b"a\\nbb\\nccc\\nd")
     >>> layout = LineLayout.scan(handle.name, 2)
@@ -314,8 +261,8 @@ class LineLayout:
 
 @attrs.frozen
 class Part:
-    """A part of files aligned line by line: each file's byte range (``byte_range`` of
-    :func:`read_lines`), and the number of the part's first line."""
+    """A part of files aligned line by line: each file's byte range (``byte_ranges`` of
+    :func:`read_aligned_blocks`), and the number of the part's first line."""
 
     byte_ranges: list[tuple[int, int]]
     first_line: int
@@ -350,15 +297,24 @@ def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[st
     ...
     bleuprint.exceptions.InputError: f.txt:2: not valid UTF-8 (byte 1 of the line is 0xff)
     """
-    lines = chain.from_iterable(_decoded([data], name, 1))
+    lines = decoded(data.removesuffix(b"\n"), name, 1).split("\n") if data else []
     return _segments(lines, name, as_given=as_given)
 
 
 def read_segments(path: str, progress: Callable[[int], object] | None = None) -> list[str]:
     """The segments of the file at ``path`` as sacreBLEU's command line reads them (``-``:
-    standard input); at least one. ``progress``: as :func:`read_lines`'s."""
-    blocks = read_line_blocks(path, sacrebleu_names=True, progress=progress)
-    return _segments(chain.from_iterable(blocks), display_name(path), as_given=False)
+    standard input); at least one. ``progress``: as :func:`read_aligned_blocks`'s."""
+    name, lines, number = display_name(path), [], 1
+    for [data] in read_aligned_blocks(
+        [path], _SEGMENT_LINES, sacrebleu_names=True, progress=progress
+    ):
+        block = decoded(data, name, number).split("\n")
+        lines.extend(block)
+        number += len(block)
+    return _segments(lines, name, as_given=False)
+
+
+_SEGMENT_LINES = 1 << 13  # lines decoded at once: about a megabyte of text
 
 
 def _segments(lines: Iterable[str], name: str, *, as_given: bool) -> list[str]:
@@ -458,8 +414,8 @@ def standard_input() -> BinaryIO:
 @contextlib.contextmanager
 def open_binary(path: str, *, sacrebleu_names: bool = False) -> Iterator[BinaryIO]:
     """The file at ``path`` open for reading bytes; a file that cannot be opened is an
-    :class:`~bleuprint.exceptions.InputError` naming it (see :func:`read_lines` for
-    ``sacrebleu_names``)."""
+    :class:`~bleuprint.exceptions.InputError` naming it (see :func:`read_aligned_blocks`
+    for ``sacrebleu_names``)."""
     if sacrebleu_names and path == STDIN:
         yield standard_input()  # not closed: it is not ours
         return
@@ -505,9 +461,7 @@ def _unreadable(error: OSError, name: str) -> InputError:
     return InputError(reason, path=name)
 
 
-def _blocks(
-    handle: BinaryIO, byte_range: tuple[int, int] | None, block_size: int = _BLOCK
-) -> Iterator[bytes]:
+def _blocks(handle: BinaryIO, byte_range: tuple[int, int] | None) -> Iterator[bytes]:
     """The bytes of ``handle``, in blocks, from the byte range only if given."""
     size = None
     if byte_range is not None:
@@ -515,7 +469,7 @@ def _blocks(
         handle.seek(start)
         size = end - start
     while size is None or size > 0:
-        block = handle.read(block_size if size is None else min(block_size, size))
+        block = handle.read(_BLOCK if size is None else min(_BLOCK, size))
         if not block:
             return
         if size is not None:
@@ -524,36 +478,9 @@ def _blocks(
 
 
 def _reported(blocks: Iterable[bytes], progress: Callable[[int], object]) -> Iterator[bytes]:
-    unreported = 0
     for block in blocks:
-        unreported += len(block)
-        if unreported >= _BLOCK:  # a call per block, not per line
-            progress(unreported)
-            unreported = 0
+        progress(len(block))
         yield block
-    progress(unreported)
-
-
-def _decoded(blocks: Iterable[bytes], name: str, first_line: int) -> Iterator[list[str]]:
-    """The lines of the bytes of ``blocks``, decoded, without their ``\\n``, a list per
-    block; ``first_line`` is the number of the first, for errors."""
-    number, unended = first_line, []  # the pieces of a line not ended yet
-    for block in blocks:
-        end = block.rfind(b"\n")
-        if end < 0:
-            unended.append(block)
-            continue
-        data = b"".join([*unended, block[:end]]) if unended else block[:end]
-        unended = [block[end + 1 :]]
-        try:
-            lines = data.decode("utf-8").split("\n")
-        except UnicodeDecodeError:  # a line break is never part of a character: find the line
-            lines = list(_decoded_lines(data, name, number))
-        yield lines
-        number += len(lines)
-    rest = b"".join(unended)
-    if rest:
-        yield list(_decoded_lines(rest, name, number))
 
 
 def _decoded_lines(data: bytes, name: str, first_line: int) -> Iterator[str]:

@@ -10,11 +10,13 @@ This module knows the engine only as a :class:`Counter`: what it calls, and noth
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import islice
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+import attrs
 
 from bleuprint import _io
 from bleuprint._result import BLEUResult
@@ -31,6 +33,15 @@ DEFAULT_CHUNK_SIZE = 20_000
 """Segments per chunk: large enough for the array path, small enough for little memory."""
 
 Chunk = tuple[list[Segment], list[Sequence[Segment]]]
+Result = TypeVar("Result")
+
+
+class LineCounter(Protocol):
+    """What counting lines of files needs of an engine's counting parts."""
+
+    def count_lines(self, hypotheses: bytes, references: Sequence[bytes]) -> SegmentStats | None:
+        """The statistics of each line, counted from the bytes; ``None`` where it cannot."""
+        ...
 
 
 class Counter(Protocol):
@@ -53,6 +64,11 @@ class Counter(Protocol):
 
     def score(self, stats: BLEUStats) -> BLEUResult:
         """The result of scoring the corpus statistics."""
+        ...
+
+    @property
+    def counting(self) -> LineCounter:
+        """The counting parts (:meth:`LineCounter.count_lines`)."""
         ...
 
 
@@ -150,7 +166,7 @@ def count_chunks(
 
 
 def _chunks(pairs: Iterator[tuple[Segment, Sequence[Segment]]], chunk_size: int) -> Iterator[Chunk]:
-    while chunk := list(islice(pairs, chunk_size)):
+    while chunk := list(itertools.islice(pairs, chunk_size)):
         yield [hypothesis for hypothesis, _ in chunk], [refs for _, refs in chunk]
 
 
@@ -159,21 +175,32 @@ def _counted(
 ) -> Iterator[SegmentStats]:
     """Each chunk's per-segment statistics, in order; ``first_segment`` is the index of the
     first chunk's first segment in the corpus, for errors."""
-    offset = first_segment
-    if jobs == 1:
+
+    def numbered() -> Iterator[tuple[Counter, int, Chunk]]:
+        offset = first_segment
         for chunk in chunks:
-            yield _count_chunk(engine, offset, chunk)
+            yield engine, offset, chunk
             offset += len(chunk[0])
+
+    return in_processes(_count_chunk, numbered(), jobs)
+
+
+def in_processes(
+    function: Callable[..., Result], arguments: Iterable[tuple[Any, ...]], jobs: int
+) -> Iterator[Result]:
+    """``function(*each)`` for each tuple of ``arguments``, in order, computed by ``jobs``
+    processes (in this one if 1; ``function`` and the arguments must pickle); at most
+    ``2 * jobs`` calls are in flight, so memory does not grow with the number of calls."""
+    if jobs == 1:
+        yield from itertools.starmap(function, arguments)
         return
     # (multiprocessing only where it runs: it costs start-up time.)
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
-    # A bounded window of chunks in flight keeps memory independent of the corpus length.
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque[Future[SegmentStats]] = deque()
-        for chunk in chunks:
-            pending.append(pool.submit(_count_chunk, engine, offset, chunk))
-            offset += len(chunk[0])
+        pending: deque[Future[Result]] = deque()
+        for each in arguments:
+            pending.append(pool.submit(function, *each))
             if len(pending) >= 2 * jobs:
                 yield pending.popleft().result()
         while pending:
@@ -218,107 +245,148 @@ def count_files(
 ) -> BLEUStats:
     """The summed statistics of a hypothesis file against one or more reference files.
 
-    One job reads the files a block at a time. Several jobs split them into ``jobs`` parts of
-    equal line counts (one pass over each file finds where they start), and each process reads
-    and counts its own part: only statistics cross between processes, never text.
+    One job reads the files a block at a time. Several jobs split them into parts of whole
+    lines (one pass over each file finds where they start), and each process reads and counts
+    its own parts: only statistics cross between processes, never text.
     """
     if isinstance(reference_files, (str, os.PathLike)) or not reference_files:
         raise InputError("give the reference files as a list of one or more paths")
     check_positive_whole("chunk_size", chunk_size)
     check_positive_whole("jobs", jobs)
-    files = [os.fspath(path) for path in (hypothesis_file, *reference_files)]
-    if jobs == 1:
-        total = summed(engine, _counted(engine, _file_chunks(files, chunk_size), 1))
-    else:
-        total = _count_parts(engine, files, chunk_size, jobs)
+    files = Files.of([os.fspath(path) for path in (hypothesis_file, *reference_files)])
+    parts: Sequence[_io.Part | None] = [None] if jobs == 1 else file_parts(files.paths, jobs)
+    total = engine.empty_stats()
+    for stats in in_processes(
+        count_part, ((engine, files, part, chunk_size) for part in parts), jobs
+    ):
+        total = total + stats
     if not total.segments:
         raise InputError("the corpus is empty: there is nothing to score")
     return total
 
 
-def _count_parts(engine: Counter, files: list[str], chunk_size: int, jobs: int) -> BLEUStats:
-    """The statistics of the files, counted in ``jobs`` processes, a part each, summed in
-    order."""
-    every = max(1, -(-_io.line_count(files[0]) // jobs))
-    parts = _io.line_parts(files, every)
-    # (multiprocessing only where it runs: it costs start-up time.)
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+@attrs.frozen
+class Files:
+    """Text files aligned line by line (line ``i`` of each belongs to segment ``i``), and how
+    their lines become segments where the kernel cannot read the lines itself."""
 
-    with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
-        counted = list(
-            pool.map(
-                _count_part,
-                [engine] * len(parts),
-                [files] * len(parts),
-                parts,
-                [chunk_size] * len(parts),
-            )
-        )
+    paths: list[str]
+    names: list[str]
+    """The files as errors name them."""
+    systems: int = 1
+    """The first ``systems`` files hold hypotheses, one system each; the rest references."""
+    references_per_line: int = 1
+    """References on each line of a reference file, tab-separated (sacreBLEU's
+    ``--num-refs``)."""
+    rstrip: bool = False
+    """Each line loses its trailing whitespace, as sacreBLEU reads files."""
+    sacrebleu_names: bool = False
+    """``-`` is standard input, a name ending in ``.gz`` is decompressed."""
+
+    @classmethod
+    def of(cls, paths: list[str], *, rstrip: bool = False) -> Files:
+        """One hypothesis file and its reference files, named by their paths."""
+        return cls(paths, paths, rstrip=rstrip)
+
+
+# Lines a process reads at most at once with several jobs: parts this size keep the
+# statistics of a part's segments (where a caller keeps them) small, and the processes busy.
+PART_LINES = 1 << 18
+
+
+def file_parts(paths: Sequence[str], jobs: int) -> list[_io.Part]:
+    """Plain files aligned line by line, cut into parts of whole lines for ``jobs`` processes:
+    as many parts for each process, of equal size, and none longer than :data:`PART_LINES`."""
+    lines = _io.line_count(paths[0])
+    rounds = max(1, -(-lines // (jobs * PART_LINES)))
+    return _io.line_parts(paths, max(1, -(-lines // (jobs * rounds))))
+
+
+def count_part(engine: Counter, files: Files, part: _io.Part | None, chunk_size: int) -> BLEUStats:
+    """The summed statistics of the files' lines (of a ``part`` of them if given), read and
+    counted at least ``chunk_size`` lines at a time."""
     total = engine.empty_stats()
-    for stats in counted:
-        total = total + stats
+    for block in line_blocks(files, chunk_size, part):
+        total = engine.total(block.counted(engine), total)
     return total
 
 
-def _count_part(engine: Counter, files: list[str], part: _io.Part, chunk_size: int) -> BLEUStats:
-    chunks = _file_chunks(files, chunk_size, part)
-    return summed(engine, _counted(engine, chunks, 1, first_segment=part.first_line - 1))
-
-
-def _file_chunks(
-    files: Sequence[str], chunk_size: int, part: _io.Part | None = None
-) -> Iterator[Chunk]:
-    """The aligned lines of the files (of a part of them if given), ``chunk_size`` at a
-    time: line ``i`` of every reference file is a reference of line ``i`` of the first."""
-    byte_ranges = part.byte_ranges if part else [None] * len(files)
+def line_blocks(
+    files: Files,
+    lines: int,
+    part: _io.Part | None = None,
+    progress: Callable[[int], object] | None = None,
+) -> Iterator[LineBlock]:
+    """The files' lines (of a ``part`` of them if given) at least ``lines`` at a time, as
+    :func:`bleuprint._io.read_aligned_blocks` reads them; ``progress`` is told the bytes read."""
     first_line = part.first_line if part else 1
-    streams = [
-        _io.read_line_blocks(path, byte_range=byte_range, first_line=first_line)
-        for path, byte_range in zip(files, byte_ranges)
-    ]
-    for columns in aligned_columns(files, streams, chunk_size):
-        hypotheses: list[Segment] = list(columns[0])
-        yield hypotheses, list(zip(*columns[1:]))
+    blocks = _io.read_aligned_blocks(
+        files.paths,
+        lines,
+        byte_ranges=part.byte_ranges if part else None,
+        first_line=first_line,
+        sacrebleu_names=files.sacrebleu_names,
+        progress=progress,
+    )
+    for data in blocks:
+        block = LineBlock(files, data, first_line)
+        yield block
+        first_line += block.lines
 
 
-def aligned_columns(
-    files: Sequence[str], streams: Sequence[Iterator[list[str]]], chunk_size: int
-) -> Iterator[list[list[str]]]:
-    """The next ``chunk_size`` lines of every stream of line blocks
-    (:func:`bleuprint._io.read_line_blocks`), a column per file, until they end; streams of
-    different lengths are an error naming the longer and the shorter file (``files``) with
-    their line counts. Lines are moved a block at a time, never one by one."""
-    buffers: list[list[str]] = [[] for _ in streams]
-    ended = [False] * len(streams)
-    taken = 0  # lines handed on from every file
-    while True:
-        for index, stream in enumerate(streams):
-            while len(buffers[index]) < chunk_size and not ended[index]:
-                block = next(stream, None)
-                if block is None:
-                    ended[index] = True
-                else:
-                    buffers[index].extend(block)
-        size = min(map(len, buffers))
-        if not size:
-            if any(buffers):
-                raise _lines_differ(files, streams, buffers, taken)
-            return
-        columns = [buffer[:size] for buffer in buffers]
-        buffers = [buffer[size:] for buffer in buffers]
-        taken += size
-        yield columns
+@attrs.define
+class LineBlock:
+    """The same lines of every file, from line ``first_line`` on: a bytes object of lines
+    separated by ``\\n`` for each file, counted system by system. The kernel decodes and
+    reads the lines in the bytes themselves where it can (its tokenizers ignore trailing
+    whitespace); else each line becomes a segment."""
 
+    files: Files
+    data: list[bytes]
+    first_line: int
+    _references: list[list[str]] | None = None
 
-def _lines_differ(
-    files: Sequence[str],
-    streams: Sequence[Iterator[list[str]]],
-    buffers: Sequence[Sequence[str]],
-    taken: int,
-) -> InputError:
-    """The error for streams of different lengths (read up to ``taken`` lines each)."""
-    counts = [
-        taken + len(buffer) + (sum(map(len, stream)) if buffer else 0)
-        for buffer, stream in zip(buffers, streams)
-    ]
-    return _io.differing_lengths(files, counts)
+    @property
+    def lines(self) -> int:
+        return self.data[0].count(b"\n") + 1
+
+    def counted(self, engine: Counter, system: int = 0) -> SegmentStats:
+        """The statistics of each line of system number ``system``."""
+        if self.files.references_per_line == 1:
+            reference_data = self.data[self.files.systems :]
+            try:
+                counted = engine.counting.count_lines(self.data[system], reference_data)
+            except UnicodeDecodeError:  # named below, with its file and line
+                counted = None
+            if counted is not None:
+                return counted
+        hypotheses: list[Segment] = list(self.segments(system))
+        references: list[Sequence[Segment]] = list(self.segment_references())
+        return _count_chunk(engine, self.first_line - 1, (hypotheses, references))
+
+    def segments(self, number: int) -> list[str]:
+        """The lines of file number ``number``, as segments."""
+        lines = _io.decoded(self.data[number], self.files.names[number], self.first_line)
+        split = lines.split("\n")
+        return [line.rstrip() for line in split] if self.files.rstrip else split
+
+    def segment_references(self) -> list[list[str]]:
+        """The references of each line."""
+        if self._references is None:
+            files = self.files
+            streams = [
+                stream
+                for number in range(files.systems, len(files.paths))
+                for stream in self._streams(number)
+            ]
+            self._references = [list(segment) for segment in zip(*streams)]
+        return self._references
+
+    def _streams(self, number: int) -> list[list[str]]:
+        """The reference streams of file number ``number``: itself, or its tab-separated
+        columns."""
+        segments, count = self.segments(number), self.files.references_per_line
+        if count == 1:
+            return [segments]
+        name = self.files.names[number]
+        return _io.split_references(segments, count, name, self.first_line)

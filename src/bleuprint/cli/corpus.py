@@ -21,15 +21,13 @@ from bleuprint._io import (
     differing_lengths,
     display_name,
     line_count,
-    line_parts,
-    read_aligned_blocks,
     read_segments,
     same_length,
     split_references,
 )
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
-from bleuprint._streaming import count_chunks
+from bleuprint._streaming import Files, count_chunks, file_parts, in_processes, line_blocks
 from bleuprint.cli.progress import Progress, Update
 from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import InputError
@@ -106,10 +104,18 @@ def count_corpus(
     for path in [*arguments.references, *names]:  # in the order read_corpus reads them
         if path != STDIN and not path.endswith(".gz") and _size(path) == 0:
             raise InputError("the file is empty", path=path)
-    files = _Files(names, arguments.references, arguments.num_refs)
-    with progress.stage("reading and counting", total_bytes(files.paths), "bytes") as update:
+    paths = [*names, *arguments.references]  # a length error names the first system
+    files = Files(
+        paths,
+        _display(paths),
+        systems=len(names),
+        references_per_line=arguments.num_refs,
+        rstrip=True,
+        sacrebleu_names=True,
+    )
+    with progress.stage("reading and counting", total_bytes(paths), "bytes") as update:
         counted = _Counted.empty(engine, len(names))
-        if arguments.jobs == 1 or not all(map(_splittable, files.paths)):
+        if arguments.jobs == 1 or not all(map(_splittable, paths)):
             part = _count_part(
                 engine, files, None, keep=keep_segments, on_counted=on_counted, update=update
             )
@@ -122,34 +128,17 @@ def count_corpus(
                         on_counted(chunk)
                 counted.add(part, keep_segments)
     if not counted.lines:
-        raise InputError("the file is empty", path=_display(files.paths)[0])
+        raise InputError("the file is empty", path=files.names[0])
     _warn_of_byte_order_marks(counted.first_lines, arguments)
     _warn_if_tokenized(
         engine,
-        [
-            name
-            for name, count in zip(_display(names), counted.tokenized)
-            if count >= TOKENIZED_LINES
-        ],
+        [name for name, count in zip(files.names, counted.tokenized) if count >= TOKENIZED_LINES],
         arguments,
     )
     segments = (
         [SegmentStats.concatenate(system) for system in counted.chunks] if keep_segments else []
     )
-    return CountedCorpus(_display(names), counted.totals, segments)
-
-
-@attrs.frozen
-class _Files:
-    """The command's files, as a process that reads a part of them needs them."""
-
-    systems: list[str]
-    references: list[str]
-    num_refs: int  # references in each line of a reference file (tab-separated)
-
-    @property
-    def paths(self) -> list[str]:
-        return [*self.systems, *self.references]  # a length error names the first system
+    return CountedCorpus(files.names[: files.systems], counted.totals, segments)
 
 
 @attrs.define
@@ -184,123 +173,58 @@ def _splittable(path: str) -> bool:
     return path != STDIN and not path.endswith(".gz")
 
 
-# Lines a process reads at most at once with --jobs: parts this size keep the statistics of a
-# part's segments (where they are kept for sentence scores) small, and the processes busy.
-_PART_LINES = 1 << 18
-
-
 def _counted_parts(
-    engine: BLEUScore, files: _Files, jobs: int, keep: bool, update: Update
+    engine: BLEUScore, files: Files, jobs: int, keep: bool, update: Update
 ) -> Iterator[_Counted]:
     """Each part's counts, in order, counted by ``jobs`` processes; ``update`` is told each
     part's bytes as it comes."""
-    lines = line_count(files.paths[0])
-    rounds = max(1, -(-lines // (jobs * _PART_LINES)))  # parts for each process, of equal size
-    every = max(1, -(-lines // (jobs * rounds)))
-    parts = line_parts(files.paths, every)
-    # (multiprocessing only where it runs: it costs start-up time.)
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
-
-    with ProcessPoolExecutor(max_workers=min(jobs, len(parts))) as pool:
-        counting = functools.partial(_count_part, engine, files, keep=keep)
-        for part, counted in zip(parts, pool.map(counting, parts)):
-            update(sum(end - start for start, end in part.byte_ranges))
-            yield counted
+    parts = file_parts(files.paths, jobs)
+    counting = ((engine, files, part, keep) for part in parts)
+    for part, counted in zip(parts, in_processes(_count_part, counting, jobs)):
+        update(sum(end - start for start, end in part.byte_ranges))
+        yield counted
 
 
 def _count_part(
     engine: BLEUScore,
-    files: _Files,
+    files: Files,
     part: Part | None,
-    *,
     keep: bool,
+    *,
     on_counted: Callable[[SegmentStats], object] | None = None,
     update: Update | None = None,
 ) -> _Counted:
     """The counts of the files (or of a ``part`` of them), read a chunk of lines at a time;
     each chunk's statistics kept with ``keep``, and the first system's given to
     ``on_counted``; ``update`` is told the bytes read."""
-    systems = len(files.systems)
-    counted = _Counted.empty(engine, systems)
-    line = part.first_line if part else 1
-    chunks = read_aligned_blocks(
-        files.paths,
-        _CHUNK,
-        byte_ranges=part.byte_ranges if part else None,
-        first_line=line,
-        sacrebleu_names=True,
-        progress=update,
-    )
-    names = _display(files.paths)
-    for blocks in chunks:
-        if line == 1:
+    counted = _Counted.empty(engine, files.systems)
+    for block in line_blocks(files, _CHUNK, part, update):
+        if block.first_line == 1:
             counted.first_lines = {
-                path: [decoded(block.split(b"\n", 1)[0], name, 1)]
-                for path, name, block in zip(files.paths, names, blocks)
+                path: [decoded(data.split(b"\n", 1)[0], name, 1)]
+                for path, name, data in zip(files.paths, files.names, block.data)
             }
-        chunk = _Chunk(files, names, blocks, line)
-        for index in range(systems):
-            stats = chunk.counted(engine, index)
+        for index in range(files.systems):
+            stats = block.counted(engine, index)
             counted.totals[index] = engine.total(stats, counted.totals[index])
             if keep:
                 counted.chunks[index].append(stats)
             if on_counted is not None and index == 0:
                 on_counted(stats)
-            counted.tokenized[index] += len(_TOKENIZED_LINE.findall(blocks[index]))
-        line += len(stats)
-        counted.lines += len(stats)
+            counted.tokenized[index] += len(_tokenized_line().findall(block.data[index]))
+        counted.lines += block.lines
     return counted
 
 
-# Whitespace as str.isspace (and str.rstrip) knows it, in UTF-8: a line that ends in " ." and
-# then only these ends in a tokenized full stop once stripped, as sacreBLEU reads it.
-_WHITESPACE = b"|".join(
-    re.escape(char.encode()) for char in map(chr, range(0x3001)) if char.isspace()
-)
-_TOKENIZED_LINE = re.compile(rb" \.(?:" + _WHITESPACE + rb")*$", re.MULTILINE)
-
-
-@attrs.define
-class _Chunk:
-    """A chunk of lines of every file (bytes, lines separated by ``\\n``), counted system by
-    system: the kernel decodes and reads the lines in the blocks themselves where it can;
-    else each line becomes a segment, without its trailing whitespace (:meth:`str.rstrip`, as
-    sacreBLEU reads files; the kernel's tokenizers ignore it)."""
-
-    files: _Files
-    names: list[str]  # as errors name the files
-    blocks: list[bytes]
-    first_line: int
-    _references: list[list[str]] | None = None
-
-    def counted(self, engine: BLEUScore, system: int) -> SegmentStats:
-        """The statistics of each line of system number ``system``."""
-        references = self.blocks[len(self.files.systems) :]
-        if self.files.num_refs == 1:
-            try:
-                counted = engine.counting.count_lines(self.blocks[system], references)
-            except UnicodeDecodeError:  # named below, with its file and line
-                counted = None
-            if counted is not None:
-                return counted
-        return engine.count_segments(self._lines(system), self._segment_references())
-
-    def _lines(self, number: int) -> list[str]:
-        text = decoded(self.blocks[number], self.names[number], self.first_line)
-        return [line.rstrip() for line in text.split("\n")]
-
-    def _segment_references(self) -> list[list[str]]:
-        if self._references is None:
-            systems = len(self.files.systems)
-            streams = [
-                stream
-                for number, path in enumerate(self.files.references, start=systems)
-                for stream in _references(
-                    path, self._lines(number), self.files.num_refs, self.first_line
-                )
-            ]
-            self._references = [list(segment) for segment in zip(*streams)]
-        return self._references
+@functools.cache
+def _tokenized_line() -> re.Pattern[bytes]:
+    """A line that ends in " ." and then only whitespace as :meth:`str.isspace` knows it (in
+    UTF-8): once stripped, as sacreBLEU reads it, it ends in a tokenized full stop. (Built on
+    first use: finding the whitespace takes a millisecond of start-up.)"""
+    whitespace = b"|".join(
+        re.escape(char.encode()) for char in map(chr, range(0x3001)) if char.isspace()
+    )
+    return re.compile(rb" \.(?:" + whitespace + rb")*$", re.MULTILINE)
 
 
 def check_line_counts(paths: Sequence[str]) -> None:
@@ -347,12 +271,11 @@ def total_bytes(paths: Sequence[str]) -> int | None:
     return total
 
 
-def _references(path: str, segments: list[str], count: int, first_line: int = 1) -> list[list[str]]:
-    """The reference streams of one file (``segments`` from line ``first_line`` on): itself,
-    or its tab-separated columns."""
+def _references(path: str, segments: list[str], count: int) -> list[list[str]]:
+    """The reference streams of one file: itself, or its tab-separated columns."""
     if count == 1:
         return [segments]
-    return split_references(segments, count, _display([path])[0], first_line)
+    return split_references(segments, count, _display([path])[0])
 
 
 def _display(paths: Sequence[str]) -> list[str]:

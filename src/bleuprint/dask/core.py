@@ -70,15 +70,24 @@ def corpus_stats(
         raise ConfigurationError(f"split_every must be at least 2, got {split_every}")
     read = _partition_reader(data, hypothesis, references)
     count = delayed(_count_partition, pure=True)
-    level = [
-        count(engine, read, partition, number) for number, partition in enumerate(data.to_delayed())
-    ]
+    partitions = enumerate(data.to_delayed())
+    counted = [count(engine, read, partition, number) for number, partition in partitions]
+    return (
+        summed_in_a_tree(counted, split_every)
+        if counted
+        else delayed(engine.empty_stats(), pure=True)
+    )
+
+
+def summed_in_a_tree(stats: list[Delayed], split_every: int = SPLIT_EVERY) -> Delayed:
+    """The sum of delayed statistics (at least one), added in a tree whose tasks add
+    ``split_every`` values each."""
     add = delayed(_add, pure=True)
-    while len(level) > 1:
-        level = [
-            add(*level[start : start + split_every]) for start in range(0, len(level), split_every)
+    while len(stats) > 1:
+        stats = [
+            add(*stats[start : start + split_every]) for start in range(0, len(stats), split_every)
         ]
-    return level[0] if level else delayed(engine.empty_stats(), pure=True)
+    return stats[0]
 
 
 def corpus_score(
@@ -111,7 +120,7 @@ def corpus_score(
     stats = corpus_stats(
         engine, data, hypothesis=hypothesis, references=references, split_every=split_every
     )
-    return delayed(_score_corpus, pure=True)(engine, stats)
+    return delayed(score_corpus, pure=True)(engine, stats)
 
 
 def _count_partition(engine: BLEUScore, read: _Reader, partition: Any, number: int) -> BLEUStats:
@@ -126,7 +135,7 @@ def _add(*stats: BLEUStats) -> BLEUStats:
     return functools.reduce(operator.add, stats)
 
 
-def _score_corpus(engine: BLEUScore, stats: BLEUStats) -> BLEUResult:
+def score_corpus(engine: BLEUScore, stats: BLEUStats) -> BLEUResult:
     if not stats.segments:
         raise InputError("the corpus is empty: there is nothing to score")
     return engine.score(stats)

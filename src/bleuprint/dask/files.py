@@ -1,9 +1,10 @@
-"""Aligned text files as a Dask bag whose partitions the workers read themselves.
+"""Aligned text files read in partitions by the workers themselves.
 
-:func:`read_corpus` only finds where every partition starts (one fast pass over each file,
-counting newlines); each task then reads its byte range of every file with the project's one
-line reader (:func:`bleuprint._io.read_lines`), so a problem names the file and the line in the
-whole file (``hyp.txt:120001: not valid UTF-8 ...``).
+Only where every partition starts is found here (one fast pass over each file, counting
+newlines); each task then reads its byte range of every file as a one-process reader does
+(:func:`bleuprint._streaming.line_blocks`), so a problem names the file and the line in the
+whole file (``hyp.txt:120001: not valid UTF-8 ...``), and :func:`corpus_score_files` counts
+a partition at the speed of ``bleuprint score``: from the bytes, without a str per line.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from dask.delayed import delayed
 from bleuprint import _io
 from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
+from bleuprint._streaming import Files, count_part, line_blocks
 from bleuprint.dask.cluster import DEFAULT_TIMEOUT, connect, waited
-from bleuprint.dask.core import corpus_score
+from bleuprint.dask.core import score_corpus, summed_in_a_tree
 from bleuprint.exceptions import ConfigurationError
 
 __all__ = ["LINES_PER_PARTITION", "corpus_score_files", "read_corpus"]
@@ -47,36 +49,35 @@ def read_corpus(
     the workers then read their own lines, so on a cluster the paths must be readable by
     every worker (a shared file system).
     """
+    files, parts = _partitioned(hypothesis_path, reference_paths, lines_per_partition, rstrip)
+    read = delayed(_read_pairs, pure=True)
+    return dask.bag.from_delayed([read(files, part) for part in parts])
+
+
+def _partitioned(
+    hypothesis_path: str | os.PathLike[str],
+    reference_paths: Sequence[str | os.PathLike[str]],
+    lines_per_partition: int,
+    rstrip: bool,
+) -> tuple[Files, list[_io.Part]]:
     if lines_per_partition < 1:
         raise ConfigurationError(f"lines_per_partition must be positive, got {lines_per_partition}")
     if not reference_paths:
         raise ConfigurationError("give at least one reference file")
-    paths = [os.path.abspath(path) for path in (hypothesis_path, *reference_paths)]
-    read = delayed(_read_pairs, pure=True)
-    parts = [
-        read(
-            [(path, *byte_range) for path, byte_range in zip(paths, part.byte_ranges)],
-            first_line=part.first_line,
-            rstrip=rstrip,
-        )
-        for part in _io.line_parts(paths, lines_per_partition)
-    ]
-    return dask.bag.from_delayed(parts)
-
-
-def _read_pairs(
-    ranges: Sequence[tuple[str, int, int]], first_line: int, rstrip: bool
-) -> list[tuple[str, list[str]]]:
-    hypotheses, *references = (
-        _read_range(path, (start, end), first_line, rstrip) for path, start, end in ranges
+    files = Files.of(
+        [os.path.abspath(path) for path in (hypothesis_path, *reference_paths)], rstrip=rstrip
     )
-    rows = zip(hypotheses, *references, strict=True)
-    return [(hypothesis, list(refs)) for hypothesis, *refs in rows]
+    return files, _io.line_parts(files.paths, lines_per_partition)
 
 
-def _read_range(path: str, byte_range: tuple[int, int], first_line: int, rstrip: bool) -> list[str]:
-    lines = _io.read_lines(path, byte_range=byte_range, first_line=first_line)
-    return [line.rstrip() for line in lines] if rstrip else list(lines)
+def _read_pairs(files: Files, part: _io.Part) -> list[tuple[str, list[str]]]:
+    pairs: list[tuple[str, list[str]]] = []
+    for block in line_blocks(files, _READ_LINES, part):
+        pairs.extend(zip(block.segments(0), block.segment_references()))
+    return pairs
+
+
+_READ_LINES = 20_000  # lines read at once: a few megabytes
 
 
 def corpus_score_files(
@@ -99,10 +100,10 @@ def corpus_score_files(
     them (``rstrip`` included). A cluster silent for ``timeout`` seconds (see
     :func:`~bleuprint.dask.waited`) ends the wait with a ``TimeoutError``.
     """
-    pairs = read_corpus(
-        hypothesis_path, reference_paths, lines_per_partition=lines_per_partition, rstrip=rstrip
-    )
-    lazy = corpus_score(engine, pairs)
+    files, parts = _partitioned(hypothesis_path, reference_paths, lines_per_partition, rstrip)
+    count = delayed(count_part, pure=True)
+    stats = summed_in_a_tree([count(engine, files, part, _READ_LINES) for part in parts])
+    lazy = delayed(score_corpus, pure=True)(engine, stats)
     if isinstance(scheduler, distributed.Client):
         return waited(scheduler, scheduler.compute(lazy, retries=retries), timeout)
     with connect(scheduler, timeout=timeout) as client:
