@@ -155,7 +155,8 @@ _PTB_QUOTES = str.maketrans(
 )
 # Abbreviations that keep their period wherever they are, as CoreNLP's lexer lists them (months,
 # days, US states, company words, titles, ...): case-insensitive, except the few that are
-# also common words, which need their capital ("Miss." but "miss.").
+# also common words, which need their capital ("Miss." but "miss."). An acronym keeps it at the end
+# of a hyphenated word too (China-U.S., but x-Inc. loses it).
 _ABBREVIATIONS = (
     "(?i:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec|mon|tues?|wed|thu|thurs|fri"
     "|ala|ariz|calif|colo|conn|ct|dak|fla|ga|ind|kans?|ky|md|mich|minn|mo|mont|neb|nev|okla"
@@ -163,14 +164,16 @@ _ABBREVIATIONS = (
     "|intl|sys|tel|est|ext|sq|jr|sr|bros|blvd|rd|esq|etc|al|seq|mrs?|ms|drs?|profs?|sens?"
     "|reps?|attys?|lt|col|gen|messrs|govs?|adm|rev|maj|sgt|cpl|pvt|capt|ste?|ave|pres|lieut"
     "|hon|brig|co?mdr|pfc|spc|supts?|det|mt|m|mmes?|mlles?|vs|alex|wm|jos|cie|cf|treas|bldg"
-    r"|[a-z](?:\.[a-z])+)"
+    r"|(?:[a-z0-9]+-)*[a-z](?:\.[a-z])+)"
     "|A(?i:z|rk)|D(?i:el)|I(?i:ll)|L(?i:a)|M(?i:ass|iss)|O(?i:re)|P(?i:a)|T(?i:ex)|W(?i:ash)"
 )
 # A one-letter abbreviation keeps its period too ("John F. Kennedy"), except before a capitalised
-# word that CoreNLP takes to start a sentence: these, found by running it.
+# word that CoreNLP takes to start a sentence: these, found by running it, each a whole word
+# followed by a space ("P. It is" but "P. It's", "P. The," keep it).
 _SENTENCE_STARTS = (
     "The|Then|He|She|We|They|It|In|An?|If|You|But|So|As|At|This|That|These|There|Here|When"
     "|While|What|Some|Many|Our|Her|Their|One|After|However|Since|Yet|Now|About|Such|Other|Last"
+    r"|According|Additionally|Earlier|More|Once|Mr\.|Ms\."
 )
 # ... and those that keep it only before a number ("No. 5", but "No. S53" loses it).
 _BEFORE_NUMBERS = r"(?i:ca|figs?|prop|nos?|art|bldg|pp|op)"
@@ -178,7 +181,8 @@ _BEFORE_NUMBERS = r"(?i:ca|figs?|prop|nos?|art|bldg|pp|op)"
 _ABBREVIATION = re.compile(_ABBREVIATIONS)
 _NUMBER_ABBREVIATION = re.compile(_BEFORE_NUMBERS)
 _NUMBER_NEXT = re.compile(r"\s*\d")
-_SENTENCE_NEXT = re.compile(rf"\s+(?:{_SENTENCE_STARTS})\b")
+_SENTENCE_NEXT = re.compile(rf"\s+(?:{_SENTENCE_STARTS})(?=\s|$)")
+_SEPARATOR = re.compile(r";|[:,](?!\d)")
 
 
 def _keeps_period(word: str, text: str, after: int) -> bool:
@@ -193,9 +197,11 @@ def _keeps_period(word: str, text: str, after: int) -> bool:
 
 
 def _split_final_period(match: re.Match[str]) -> str:
-    """A word's final period as a token of its own, unless the word keeps it."""
+    """A word's final period as a token of its own, unless the word keeps it; the word starts
+    after the last colon, comma or semicolon, which later rules split off (Report:U.S.)."""
     word = match[1]
-    return match[0] if _keeps_period(word, match.string, match.end()) else f"{word} ."
+    last = _SEPARATOR.split(word)[-1]
+    return match[0] if _keeps_period(last, match.string, match.end()) else f"{word} ."
 
 
 def _split_first_period(match: re.Match[str]) -> str:
@@ -231,13 +237,18 @@ _ENTITIES = {
 }
 _ENTITY = re.compile(rf"&({'|'.join(_ENTITIES)});")
 
+# CoreNLP reads a word with a period, ? or ! between letters whole ("x.Don't": x.don ' t), and so
+# splits no contraction (n't) or word (cannot) inside one: what follows this is not in one.
+_NOT_IN_DOTTED_WORD = r"(?<![^\W\d_][.?!]\w*)"
+
 _PTB_RULES = (
     _rule(r"\u00ad", "\u00ad", ""),  # a soft hyphen is deleted, the word kept whole
     # words it splits in two: cannot, gonna, wanna, gotta, lemme, gimme
     _rule(
         r"AaEe",
-        re.compile(
-            r"\b(can)(not)\b|\b(gon|wan)(na)\b|\b(got)(ta)\b|\b(lem|gim)(me)\b", re.IGNORECASE
+        regex.compile(
+            rf"{_NOT_IN_DOTTED_WORD}\b(?:(can)(not)|(gon|wan)(na)|(got)(ta)|(lem|gim)(me))\b",
+            regex.IGNORECASE,
         ),
         r"\1\3\5\7 \2\4\6\8",
     ),
@@ -260,7 +271,11 @@ _PTB_RULES = (
     _rule(r"$", r"(?<![^\W\d_])[A-Z]*\$|\$", lambda match: f" {match[0]} "),
     _rule(r"`", r"(`{1,2})", r" \1 "),  # grave accents are opening quotes, two at most a token
     # didn\u2018t: did n`t
-    _rule(r"\u2018", re.compile(r"(\w)n\u2018t(?=s?\b)", re.IGNORECASE), r"\1 n`t"),
+    _rule(
+        r"\u2018",
+        regex.compile(rf"{_NOT_IN_DOTTED_WORD}(\w)n\u2018t(?=s?\b)", regex.IGNORECASE),
+        r"\1 n`t",
+    ),
     # a left single quote, unless it is an apostrophe after d, l or o (O\u2018Mahony)
     _rule(r"\u2018", r"(?<!\b[DdLlOo])\u2018|\u2018(?![^\W\d_])", " \u2018 "),
     # a ? or ! between letters is inside a word ("not?I"); elsewhere a run of them is a token
@@ -274,8 +289,11 @@ _PTB_RULES = (
     _rule(r"#", r"(#[^\W\d_]+)", r" \1 "),
     # a run of underscores is a token; one between letters or digits joins them (x_t2)
     _rule(r"_", r"__+|(?<![^\W_])_|_(?![^\W_])", lambda match: f" {match[0]} "),
-    # an ampersand, unless between capitals (AT&T, but r & d)
-    _rule(r"&", r"(?<![A-Z])&|&(?![A-Z])", " & "),
+    # capitals joined by an ampersand at the start of a word are a word that ends with them
+    # (AT&T, R&D-oriented: r&d -oriented, Q&As: q&a s); any other ampersand is a token (r & d,
+    # aR & D, x-R & D)
+    _rule(r"&", r"(?<![\w-])([A-Z]+&[A-Z]+)(?=[\w/-])", r"\1 "),
+    _rule(r"&", regex.compile(r"(?<!(?:^|[^\w-])[A-Z]+)&|&(?![A-Z])"), " & "),
     # a plus, unless it signs a number (+3) or is between capitals (A+GBT)
     _rule(r"+", r"(?<![A-Z])\+(?!\d)|\+(?![A-Z\d])", " + "),
     _rule(r"+", r"(?<=\S)\+(?=\d)", " +"),  # which starts a word (2+3: 2 +3)
@@ -329,8 +347,16 @@ _PTB_RULES = (
     _rule(r"\-", r"(?:^|(?<=\s))-(?=[^\W\d])", " - "),  # a hyphen that starts a word (not -22)
     # contractions: n't, 's, 're, 've, 'll, 'd, 'm, with a straight apostrophe (but don\u2019ts is
     # do n\u2019ts)
-    _rule(r"'\u2019", re.compile(r"(\w)(n['\u2019]ts)\b", re.IGNORECASE), r"\1 \2"),
-    _rule(r"'\u2019", re.compile(r"(\w)n['\u2019]t\b", re.IGNORECASE), r"\1 n't"),
+    _rule(
+        r"'\u2019",
+        regex.compile(rf"{_NOT_IN_DOTTED_WORD}(\w)(n['\u2019]ts)\b", regex.IGNORECASE),
+        r"\1 \2",
+    ),
+    _rule(
+        r"'\u2019",
+        regex.compile(rf"{_NOT_IN_DOTTED_WORD}(\w)n['\u2019]t\b", regex.IGNORECASE),
+        r"\1 n't",
+    ),
     _rule(r"'\u2019", r"\b([Yy]['\u2019])(?=[^\W\d_])", r"\1 "),  # y'all: y' all
     _rule(
         r"'\u2019",
