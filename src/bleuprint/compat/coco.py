@@ -290,9 +290,9 @@ _PTB_RULES = (
     # a run of underscores is a token; one between letters or digits joins them (x_t2)
     _rule(r"_", r"__+|(?<![^\W_])_|_(?![^\W_])", lambda match: f" {match[0]} "),
     # capitals joined by an ampersand at the start of a word are a word that ends with them
-    # (AT&T, R&D-oriented: r&d -oriented, Q&As: q&a s); any other ampersand is a token (r & d,
-    # aR & D, x-R & D)
-    _rule(r"&", r"(?<![\w-])([A-Z]+&[A-Z]+)(?=[\w/-])", r"\1 "),
+    # (AT&T, R&D-oriented: r&d -oriented, Q&As: q&a s, AT&T.com: at&t .com); any other
+    # ampersand is a token (r & d, aR & D, x-R & D)
+    _rule(r"&", r"(?<![\w-])([A-Z]+&[A-Z]+)(?=[\w./-])", r"\1 "),
     _rule(r"&", regex.compile(r"(?<!(?:^|[^\w-])[A-Z]+)&|&(?![A-Z])"), " & "),
     # a plus, unless it signs a number (+3) or is between capitals (A+GBT)
     _rule(r"+", r"(?<![A-Z])\+(?!\d)|\+(?![A-Z\d])", " + "),
@@ -382,17 +382,26 @@ _PTB_RULES = (
     ),
 )
 
-# Tokens CoreNLP's lexer reads whole before any rule above could split them: web addresses
-# (whose host names, oddly, take no capitals, digits or hyphens, but other scripts' letters:
-# "按norton.Com/pricing"; not before a letter: a longer word), e-mail addresses, Twitter names,
-# SGML tags (<unk>), HTML entities but those of _ENTITIES (&#39;), pairs of quotation marks, and
-# emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose brackets are named as
-# brackets are.
+# A web address's host name takes, oddly, no capitals, digits or hyphens, but other scripts'
+# letters and punctuation ("按norton.Com/pricing", "ab、my.com"); some of these no word takes.
+_HOST = r"[^\s\"`'<>|.!?(){}\x2c-\x5f$]"
+_HOST_MARK = r"[^\w\s\"`'<>|.!?(){}\x2c-\x5f$]"
+_TOP_DOMAIN = r"\.(?i:com|net|org|edu)"
+_ADDRESS_PATH = r"/[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
+
+# Tokens CoreNLP's lexer reads whole before any rule above could split them: web addresses, at
+# the start of a word and not before a letter (my.comx is a longer word), unless their host holds
+# a character no word takes, which CoreNLP's word from the same start stops at (ab、my.comx:
+# ab、my.com x) and which starts a token after a word (Ab、my.com: ab 、my.com); e-mail addresses,
+# Twitter names, SGML tags (<unk>), HTML entities but those of _ENTITIES (&#39;), pairs of
+# quotation marks, and emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose
+# brackets are named as brackets are.
 _WHOLE = re.compile(
     r"(https?://[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
     r"|(?<![\w.-])(?:www\.(?:[^\s\"<>|.!?(){},]+\.)+[A-Za-z]{2,4}"
-    r"|(?:[^\s\"`'<>|.!?(){}\x2c-\x5f$]+\.)+(?i:com|net|org|edu))"
-    r"(?:/[^\s\"<>|()]+[^\s\"<>|.!?(){},-]|(?![^\W_]))"
+    rf"|(?:{_HOST}+\.)*{_HOST}+{_TOP_DOMAIN})(?:{_ADDRESS_PATH}|(?![^\W_]))"
+    rf"|(?:(?<![\w.-]){_HOST}*?|(?<=\w)){_HOST_MARK}{_HOST}*(?:\.{_HOST}+)*{_TOP_DOMAIN}"
+    rf"(?:{_ADDRESS_PATH})?"
     r"|(?<![^\W_])[A-Za-z0-9][^\s\"<>|()\xa0{}]*@(?:[^\s\"<>|(){}.\xa0]+\.)*[^\s\"<>|(){}.\xa0]+"
     r"|@[A-Za-z_][A-Za-z_0-9]*"
     r"|(?<!<)</?[A-Za-z!?][^\s>]*>"
