@@ -210,6 +210,13 @@ def _split_first_period(match: re.Match[str]) -> str:
     return f"{word}. " if _keeps_period(word, match.string, match.end()) else match[0]
 
 
+# The file names' extensions CoreNLP knows, found by running it: it reads "3a.txt" as one word,
+# but "3a.D" as two.
+_FILE_EXTENSIONS = (
+    "(?i:bat|bmp|c|cgi|class|cpp|dll|docx?|exe|gif|gz|h|html?|jar|java|jpe?g|mov|mp3|pdf|php|pl"
+    "|png|ppt|ps|py|sql|tar|txt|wav|x|xml|zip)"
+)
+
 _Replacement = str | Callable[[re.Match[str]], str]
 
 
@@ -322,8 +329,15 @@ _PTB_RULES = (
     # a hyphenated word ends at a period (John-F.-Kennedy, a-b.com), unless it starts an
     # acronym (3-mm-i.d.-Schlauch)
     _rule(r".", regex.compile(r"(?<=[^\W_]-[^\W_]+)\.(?![A-Za-z]\.)(?=[^\W\d_]|-)"), " . "),
-    # a number ends at a period (17.Jahrhundert; formula1.com is a word)
-    _rule(r".", r"(?<![^\W_])(\d+)\.(?=[^\W\d_])", r"\1 . "),
+    # a word that starts with a digit ends at a period before a letter (17.Jahrhundert, 3mmのI.D:
+    # 3mmのI . D; formula1.com is a word), unless it is a file name (17.txt, 3a.b.c) or its
+    # next part is hyphenated (2.Bundesliga-Saison)
+    _rule(
+        r".",
+        rf"(?<![^\W_])(\d[^\W_]*)\.(?=[^\W\d_])(?![^\W_]+(?:\.[^\W_]+)*-)"
+        rf"(?!(?:[^\W_]+\.)*{_FILE_EXTENSIONS}(?![^\W_]))",
+        r"\1 . ",
+    ),
     _rule(r".", r"(\d)\.-(?![A-Za-z0-9])", r"\1 . - "),  # a numbered step ("1.- Gehen")
     _rule(r":", r"(:\d+)-", r"\1 -"),  # a time ends at a hyphen (16:10-16:30, 13:7-Führung)
     _rule(r"\-", r"(?<=[^\W_])(-\d+)(?=[.,]\d)", r"\1 "),  # 0,3-0,5: 0,3-0 ,5
