@@ -410,19 +410,28 @@ _ADDRESS_PATH = r"/[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
 # Twitter names, SGML tags (<unk>), HTML entities but those of _ENTITIES (&#39;), pairs of
 # quotation marks, and emoticons (not before a letter or a digit: ":Dog" is ": Dog"), whose
 # brackets are named as brackets are.
-_WHOLE = re.compile(
-    r"(https?://[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
+_ADDRESSES = (
+    r"https?://[^\s\"<>|()]+[^\s\"<>|.!?(){},-]"
     r"|(?<![\w.-])(?:www\.(?:[^\s\"<>|.!?(){},]+\.)+[A-Za-z]{2,4}"
     rf"|(?:{_HOST}+\.)*{_HOST}+{_TOP_DOMAIN})(?:{_ADDRESS_PATH}|(?![^\W_]))"
-    rf"|(?:(?<![\w.-]){_HOST}*?|(?<=\w)){_HOST_MARK}{_HOST}*(?:\.{_HOST}+)*{_TOP_DOMAIN}"
+)
+_MARKED_ADDRESS = (
+    rf"(?:(?<![\w.-]){_HOST}*?|(?<=\w)){_HOST_MARK}{_HOST}*(?:\.{_HOST}+)*{_TOP_DOMAIN}"
     rf"(?:{_ADDRESS_PATH})?"
-    r"|(?<![^\W_])[A-Za-z0-9][^\s\"<>|()\xa0{}]*@(?:[^\s\"<>|(){}.\xa0]+\.)*[^\s\"<>|(){}.\xa0]+"
+)
+_OTHER_WHOLE = (
+    r"(?<![^\W_])[A-Za-z0-9][^\s\"<>|()\xa0{}]*@(?:[^\s\"<>|(){}.\xa0]+\.)*[^\s\"<>|(){}.\xa0]+"
     r"|@[A-Za-z_][A-Za-z_0-9]*"
     r"|(?<!<)</?[A-Za-z!?][^\s>]*>"
     rf"|&(?!(?:{'|'.join(_ENTITIES)});)#?[A-Za-z0-9]+;"
     r"|''|[\u2018-\u201f\u00ab\u00bb\u2039\u203a]{2}"
-    r"|[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9]))"
+    r"|[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9])"
 )
+_WHOLE = re.compile(f"({_ADDRESSES}|{_OTHER_WHOLE})")
+# Looking for marked addresses at every character would slow every text by half: they are
+# looked for only in texts that have a top-level domain.
+_WHOLE_OR_MARKED_ADDRESS = re.compile(f"({_ADDRESSES}|{_MARKED_ADDRESS}|{_OTHER_WHOLE})")
+_TOP_DOMAIN_SEEN = re.compile(_TOP_DOMAIN)
 _BRACKET_NAMES = str.maketrans({"(": "-lrb-", ")": "-rrb-"})
 
 
@@ -502,7 +511,8 @@ class PTBStyle(Part, family="tok", name="ptb-style"):
         text = _DELETED.sub(" ", text)
         if "&" in text:
             text = _ENTITY.sub(lambda match: _ENTITIES[match[1]], text)
-        pieces = _WHOLE.split(text)
+        whole = _WHOLE_OR_MARKED_ADDRESS if _TOP_DOMAIN_SEEN.search(text) else _WHOLE
+        pieces = whole.split(text)
         words = []
         for index, piece in enumerate(pieces):
             if index % 2:
