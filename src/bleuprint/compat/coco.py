@@ -210,13 +210,6 @@ def _split_first_period(match: re.Match[str]) -> str:
     return f"{word}. " if _keeps_period(word, match.string, match.end()) else match[0]
 
 
-# The file names' extensions CoreNLP knows, found by running it: it reads "3a.txt" as one word,
-# but "3a.D" as two.
-_FILE_EXTENSIONS = (
-    "(?i:bat|bmp|c|cgi|class|cpp|dll|docx?|exe|gif|gz|h|html?|jar|java|jpe?g|mov|mp3|pdf|php|pl"
-    "|png|ppt|ps|py|sql|tar|txt|wav|x|xml|zip)"
-)
-
 _Replacement = str | Callable[[re.Match[str]], str]
 
 
@@ -247,6 +240,13 @@ _ENTITY = re.compile(rf"&({'|'.join(_ENTITIES)});")
 # CoreNLP reads a word with a period, ? or ! between letters whole ("x.Don't": x.don ' t), and so
 # splits no contraction (n't) or word (cannot) inside one: what follows this is not in one.
 _NOT_IN_DOTTED_WORD = r"(?<![^\W\d_][.?!]\w*)"
+
+# The file names' extensions CoreNLP knows, found by running it: it reads "3a.txt" as one word,
+# but "3a.D" as two.
+_FILE_EXTENSIONS = (
+    "(?i:bat|bmp|c|cgi|class|cpp|dll|docx?|exe|gif|gz|h|html?|jar|java|jpe?g|mov|mp3|pdf|php|pl"
+    "|png|ppt|ps|py|sql|tar|txt|wav|x|xml|zip)"
+)
 
 _PTB_RULES = (
     _rule(r"\u00ad", "\u00ad", ""),  # a soft hyphen is deleted, the word kept whole
@@ -397,7 +397,8 @@ _PTB_RULES = (
 )
 
 # A web address's host name takes, oddly, no capitals, digits or hyphens, but other scripts'
-# letters and punctuation ("按norton.Com/pricing", "ab、my.com"); some of these no word takes.
+# letters and punctuation ("按norton.Com/pricing", "ab、my.com"), and of these the marks that no
+# word takes (、 + ~ #).
 _HOST = r"[^\s\"`'<>|.!?(){}\x2c-\x5f$]"
 _HOST_MARK = r"[^\w\s\"`'<>|.!?(){}\x2c-\x5f$]"
 _TOP_DOMAIN = r"\.(?i:com|net|org|edu)"
@@ -428,8 +429,8 @@ _OTHER_WHOLE = (
     r"|[<>]?[:;=][-o*']?[()DPdpO\\{@|\[\]](?![A-Za-z0-9])"
 )
 _WHOLE = re.compile(f"({_ADDRESSES}|{_OTHER_WHOLE})")
-# Looking for marked addresses at every character would slow every text by half: they are
-# looked for only in texts that have a top-level domain.
+# Looked for at every character, addresses with a mark would slow the tokenizer by a quarter: only
+# texts with a top-level domain are searched for them.
 _WHOLE_OR_MARKED_ADDRESS = re.compile(f"({_ADDRESSES}|{_MARKED_ADDRESS}|{_OTHER_WHOLE})")
 _TOP_DOMAIN_SEEN = re.compile(_TOP_DOMAIN)
 _BRACKET_NAMES = str.maketrans({"(": "-lrb-", ")": "-rrb-"})
