@@ -118,6 +118,10 @@ CASES = [
         "words that start with digits",
         "3mmのI.Dホース, 3D.com, 1st.Jahr, 17.txt, 3a.b.c, 3ab.cd.ef, 3.5.txt, 2.Bundesliga-Saison",
     ),
+    (
+        "file names and decimals",
+        "Python (3.x), 3.x and 3a.txt, (3a.txt), LIUM-NMT.4900.en-de and x_3a.D ok",
+    ),
 ]
 
 

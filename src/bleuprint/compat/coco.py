@@ -241,11 +241,12 @@ _ENTITY = re.compile(rf"&({'|'.join(_ENTITIES)});")
 # splits no contraction (n't) or word (cannot) inside one: what follows this is not in one.
 _NOT_IN_DOTTED_WORD = r"(?<![^\W\d_][.?!]\w*)"
 
-# The file names' extensions CoreNLP knows, found by running it: it reads "3a.txt" as one word,
-# but "3a.D" as two.
-_FILE_EXTENSIONS = (
-    "(?i:bat|bmp|c|cgi|class|cpp|dll|docx?|exe|gif|gz|h|html?|jar|java|jpe?g|mov|mp3|pdf|php|pl"
-    "|png|ppt|ps|py|sql|tar|txt|wav|x|xml|zip)"
+# What follows a file name's first period, up to a space or a sentence's punctuation, with an
+# extension CoreNLP knows (found by running it): "3a.txt" and "3a.b.c," are one word each, but
+# "3a.D" and "(3a.txt)" are not.
+_FILE_NAME_REST = (
+    r"(?:[^\W_]+\.)*(?i:bat|bmp|c|cgi|class|cpp|dll|docx?|exe|gif|gz|h|html?|jar|java|jpe?g|mov"
+    r"|mp3|pdf|php|pl|png|ppt|ps|py|sql|tar|txt|wav|x|xml|zip)[.,!?]*(?:\s|$)"
 )
 
 _PTB_RULES = (
@@ -263,6 +264,16 @@ _PTB_RULES = (
     _rule(r".", r"(?<![\w.])([A-Za-z]+(?:\.[A-Za-z]+)*)\.(?=\.)", _split_first_period),
     _rule(r".\u2026", r"\.{3,}|\u2026", " ... "),  # three periods or more are one ellipsis
     _rule(r".", r"(?<!\.)\.\.(?!\.)", " . . "),  # two are two periods
+    # a word that starts with a digit ends at a period before a letter (17.Jahrhundert, 3mmのI.D:
+    # 3mmのI . D; formula1.com is a word), and so does a number's decimals (.4900.en-de), unless
+    # it is a file name (17.txt, 3.5.txt; seen before brackets are split off) or, for a word,
+    # its next part is hyphenated (2.Bundesliga-Saison)
+    _rule(
+        r".",
+        rf"(?:(?<![^\W_])(?<!\.)(\d[^\W_]*)\.(?![^\W_]+(?:\.[^\W_]+)*-)|(?<=\.)(\d[^\W_]*)\.)"
+        rf"(?=[^\W\d_])(?!{_FILE_NAME_REST})",
+        r"\1\2 . ",
+    ),
     # two to four hyphens are a dash, as are these characters; a longer run stays as it is
     _rule(r"\-\u2013\u2014\u2015", r"(?<!-)-{2,4}(?!-)|[\u2013\u2014\u2015]", " -- "),
     _rule(r"\-", r"(-{5,})", r" \1 "),
@@ -329,15 +340,6 @@ _PTB_RULES = (
     # a hyphenated word ends at a period (John-F.-Kennedy, a-b.com), unless it starts an
     # acronym (3-mm-i.d.-Schlauch)
     _rule(r".", regex.compile(r"(?<=[^\W_]-[^\W_]+)\.(?![A-Za-z]\.)(?=[^\W\d_]|-)"), " . "),
-    # a word that starts with a digit ends at a period before a letter (17.Jahrhundert, 3mmのI.D:
-    # 3mmのI . D; formula1.com is a word), unless it is a file name (17.txt, 3a.b.c) or its
-    # next part is hyphenated (2.Bundesliga-Saison)
-    _rule(
-        r".",
-        rf"(?<![^\W_])(\d[^\W_]*)\.(?=[^\W\d_])(?![^\W_]+(?:\.[^\W_]+)*-)"
-        rf"(?!(?:[^\W_]+\.)*{_FILE_EXTENSIONS}(?![^\W_]))",
-        r"\1 . ",
-    ),
     _rule(r".", r"(\d)\.-(?![A-Za-z0-9])", r"\1 . - "),  # a numbered step ("1.- Gehen")
     _rule(r":", r"(:\d+)-", r"\1 -"),  # a time ends at a hyphen (16:10-16:30, 13:7-Führung)
     _rule(r"\-", r"(?<=[^\W_])(-\d+)(?=[.,]\d)", r"\1 "),  # 0,3-0,5: 0,3-0 ,5
