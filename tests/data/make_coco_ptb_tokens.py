@@ -39,6 +39,10 @@ CASES = [
         "apostrophes in words",
         "O'Neil, d'Arc, l'homme, O‘Mahony, ma'am, Shi'ite, jing'an, a'target, 1'Co ok",
     ),
+    (
+        "contractions in words with periods",
+        "next?Don't, x.Didn‘t, e.g.don't, x.cannot, x.gonna, but x. don't ok",
+    ),
     ("apostrophes before other scripts", "Tien'sなど and Squire'sによると ok"),
     ("question and exclamation marks", "Wow!! Really?! What?? No!!! Or not?I like it."),
     ("asterisks", "Rate it ** or ***, not *, nor \\*\\* or \\*r ok"),
@@ -60,6 +64,7 @@ CASES = [
     ("quoted years", "In '38 it was and the '90s too, not '49. Then"),
     ("brackets", "(brackets) [square] {curly} <<x>> and a < b > c"),
     ("ampersands and plus signs", "R&D at AT&T & friends, place&lending, A+GBT and a+b ok"),
+    ("capitals and ampersands", "R&D-oriented, Q&As, AT&T.com, R&D/x, aR&D, x-R&D and R&D’s ok"),
     ("hash signs", "Call #PRS_ORG# or org#帐户, ###MBundestag, #1 and #a1 ok"),
     ("underscores", "x_t2, a__b, _x, x_ and ___ and a-b_c ok"),
     ("slashes", "s/pdif and/or a1/b2 ab/cd/ef/gh ab-cd/ef study/ which /tires ok"),
@@ -71,6 +76,10 @@ CASES = [
     (
         "web addresses and other scripts",
         "订阅续订按norton.com/pricing上的续订价格收费。my.norton.comで",
+    ),
+    (
+        "web addresses with punctuation",
+        "每年自动续订，除非在您在my.norton.com应付费 and Ab、my.com and ab，my.comx, x+y.Com/xyz",
     ),
     (
         "web addresses in words",
@@ -88,6 +97,14 @@ CASES = [
     ("abbreviations that are words", "Miss. Smith, but miss. it; Mass. and mass. here"),
     ("abbreviations before numbers", "No. 5 and No.5 and No. S53, ca. 30, fig. 3, pp. 5 but pp. x"),
     ("one-letter abbreviations", "John F. Kennedy, Mikhail S. Gorbachev, station B. If so, I. see"),
+    (
+        "one-letter abbreviations before sentence starts",
+        "Route P. It's open, Plan B. According to x, Plan C. Mr. Smith, plan D. The, ok",
+    ),
+    (
+        "acronyms in hyphenated words",
+        "China-U.S. talks, the x-a.b. deal, Report:U.S. aid, x,P. y and x-Inc. ok",
+    ),
     ("acronyms", "In the U.S. Navy, e.g. this, i.e. that, etc.. and I... forget it"),
     ("final periods", "Foo. bar, foo., who, the .exe file, formula1.com and 3.5. More"),
     (
@@ -97,6 +114,14 @@ CASES = [
     ("deleted characters", "Soft\u00adhyphen and 《book》 and emoji 😅 here"),
     ("guillemets and bars", "The »Smart Stone« lamp ― new"),
     ("numbered steps", "1.- Gehen and 2.-画面 ok"),
+    (
+        "words that start with digits",
+        "3mmのI.Dホース, 3D.com, 1st.Jahr, 17.txt, 3a.b.c, 3ab.cd.ef, 3.5.txt, 2.Bundesliga-Saison",
+    ),
+    (
+        "file names and decimals",
+        "Python (3.x), 3.x and 3a.txt, (3a.txt), LIUM-NMT.4900.en-de and x_3a.D ok",
+    ),
 ]
 
 
