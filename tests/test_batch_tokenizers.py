@@ -149,10 +149,12 @@ def test_random_texts(texts: list[str]) -> None:
 
 
 def test_wmt22_data(shared: Any, wmt22_pair: str) -> None:
+    # Every second line: test_kernels.py gives the kernel's tokenizers every distinct line, and
+    # sacreBLEU's tokens (what takes the time here) are no surer for twice the lines.
     folder = shared("data", "wmt22", wmt22_pair)
     files = [*sorted(folder.glob("ref.*.txt")), sorted(folder.glob("sys.*.txt"))[0]]
     for path in files:
-        texts = path.read_text(encoding="utf-8").split("\n")[:-1]
+        texts = path.read_text(encoding="utf-8").split("\n")[:-1][::2]
         for tokenizer in BATCH_TOKENIZERS:
             assert_batch_is_per_text(tokenizer, texts)
 

@@ -404,7 +404,6 @@ def test_the_compiled_tokenizers_are_sacrebleus_on_every_code_point() -> None:
 
 
 @functools.cache
-@functools.cache
 def wmt22_tokens(folder: Path) -> tuple[list[str], dict[str, list[list[str]]]]:
     """Every distinct line of every WMT22 file in the folder (references and systems), and
     its tokens by sacreBLEU's tokenizer of each built-in name (found once: seconds)."""
