@@ -344,10 +344,11 @@ class LineBlock:
     files: Files
     data: list[bytes]
     first_line: int
+    lines: int = attrs.field(init=False)
     _references: list[list[str]] | None = None
 
-    @property
-    def lines(self) -> int:
+    @lines.default
+    def _count_lines(self) -> int:
         return self.data[0].count(b"\n") + 1
 
     def counted(self, engine: Counter, system: int = 0) -> SegmentStats:

@@ -147,7 +147,7 @@ class _Counted:
 
     totals: list[BLEUStats]
     chunks: list[list[SegmentStats]]  # each chunk's statistics, where kept
-    tokenized: list[int]  # lines that end in " ."
+    tokenized: list[int]  # lines that end in " ." (up to the warning's number)
     first_lines: dict[str, list[str]]  # each file's first line, read from the first part
     lines: int = 0
 
@@ -211,9 +211,20 @@ def _count_part(
                 counted.chunks[index].append(stats)
             if on_counted is not None and index == 0:
                 on_counted(stats)
-            counted.tokenized[index] += len(_tokenized_line().findall(block.data[index]))
+            counted.tokenized[index] += _tokenized_lines(
+                block.data[index], counted.tokenized[index]
+            )
         counted.lines += block.lines
     return counted
+
+
+def _tokenized_lines(data: bytes, found: int) -> int:
+    """The lines of ``data`` that end in a tokenized full stop, where ``found`` lines so far do
+    not yet make the warning's number: the warning needs no more, and most text holds no
+    " ." to look for."""
+    if found >= TOKENIZED_LINES or b" ." not in data:
+        return 0
+    return len(_tokenized_line().findall(data))
 
 
 @functools.cache
