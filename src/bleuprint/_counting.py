@@ -23,9 +23,8 @@ one bleuprint ships does), the kernel counts, in chunks of ``CHUNK_SEGMENTS`` se
 
 A chunk holding anything else (a str subclass, text and tokens mixed, a segment without
 references) is counted in the calling thread segment by segment (``Counting._segment``),
-which also raises the right error for bad input. A sentence is a corpus of one, counted as
-that path counts one segment: ``kernel.segment_counts`` interns and counts it in one call that
-gives Python ints, since arrays would cost more than the counting. A configuration with a part
+which also raises the right error for bad input. A sentence is a corpus of one, checked as
+that path checks one segment and then counted as a chunk of one. A configuration with a part
 written for one segment at a time (an n-gram extractor or matcher of dictionaries of n-grams,
 or a matcher that chooses one reference) is counted by calling its parts once per segment
 (``Counting.count_by_parts``); ``tests/test_arrays.py`` checks on random corpora that the two
@@ -190,11 +189,17 @@ class Counting:
         return self._plain_segment(segments, text)
 
     def _plain_segment(self, segments: list[str | list[str]], text: bool) -> BLEUStats:
-        """One segment (its hypothesis, then its references; all text or all tokens): counted
-        by the kernel at once, or, where a part has no array support, by the parts."""
-        if self.kernel_parts is None:
+        """One segment (its hypothesis, then its references; all text or all tokens): a
+        corpus of one, counted as a chunk is (by the kernel at once; a user's tokenizer's
+        texts interned first), or, where a part has no array support, by the parts."""
+        parts = self.kernel_parts
+        if parts is None:
             return self.count_by_parts(segments, text)
-        return self.kernel_parts.count_one(segments, text)
+        hypothesis, *references = segments
+        counted = parts.count_plain([hypothesis], [references])
+        if counted is None:  # text for a user's tokenizer
+            counted = _user_tokenized(parts, hypothesis, references)
+        return counted[0]
 
     @functools.cached_property
     def kernel_parts(self) -> KernelParts | None:
@@ -280,6 +285,24 @@ def _handed_on(works: Iterable[Callable[[], _Result]], several: bool) -> Iterato
                 yield pending.popleft().result()
         for future in pending:
             yield future.result()
+
+
+def _user_tokenized(
+    parts: KernelParts, hypothesis: str | list[str], references: list[str | list[str]]
+) -> SegmentStats:
+    """The statistics of one segment of text for a user's tokenizer: its tokens counted as
+    given tokens are where the length counts tokens (a sentence's shortest way), else its
+    texts interned as in a chunk."""
+    if type(parts.length) is brevity.Tokens:
+        tokenizer = parts.tokenizer
+        tokens = list(
+            tokenizer.tokenize(tokenizer.texts(cast("list[str]", [hypothesis, *references])))
+        )
+        counted = parts.count_plain([tokens[0]], [tokens[1:]])
+        if counted is not None:
+            return counted
+    arrays = ArrayCounting(parts, InternedTexts(parts.tokenizer))
+    return InternedChunk.of(arrays, [hypothesis], [references], "text").statistics()
 
 
 def _all_text(references: list[object]) -> bool:
@@ -712,34 +735,6 @@ class KernelParts:
             others = np.bincount(cells, weights=credits, minlength=singles.size)
             matches = matches + others.astype(np.int64).reshape(singles.shape)
         return matches
-
-    def count_one(self, segments: list[str | list[str]], text: bool) -> BLEUStats:
-        """One segment (its hypothesis, then its references; all text or all tokens) counted
-        by the kernel at once."""
-        max_n = self.ngrams.max_n
-        if text:
-            texts = cast("list[str]", segments)
-            tokenizer = self.tokenizer
-            token_counts, singles, repeated = kernel.segment_counts(
-                tokenizer.texts(texts), tokenizer.name, tokenizer.tokenize, max_n
-            )
-        else:
-            token_counts, singles, repeated = kernel.segment_counts(segments, None, None, max_n)
-        rows = np.array(repeated, np.int64).reshape(len(repeated), 3)  # (cells: its orders)
-        matches = self._matches(np.array([singles], np.int64), rows)[0].tolist()
-        counts = np.array(token_counts, np.int64)
-        hypothesis_length, *reference_lengths = self.length.lengths_array(
-            cast("list[str]", segments) if text else None, counts
-        ).tolist()
-        return BLEUStats(
-            matches,
-            self.ngrams.order_totals_array(counts[:1])[0].tolist(),
-            hypothesis_length,
-            brevity.reference_length(self.reference_length, hypothesis_length, reference_lengths),
-            segments=1,
-            reference_counts=frozenset({len(segments) - 1}),
-            counting=self.signature,
-        )
 
 
 @attrs.frozen

@@ -290,9 +290,9 @@ def shared_ngram_counts(data: bytes) -> None:
 
 
 @target
-def segment_counts(data: bytes) -> None:
-    """``segment_counts``: sentence scores, one segment at a time, of texts, string tokens, or
-    texts of a user's tokenizer (variant bit 4)."""
+def sentence_scores(data: bytes) -> None:
+    """``count_texts`` on a chunk of one: sentence scores, one segment at a time, of texts,
+    string tokens, or texts of a user's tokenizer (variant bit 4)."""
     case = case_of(data)
     hypotheses, references = segments(case)
     build = user_engine if case.variant & 16 else engine

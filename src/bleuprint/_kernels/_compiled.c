@@ -1911,7 +1911,6 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
 }
 
 /* (defined at the end of the file) */
-static PyObject *segment_counts(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyObject *ngram_labels(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyObject *count_texts(PyObject *self, PyObject *args, PyObject *kwargs);
 
@@ -1929,8 +1928,6 @@ static PyMethodDef methods[] = {
      "lengths; None where an item is not an int of 64 bits (see bleuprint._kernels._python)."},
     {"rounded_sum", py_rounded_sum, METH_O,
      "The correctly rounded sum of the floats (NaN on overflow), as the means use it."},
-    {"segment_counts", (PyCFunction)(void (*)(void))segment_counts, METH_VARARGS | METH_KEYWORDS,
-     "One segment's token counts and shared n-grams, as Python ints (see bleuprint._kernels._python)."},
     {"ngram_labels", (PyCFunction)(void (*)(void))ngram_labels, METH_VARARGS | METH_KEYWORDS,
      "For each order, every n-gram occurrence's stream and label (see bleuprint._kernels._python)."},
     {"count_texts", (PyCFunction)(void (*)(void))count_texts, METH_VARARGS | METH_KEYWORDS,
@@ -1991,145 +1988,6 @@ PyMODINIT_FUNC PyInit__compiled(void)
         return NULL;
     }
     return created;
-}
-
-/* -- one segment, counted whole ----------------------------------------------------------
- *
- * segment_counts(texts, tokenizer, tokenize, max_n): texts[0] is a hypothesis and the others
- * its references. They are interned by a new Vocabulary, as intern_texts(texts, tokenizer,
- * tokenize) interns them (or, where both tokenizer and tokenize are None, taken as token
- * lists, as intern_tokens(texts) takes them), and counted by the batch counter
- * (count_segments) as one segment, but without arrays around the call: a sentence's score
- * spends microseconds, and numpy's per-call costs were most of them. It returns (the token
- * count of each text, singles, repeated) as Python objects: singles[n - 1] counts the shared
- * n-grams found once in the hypothesis and at most once in each reference, and each other
- * shared n-gram is a tuple (n - 1, its count in the hypothesis, its largest count in one
- * reference), in order of order and first occurrence in the hypothesis. */
-
-/* An int64 array's items (as intern_texts and intern_tokens return them), held in `view`. */
-static const i64 *held_ints(PyObject *array, Py_buffer *view, Py_ssize_t *count)
-{
-    if (PyObject_GetBuffer(array, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return NULL;
-    if (view->itemsize != 8 || view->ndim != 1) {
-        PyBuffer_Release(view);
-        PyErr_SetString(PyExc_TypeError, "interning gave no 1-dimensional int64 arrays");
-        return NULL;
-    }
-    *count = view->shape[0];
-    return (const i64 *)view->buf;
-}
-
-/* One segment's counts as Python objects: texts[0] is the hypothesis, the others its
- * references (text t has sizes[t] of the ids); NULL with an error where memory ran out. */
-static PyObject *one_segment(const i64 *ids, const i64 *sizes, Py_ssize_t texts, i64 max_n)
-{
-    i64 *single = calloc((size_t)max_n, sizeof(i64));
-    i64 *tables = malloc((size_t)(2 * texts + 2) * sizeof(i64));
-    PyObject *counts = PyTuple_New(texts), *singles = PyList_New((Py_ssize_t)max_n);
-    PyObject *repeated = NULL, *result = NULL;
-    Counter c = {0};
-    if (single == NULL || tables == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (counts == NULL || singles == NULL)
-        goto done;
-    /* The batch counter's tables for one segment: the texts' starts, then the reference
-     * texts 1, 2, ... (hypothesis text 0 is the start of the starts: text_starts[0] = 0). */
-    i64 *starts = tables, *references = tables + texts + 1, offsets[2] = {0, texts - 1};
-    i64 vocabulary_size = 0;
-    starts[0] = 0;
-    for (Py_ssize_t t = 0; t < texts; t++) {
-        PyObject *size = PyLong_FromLongLong(sizes[t]);
-        if (size == NULL)
-            goto done;
-        PyTuple_SET_ITEM(counts, t, size);
-        starts[t + 1] = starts[t] + sizes[t];
-        if (t > 0)
-            references[t - 1] = t;
-    }
-    for (i64 p = 0; p < starts[texts]; p++)
-        if (ids[p] >= vocabulary_size)
-            vocabulary_size = ids[p] + 1;
-    if (texts > 0) {
-        c.token_ids = ids;
-        c.text_starts = starts;
-        c.hypothesis_texts = starts; /* (text 0) */
-        c.reference_texts = references;
-        c.reference_offsets = offsets;
-        c.segments = 1;
-        c.max_n = (Py_ssize_t)max_n;
-        c.singles = single;
-        if (!count(&c, vocabulary_size)) {
-            raise_failure(c.failure);
-            goto done;
-        }
-    }
-    repeated = PyList_New(c.found);
-    if (repeated == NULL)
-        goto done;
-    for (Py_ssize_t k = 0; k < c.found; k++) {
-        const i64 *row = &c.repeated[3 * k]; /* (segment 0: its first column is n - 1) */
-        PyObject *item = Py_BuildValue("(LLL)", (long long)row[0], (long long)row[1],
-                                       (long long)row[2]);
-        if (item == NULL)
-            goto done;
-        PyList_SET_ITEM(repeated, k, item);
-    }
-    for (i64 n = 0; n < max_n; n++) {
-        PyObject *number = PyLong_FromLongLong(single[n]);
-        if (number == NULL)
-            goto done;
-        PyList_SET_ITEM(singles, n, number);
-    }
-    result = PyTuple_Pack(3, counts, singles, repeated);
-done:
-    Py_XDECREF(counts);
-    Py_XDECREF(singles);
-    Py_XDECREF(repeated);
-    free(c.repeated);
-    free(single);
-    free(tables);
-    return result;
-}
-
-static PyObject *segment_counts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
-{
-    static char *keywords[] = {"texts", "tokenizer", "tokenize", "max_n", NULL};
-    PyObject *texts, *tokenizer, *tokenize;
-    long long max_n;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOL:segment_counts", keywords, &texts,
-                                     &tokenizer, &tokenize, &max_n))
-        return NULL;
-    if (max_n < 1) {
-        PyErr_Format(PyExc_ValueError, "max_n must be at least 1, got %lld", max_n);
-        return NULL;
-    }
-    PyObject *vocabulary = PyObject_CallNoArgs((PyObject *)&VocabularyType);
-    if (vocabulary == NULL)
-        return NULL;
-    PyObject *interned =
-        tokenizer == Py_None && tokenize == Py_None
-            ? PyObject_CallMethod(vocabulary, "intern_tokens", "(O)", texts)
-            : PyObject_CallMethod(vocabulary, "intern_texts", "(OOO)", texts, tokenizer, tokenize);
-    Py_DECREF(vocabulary);
-    if (interned == NULL)
-        return NULL;
-    PyObject *result = NULL;
-    Py_buffer id_view, size_view;
-    Py_ssize_t tokens, count;
-    const i64 *ids = held_ints(PyTuple_GET_ITEM(interned, 0), &id_view, &tokens);
-    if (ids != NULL) {
-        const i64 *sizes = held_ints(PyTuple_GET_ITEM(interned, 1), &size_view, &count);
-        if (sizes != NULL) {
-            result = one_segment(ids, sizes, count, (i64)max_n);
-            PyBuffer_Release(&size_view);
-        }
-        PyBuffer_Release(&id_view);
-    }
-    Py_DECREF(interned);
-    return result;
 }
 
 /* -- n-gram labels of many streams (pairwise scores, MBR) ---------------------------------

@@ -6,10 +6,10 @@ Each function's docstring is the contract both kernels keep; ``_compiled.pyi`` g
 compiled one the same signatures. In outline: a :class:`Vocabulary` numbers tokens;
 :func:`shared_ngram_counts` finds the n-grams each hypothesis shares with its references, from
 token ids; :func:`count_texts` does both for a chunk of texts or token lists at once (the
-compiled one without the GIL); :func:`segment_counts` for one segment, as Python ints;
-:func:`tokenize_texts` runs the built-in tokenizers (whitespace, sacreBLEU's 13a and char);
-:func:`flat_ids` reads token ids given as Python ints; :func:`ngram_labels` labels n-grams for
-pairwise scores; :func:`weighted_geometric_means` computes the means of many rows.
+compiled one without the GIL; a sentence is a chunk of one); :func:`tokenize_texts` runs the
+built-in tokenizers (whitespace, sacreBLEU's 13a and char); :func:`flat_ids` reads token ids
+given as Python ints; :func:`ngram_labels` labels n-grams for pairwise scores;
+:func:`weighted_geometric_means` computes the means of many rows.
 
 Here each segment is counted with :class:`collections.Counter` objects, order by order;
 n-grams are listed in the order of their first occurrence in the hypothesis, as the compiled
@@ -40,7 +40,6 @@ __all__ = [
     "flat_ids",
     "ngram_labels",
     "rounded_sum",
-    "segment_counts",
     "shared_ngram_counts",
     "tokenize_texts",
     "weighted_geometric_means",
@@ -462,36 +461,6 @@ def _mean(precisions: Sequence[float], defined: Sequence[bool], weights: Sequenc
     except OverflowError:  # in the sum or in exp
         return math.nan
     return mean if math.isfinite(mean) else math.nan
-
-
-def segment_counts(
-    texts: Sequence[object], tokenizer: str | None, tokenize: Tokenize | None, max_n: int
-) -> tuple[tuple[int, ...], list[int], list[tuple[int, int, int]]]:
-    """One segment counted whole, without arrays around the call (a sentence's score).
-
-    ``texts[0]`` is the hypothesis, the others its references, interned by a new vocabulary
-    as ``Vocabulary.intern_texts(texts, tokenizer, tokenize)`` interns them (token lists as
-    ``intern_tokens(texts)`` where ``tokenizer`` and ``tokenize`` are both ``None``). It
-    returns the token count of each text, ``singles`` (one count per order) and the other
-    shared n-grams as tuples ``(n - 1, count in the hypothesis, most in one reference)``, as
-    :func:`shared_ngram_counts` gives them for a segment, as Python ints."""
-    if max_n < 1:
-        raise ValueError(f"max_n must be at least 1, got {max_n}")
-    vocabulary = Vocabulary()
-    if tokenizer is None and tokenize is None:
-        ids, sizes = vocabulary.intern_tokens(cast("Sequence[Sequence[Hashable]]", texts))
-    else:
-        strs = cast("Sequence[str]", texts)
-        _check_tokenizer(tokenizer)
-        tokens = _tokens(strs, tokenizer) if tokenizer else cast("Tokenize", tokenize)(strs)
-        ids, sizes = vocabulary.intern_tokens(tokens)
-    starts = np.concatenate(([0], np.cumsum(sizes)))
-    references = np.arange(1, len(sizes))
-    singles, repeated = shared_ngram_counts(
-        ids, starts, [0], references, [0, len(references)], len(vocabulary), max_n
-    )
-    rows = [(int(cell), int(times), int(most)) for cell, times, most in repeated.tolist()]
-    return tuple(sizes.tolist()), singles[0].tolist(), rows
 
 
 def ngram_labels(
