@@ -234,6 +234,7 @@ class LineLayout:
     BLOCK: ClassVar[int] = 1 << 24
 
     path: str
+    every: int
     starts: list[int]
     size: int
     lines: int
@@ -252,11 +253,12 @@ class LineLayout:
             newlines, offset, last = newlines + found, offset + len(block), int(block[-1])
         if starts[-1] == offset and len(starts) > 1:
             starts.pop()  # the file ends exactly at a partition boundary
-        return cls(path, starts, offset, newlines + (last != ord("\n")))
+        return cls(path, every, starts, offset, newlines + (last != ord("\n")))
 
-    def byte_range(self, number: int) -> tuple[int, int]:
-        end = self.starts[number + 1] if number + 1 < len(self.starts) else self.size
-        return self.starts[number], end
+    def byte_range(self, number: int, partitions: int = 1) -> tuple[int, int]:
+        """The bytes of ``partitions`` partitions from number ``number`` on."""
+        end = number + partitions
+        return self.starts[number], self.starts[end] if end < len(self.starts) else self.size
 
 
 @attrs.frozen
@@ -270,15 +272,35 @@ class Part:
 
 def line_parts(paths: Sequence[str], every: int) -> list[Part]:
     """Plain files aligned line by line, cut into parts of ``every`` lines (the last may have
-    fewer) that processes can read on their own: one pass over each file, not decoded. Files of
-    different line counts are an error (:func:`differing_lengths`)."""
-    layouts = [LineLayout.scan(path, every) for path in paths]
+    fewer) that processes can read on their own: see :func:`line_layouts`."""
+    return joined_parts(line_layouts(paths, every), 1)
+
+
+def line_layouts(paths: Sequence[str], every: int) -> list[LineLayout]:
+    """Where partitions of ``every`` lines of each file start: one pass over each file, not
+    decoded, the files scanned at once on threads (reading and numpy's comparisons let go of
+    the interpreter). Files of different line counts are an error (:func:`differing_lengths`)."""
+    # (threads only where they run: the module costs start-up time)
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    with ThreadPoolExecutor(len(paths)) as pool:
+        layouts = list(pool.map(LineLayout.scan, paths, [every] * len(paths)))
     counts = [layout.lines for layout in layouts]
     if len(set(counts)) > 1:
         raise differing_lengths(paths, counts)
+    return layouts
+
+
+def joined_parts(layouts: Sequence[LineLayout], partitions: int) -> list[Part]:
+    """The files of the layouts (of the same line counts) in parts of ``partitions``
+    partitions each (the last may have fewer)."""
+    first = layouts[0]
     return [
-        Part([layout.byte_range(number) for layout in layouts], 1 + number * every)
-        for number in range(len(layouts[0].starts))
+        Part(
+            [layout.byte_range(number, partitions) for layout in layouts],
+            1 + number * first.every,
+        )
+        for number in range(0, len(first.starts), partitions)
     ]
 
 

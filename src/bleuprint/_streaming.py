@@ -296,10 +296,17 @@ PART_LINES = 1 << 18
 
 def file_parts(paths: Sequence[str], jobs: int) -> list[_io.Part]:
     """Plain files aligned line by line, cut into parts of whole lines for ``jobs`` processes:
-    as many parts for each process, of equal size, and none longer than :data:`PART_LINES`."""
-    lines = _io.line_count(paths[0])
+    as many parts for each process, of about equal size (to :data:`_FINE` lines), none longer
+    than :data:`PART_LINES`. One pass over each file finds where fine partitions start (and
+    the line count), and the parts join them."""
+    layouts = _io.line_layouts(paths, _FINE)
+    lines = layouts[0].lines
     rounds = max(1, -(-lines // (jobs * PART_LINES)))
-    return _io.line_parts(paths, max(1, -(-lines // (jobs * rounds))))
+    partitions = max(1, -(-lines // (jobs * rounds * _FINE)))  # fine ones in each part
+    return _io.joined_parts(layouts, partitions)
+
+
+_FINE = 1 << 10  # lines of the partitions parts are made of
 
 
 def count_part(engine: Counter, files: Files, part: _io.Part | None, chunk_size: int) -> BLEUStats:
