@@ -211,9 +211,15 @@ def _count_part(
                 counted.chunks[index].append(stats)
             if on_counted is not None and index == 0:
                 on_counted(stats)
-            counted.tokenized[index] += len(_tokenized_line().findall(block.data[index]))
+            counted.tokenized[index] += tokenized_lines(block.data[index])
         counted.lines += block.lines
     return counted
+
+
+def tokenized_lines(data: bytes) -> int:
+    """The lines of ``data`` (UTF-8, separated by ``\\n``) that end in a tokenized full stop
+    once stripped, as sacreBLEU reads them: what :func:`looks_tokenized` counts, on bytes."""
+    return len(_tokenized_line().findall(data))
 
 
 @functools.cache
