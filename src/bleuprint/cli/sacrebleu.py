@@ -248,6 +248,8 @@ def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
 # Lines counted at once (at least; as many as a megabyte's read of each file holds): their
 # text and statistics stay a few megabytes, and the kernel's threads share each block.
 _LINES = 8192
+# Lines whose chrF is counted at once (about 6 KB each while counted, for sacreBLEU's orders).
+_CHRF_LINES = 2048
 # Sentence scores written at once: their text stays a few hundred kilobytes.
 _WRITTEN_AT_ONCE = 2048
 
@@ -482,8 +484,19 @@ def _bleu_rows(configuration: BLEUScore, bleu: Arithmetic, block: LineBlock, sys
 
 
 def _chrf_rows(engine: ChrF, chrf: ChrFArithmetic, block: LineBlock, system: int) -> Rows:
-    """chrF's rows of a block's lines of system number ``system``, decoded."""
-    return chrf.rows(engine.count_segments(block.segments(system), block.segment_references()))
+    """chrF's rows of a block's lines of system number ``system``, decoded, and counted a few
+    lines at a time: a line's character n-grams of every order take kilobytes while counted."""
+    hypotheses, references = block.segments(system), block.segment_references()
+    return np.vstack(
+        [
+            chrf.rows(engine.count_segments(hypotheses[start:end], references[start:end]))
+            for start, end in _pieces(len(hypotheses), _CHRF_LINES)
+        ]
+    )
+
+
+def _pieces(count: int, size: int) -> list[tuple[int, int]]:
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
 def _counted(  # noqa: PLR0917 - one caller
