@@ -288,10 +288,8 @@ def _read(
         rstrip=True,
         sacrebleu_names=True,
     )
-    if arguments.sentence_level:  # nothing written before a length error, where it can be
-        check_line_counts(paths)
     shown = [f"Baseline: {names[0]}", *names[1:]] if paired else names
-    return shown, _streamed(files, progress)
+    return shown, _streamed(files, progress, check_lengths=arguments.sentence_level)
 
 
 def _encoding(arguments: argparse.Namespace) -> str:
@@ -325,7 +323,12 @@ def _check_files(paths: Sequence[str]) -> None:
                 raise InputError("the file is empty", path=path)
 
 
-def _streamed(files: Files, progress: Progress) -> Iterator[LineBlock]:
+def _streamed(files: Files, progress: Progress, *, check_lengths: bool) -> Iterator[LineBlock]:
+    """The files' blocks of lines, read as they are counted (the files' lengths compared
+    first with ``check_lengths``, where they can be, so that nothing is written before an
+    error; else at their end)."""
+    if check_lengths:
+        check_line_counts(files.paths)
     with progress.stage("reading and counting", total_bytes(files.paths), "bytes") as update:
         read = 0
         for block in line_blocks(files, _LINES, progress=update):
@@ -357,7 +360,6 @@ def _read_whole(
             names = [f"Baseline: {system_files[0]}", *system_files[1:]] if paired else system_files
     texts = [*systems, *references]
     file_names = [*system_files, *map(display_name, arguments.refs)]
-    same_length(list(zip(file_names, texts)))
     files = Files(
         file_names,
         file_names,
@@ -371,6 +373,7 @@ def _read_whole(
 def _in_blocks(files: Files, texts: list[list[str]], progress: Progress) -> Iterator[LineBlock]:
     """The lines read whole, a block at a time as :func:`_streamed` gives them: each file's
     lines as UTF-8 bytes separated by ``\\n`` (no line holds one: each was read up to one)."""
+    same_length(list(zip(files.names, texts)))
     with progress.stage("counting", len(texts[0]), "segments") as update:
         for start in range(0, len(texts[0]), _LINES):
             data = ["\n".join(text[start : start + _LINES]).encode() for text in texts]
