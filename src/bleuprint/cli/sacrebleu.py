@@ -18,6 +18,11 @@ status for every error, where sacreBLEU's is 1. Where sacreBLEU 2.6.0 fails on c
 ``json`` refuses them), and an interval whose resamples sacreBLEU scores with both ``float32``
 numbers and Python floats (``statistics.mean`` refuses to mix them). Colours are never printed
 (sacreBLEU prints them only to a terminal).
+
+Unlike sacreBLEU, which reads every file whole, the command reads UTF-8 files a block of lines
+at a time and counts each block as it is read (:func:`bleuprint._streaming.line_blocks`), as
+``bleuprint score`` does: a corpus score's memory does not grow with the files, a test keeps
+only each segment's statistics, and ``-sl`` writes each block's scores as it is counted.
 """
 
 from __future__ import annotations
