@@ -293,7 +293,7 @@ def _read(
         rstrip=True,
         sacrebleu_names=True,
     )
-    shown = [f"Baseline: {names[0]}", *names[1:]] if paired else names
+    shown = _baseline_named(names) if paired else names
     return shown, _streamed(files, progress, check_lengths=arguments.sentence_level)
 
 
@@ -317,6 +317,11 @@ def _system_files(paths: list[str], paired: bool) -> list[str]:
     if not names:
         raise ConfigurationError("-i names no system output file")
     return names
+
+
+def _baseline_named(names: list[str]) -> list[str]:
+    """The names of a paired test's systems: the first is the baseline."""
+    return [f"Baseline: {names[0]}", *names[1:]]
 
 
 def _check_files(paths: Sequence[str]) -> None:
@@ -362,7 +367,7 @@ def _read_whole(
         else:
             system_files = _system_files(arguments.input, paired)
             systems = [_read_file(path, encoding, update) for path in system_files]
-            names = [f"Baseline: {system_files[0]}", *system_files[1:]] if paired else system_files
+            names = _baseline_named(system_files) if paired else system_files
     texts = [*systems, *references]
     file_names = [*system_files, *map(display_name, arguments.refs)]
     files = Files(
