@@ -1,6 +1,6 @@
-"""The command's memory does not grow with the corpus: ``score`` reads its files a chunk at a
-time, keeps per-segment statistics only where a test needs them, and writes sentence scores as
-each chunk is counted."""
+"""The commands' memory does not grow with the corpus: ``score`` and ``sacrebleu`` read their
+files a chunk at a time, keep per-segment statistics only where a test needs them, and write
+sentence scores as each chunk is counted."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 
-def _peak_mb(folder: Path, lines: int, *options: str) -> float:
-    """The peak resident memory of ``bleuprint score`` on two files of ``lines`` distinct
-    lines, in MB (``os.wait4``: of the child itself)."""
+def _peak_mb(folder: Path, lines: int, *arguments: str) -> float:
+    """The peak resident memory of ``bleuprint ARGUMENTS...`` on two files of ``lines`` distinct
+    lines, ``HYP`` and ``REF`` in the arguments, in MB (``os.wait4``: of the child itself)."""
     hypotheses, references = folder / f"hyp{lines}.txt", folder / f"ref{lines}.txt"
     with (
         hypotheses.open("w", encoding="utf-8") as hyp,
@@ -23,10 +23,9 @@ def _peak_mb(folder: Path, lines: int, *options: str) -> float:
         for number in range(lines):
             hyp.write(f"line {number} of a corpus that grows, with words {number % 977}\n")
             ref.write(f"line {number} of the corpus that grows, with words {number % 991}\n")
-    command = [sys.executable, "-m", "bleuprint.cli", "score", "-r", str(references)]
-    process = subprocess.Popen(
-        [*command, "-i", str(hypotheses), "-q", *options], stdout=subprocess.DEVNULL
-    )
+    files = {"HYP": str(hypotheses), "REF": str(references)}
+    command = [sys.executable, "-m", "bleuprint.cli", *(files.get(a, a) for a in arguments)]
+    process = subprocess.Popen([*command, "-q"], stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     return usage.ru_maxrss / 1024
@@ -49,5 +48,20 @@ def test_a_score_reads_files_in_bounded_memory(
     # 400,000 lines are about 50 MB of text a file: held whole, as Python strings, several
     # times that. Sentence scores held whole took about 1.5 KB a segment as text and 3.5 KB
     # as JSON: 60 MB and 140 MB more at 40,000 segments than at a tenth of them.
-    small, large = _peak_mb(tmp_path, lines // 10, *options), _peak_mb(tmp_path, lines, *options)
+    score = ("score", "-r", "REF", "-i", "HYP", *options)
+    small, large = _peak_mb(tmp_path, lines // 10, *score), _peak_mb(tmp_path, lines, *score)
+    assert large < small + 20
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in kilobytes is Linux's")
+@pytest.mark.parametrize(
+    "options", [("-m", "bleu", "chrf"), ("-sl",)], ids=["BLEU and chrF", "sentences"]
+)
+def test_sacrebleus_command_reads_files_in_bounded_memory(
+    tmp_path: Path, options: tuple[str, ...]
+) -> None:
+    # Read whole, as sacreBLEU reads them, 200,000 lines took 200 MB more than 20,000 with
+    # both metrics, and 130 MB more with their sentence scores held whole; streamed, 8 MB.
+    sacrebleu = ("sacrebleu", "REF", "-i", "HYP", *options)
+    small, large = _peak_mb(tmp_path, 20_000, *sacrebleu), _peak_mb(tmp_path, 200_000, *sacrebleu)
     assert large < small + 20

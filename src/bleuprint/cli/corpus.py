@@ -211,17 +211,16 @@ def _count_part(
                 counted.chunks[index].append(stats)
             if on_counted is not None and index == 0:
                 on_counted(stats)
-            counted.tokenized[index] += _tokenized_lines(
-                block.data[index], counted.tokenized[index]
-            )
+            counted.tokenized[index] += tokenized_lines(block.data[index], counted.tokenized[index])
         counted.lines += block.lines
     return counted
 
 
-def _tokenized_lines(data: bytes, found: int) -> int:
-    """The lines of ``data`` that end in a tokenized full stop, where ``found`` lines so far do
-    not yet make the warning's number: the warning needs no more, and most text holds no
-    " ." to look for."""
+def tokenized_lines(data: bytes, found: int = 0) -> int:
+    """The lines of ``data`` (UTF-8, separated by ``\\n``) that end in a tokenized full stop
+    once stripped, as sacreBLEU reads them (what :func:`looks_tokenized` counts, on bytes),
+    where ``found`` lines so far do not yet make the warning's number: the warning needs no
+    more, and most text holds no " ." to look for."""
     if found >= TOKENIZED_LINES or b" ." not in data:
         return 0
     return len(_tokenized_line().findall(data))

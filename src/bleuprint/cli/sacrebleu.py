@@ -18,16 +18,22 @@ status for every error, where sacreBLEU's is 1. Where sacreBLEU 2.6.0 fails on c
 ``json`` refuses them), and an interval whose resamples sacreBLEU scores with both ``float32``
 numbers and Python floats (``statistics.mean`` refuses to mix them). Colours are never printed
 (sacreBLEU prints them only to a terminal).
+
+Unlike sacreBLEU, which reads every file whole, the command reads UTF-8 files a block of lines
+at a time and counts each block as it is read (:func:`bleuprint._streaming.line_blocks`), as
+``bleuprint score`` does: a corpus score's memory does not grow with the files, a test keeps
+only each segment's statistics, and ``-sl`` writes each block's scores as it is counted.
 """
 
 from __future__ import annotations
 
 import argparse
 import codecs
+import functools
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
 import attrs
@@ -37,20 +43,29 @@ from bleuprint._engine import BLEUScore
 from bleuprint._io import (
     STDIN,
     byte_order_mark_warning,
+    decoded,
+    display_name,
     open_binary,
     read_segments,
-    split_references,
+    same_length,
     standard_input,
 )
 from bleuprint._resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
 from bleuprint._result import Signature
+from bleuprint._streaming import Files, LineBlock, line_blocks
 from bleuprint.cli import sacrebleu_tables
-from bleuprint.cli.corpus import count_segments, looks_tokenized, total_bytes
+from bleuprint.cli.corpus import (
+    TOKENIZED_LINES,
+    check_line_counts,
+    tokenized_lines,
+    total_bytes,
+)
 from bleuprint.cli.options import SubCommands
+from bleuprint.cli.output import write_stdout
 from bleuprint.cli.progress import Progress, Update
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.compat import sacrebleu as sacrebleu_definition
-from bleuprint.compat._chrf import ChrF
+from bleuprint.compat._chrf import ChrF, ChrFStats
 from bleuprint.compat.sacrebleu import Arithmetic, ChrFArithmetic, Rows, SacreBLEUChrF
 from bleuprint.exceptions import ConfigurationError, InputError
 
@@ -156,7 +171,8 @@ def add_command(commands: SubCommands) -> None:
 
 
 def run(arguments: argparse.Namespace) -> str:
-    """sacreBLEU's standard output for these options."""
+    """sacreBLEU's standard output for these options (sentence scores written as they are
+    counted; the rest returned)."""
     _refuse_what_bleuprint_cannot_do(arguments)
     output_format = os.environ.get("SACREBLEU_FORMAT", "").lower()
     if output_format not in _FORMATS:
@@ -166,29 +182,28 @@ def run(arguments: argparse.Namespace) -> str:
     if arguments.width < 0:
         raise ConfigurationError(f"-w/--width must be at least 0, got {arguments.width}")
     paired = arguments.paired_bs or arguments.paired_ar
-    with Progress(quiet=arguments.quiet) as progress:
-        with progress.stage("reading", _total_bytes(arguments), "bytes") as update:
-            references = _read_references(arguments, update)
-            names, systems = _read_systems(arguments, paired, update)
-        _check(arguments, references, systems, paired)
+    # Sentence scores written to a terminal as they come would break the progress line.
+    on_terminal = sys.stdout is not None and sys.stdout.isatty()
+    with Progress(quiet=arguments.quiet or (arguments.sentence_level and on_terminal)) as progress:
+        names, blocks = _read(arguments, paired, progress)
+        _check(arguments, len(names), paired)
         given = list(dict.fromkeys(arguments.metrics))  # a metric named twice counts once
-        segments = sum(map(len, systems)) * len(given)
-        with progress.stage("counting", segments, "segments") as update:
-            metrics = [_counted(name, arguments, references, systems, update) for name in given]
+        metrics = [_metric(name, arguments) for name in given]
         test = _test(arguments)
+        write = _sentence_writer(metrics[0], arguments) if arguments.sentence_level else None
+        metrics, lines = _counted(metrics, len(names), blocks, arguments, test is not None, write)
+        if write is not None:
+            return ""
+        if test is not None:
+            test.check_size(len(names), lines)
         # A test counts the resampled corpora it scores, as ``compare`` does.
         stage = (
-            progress.stage("testing", test.corpora(len(systems)) * len(metrics), "corpora")
+            progress.stage("testing", test.corpora(len(names)) * len(metrics), "corpora")
             if test is not None
             else progress.stage("scoring")
         )
         with stage as update:
             return _output(metrics, names, arguments, format=output_format, progress=update)
-
-
-def _total_bytes(arguments: argparse.Namespace) -> int | None:
-    """The bytes of the files, where known ahead (not standard input, .gz)."""
-    return total_bytes([*arguments.refs, *(arguments.input or [STDIN])])
 
 
 def _output(
@@ -199,16 +214,10 @@ def _output(
     format: str,
     progress: Update | None = None,
 ) -> str:
-    """sacreBLEU's standard output, from the counted metrics (``progress`` told of each
-    resampled corpus scored). sacreBLEU reports one system, or several without a test, in the
-    order of its metrics' names (BLEU, then chrF), and a paired test in the order of ``-m``."""
-    if arguments.sentence_level:
-        (metric,) = metrics
-        shown = metric.signature.format(arguments.short)
-        return "".join(
-            _line(metric.name, score, arguments.width, arguments.score_only, shown) + "\n"
-            for score in metric.sentences()
-        )
+    """sacreBLEU's standard output of corpus scores, from the counted metrics (``progress``
+    told of each resampled corpus scored). sacreBLEU reports one system, or several without a
+    test, in the order of its metrics' names (BLEU, then chrF), and a paired test in the order
+    of ``-m``."""
     in_order = sorted(metrics, key=lambda metric: metric.option)
     if len(names) == 1:
         single = _single(in_order, arguments, format, progress)
@@ -241,53 +250,155 @@ def _refuse_what_bleuprint_cannot_do(arguments: argparse.Namespace) -> None:
             )
 
 
-def _read_references(arguments: argparse.Namespace, progress: Update) -> list[list[str]]:
+# Lines counted at once (at least; as many as a megabyte's read of each file holds): their
+# text and statistics stay a few megabytes, and the kernel's threads share each block.
+_LINES = 8192
+# Lines whose chrF is counted at once (about 6 KB each while counted, for sacreBLEU's orders).
+_CHRF_LINES = 2048
+# Sentence scores written at once: their text stays a few hundred kilobytes.
+_WRITTEN_AT_ONCE = 2048
+
+
+def _read(
+    arguments: argparse.Namespace, paired: bool, progress: Progress
+) -> tuple[list[str], Iterator[LineBlock]]:
+    """The systems' names as sacreBLEU prints them, and the blocks of lines of the systems'
+    and the references' files (systems first), read as they are counted.
+
+    UTF-8 files are read a block at a time (:func:`bleuprint._streaming.line_blocks`), so
+    memory does not grow with their length. Systems on standard input (tab-separated
+    columns) and files in another encoding (``-e``) are read whole first, then counted in
+    blocks alike: their lines are decoded and split as sacreBLEU's text streams do it, which
+    the one reader of bytes does not (it would take a reader of its own)."""
     if arguments.num_refs != 1 and len(arguments.refs) > 1:
         raise ConfigurationError(
             "--num-refs splits one file of tab-separated references: give one reference file"
         )
     if not arguments.refs:
         raise ConfigurationError("give the reference files before -i (sacrebleu REF... -i SYS...)")
-    streams = []
-    for path in arguments.refs:
-        lines = _read(path, arguments, progress)
-        if arguments.num_refs == 1:
-            streams.append(lines)
-        else:
-            streams.extend(split_references(lines, arguments.num_refs, path))
-    return streams
+    encoding = _encoding(arguments)
+    if arguments.input is None or encoding != "utf-8":
+        return _read_whole(arguments, paired, encoding, progress)
+    _check_files(arguments.refs)  # sacreBLEU reads the references first
+    names = _system_files(arguments.input, paired)
+    _check_files(names)
+    paths = [*names, *arguments.refs]  # a length error names the first system
+    if paths.count(STDIN) > 1:
+        raise InputError("standard input (-) can be read only once")
+    files = Files(
+        paths,
+        [display_name(path) for path in paths],
+        systems=len(names),
+        references_per_line=arguments.num_refs,
+        rstrip=True,
+        sacrebleu_names=True,
+    )
+    shown = _baseline_named(names) if paired else names
+    return shown, _streamed(files, progress, check_lengths=arguments.sentence_level)
 
 
-def _read_systems(
-    arguments: argparse.Namespace, paired: bool, progress: Update
-) -> tuple[list[str], list[list[str]]]:
-    if arguments.input is None:
-        return _read_standard_input(arguments, paired)
+def _encoding(arguments: argparse.Namespace) -> str:
+    try:
+        return codecs.lookup(arguments.encoding).name
+    except LookupError:
+        raise ConfigurationError(f"-e {arguments.encoding}: no such encoding") from None
+
+
+def _system_files(paths: list[str], paired: bool) -> list[str]:
+    """The system files of ``-i``, each once (a paired test's baseline given again is
+    skipped, as sacreBLEU skips it)."""
     names: list[str] = []
-    systems = []
-    for path in arguments.input:
+    for path in paths:
         if path in names:
             if paired and path == names[0]:
-                continue  # sacreBLEU skips the baseline given again
+                continue
             raise InputError(f"{path!r} already used to name a system")
         names.append(path)
-        systems.append(_read(path, arguments, progress))
-    if not systems:
+    if not names:
         raise ConfigurationError("-i names no system output file")
-    if paired:
-        names[0] = f"Baseline: {names[0]}"
-    return names, systems
+    return names
 
 
-def _read_standard_input(
-    arguments: argparse.Namespace, paired: bool
-) -> tuple[list[str], list[list[str]]]:
+def _baseline_named(names: list[str]) -> list[str]:
+    """The names of a paired test's systems: the first is the baseline."""
+    return [f"Baseline: {names[0]}", *names[1:]]
+
+
+def _check_files(paths: Sequence[str]) -> None:
+    """Each file opens and is not empty (a plain file; standard input and ``.gz`` files show
+    it when read), before anything is counted."""
+    for path in paths:
+        with open_binary(path, sacrebleu_names=True) as handle:
+            if path != STDIN and not path.endswith(".gz") and not os.fstat(handle.fileno()).st_size:
+                raise InputError("the file is empty", path=path)
+
+
+def _streamed(files: Files, progress: Progress, *, check_lengths: bool) -> Iterator[LineBlock]:
+    """The files' blocks of lines, read as they are counted (the files' lengths compared
+    first with ``check_lengths``, where they can be, so that nothing is written before an
+    error; else at their end)."""
+    if check_lengths:
+        check_line_counts(files.paths)
+    with progress.stage("reading and counting", total_bytes(files.paths), "bytes") as update:
+        read = 0
+        for block in line_blocks(files, _LINES, progress=update):
+            read += block.lines
+            yield block
+    if not read:  # standard input or .gz files, all empty
+        raise InputError("the file is empty", path=files.names[0])
+
+
+def _read_whole(
+    arguments: argparse.Namespace, paired: bool, encoding: str, progress: Progress
+) -> tuple[list[str], Iterator[LineBlock]]:
+    """The systems' names, and the blocks of lines of files read whole first (see
+    :func:`_read`)."""
+    paths = [*arguments.refs, *(arguments.input or [STDIN])]
+    with progress.stage("reading", total_bytes(paths), "bytes") as update:
+        references = [_read_file(path, encoding, update) for path in arguments.refs]
+        if arguments.input is None:
+            systems = _read_standard_input(encoding)
+            count = len(systems)
+            if paired:
+                names = ["Baseline", *(f"System {n + 1}" for n in range(count - 1))]
+            else:
+                names = [f"System {n + 1}" for n in range(count)]
+            system_files = [display_name(STDIN)] * count
+        else:
+            system_files = _system_files(arguments.input, paired)
+            systems = [_read_file(path, encoding, update) for path in system_files]
+            names = _baseline_named(system_files) if paired else system_files
+    texts = [*systems, *references]
+    file_names = [*system_files, *map(display_name, arguments.refs)]
+    files = Files(
+        file_names,
+        file_names,
+        systems=len(systems),
+        references_per_line=arguments.num_refs,
+        rstrip=True,
+    )
+    return names, _in_blocks(files, texts, progress)
+
+
+def _in_blocks(files: Files, texts: list[list[str]], progress: Progress) -> Iterator[LineBlock]:
+    """The lines read whole, a block at a time as :func:`_streamed` gives them: each file's
+    lines as UTF-8 bytes separated by ``\\n`` (no line holds one: each was read up to one)."""
+    same_length(list(zip(files.names, texts)))
+    with progress.stage("counting", len(texts[0]), "segments") as update:
+        for start in range(0, len(texts[0]), _LINES):
+            data = ["\n".join(text[start : start + _LINES]).encode() for text in texts]
+            block = LineBlock(files, data, start + 1)
+            yield block
+            update(block.lines)
+
+
+def _read_standard_input(encoding: str) -> list[list[str]]:
     """Tab-separated systems, one per column; the first line says how many. Lines end as
     sacreBLEU's text stream ends them (at ``\\n``, ``\\r\\n`` or ``\\r``)."""
     if sys.stdin is None:  # closed (<&-)
         standard_input()  # raises the input error
     buffer = getattr(sys.stdin, "buffer", None)
-    stream = io.TextIOWrapper(buffer, encoding=arguments.encoding) if buffer else sys.stdin
+    stream = io.TextIOWrapper(buffer, encoding=encoding) if buffer else sys.stdin
     # sacreBLEU strips the first line as a whole and every later field on its own.
     first = stream.readline().rstrip().split("\t")
     systems = [[field] for field in first]
@@ -300,64 +411,41 @@ def _read_standard_input(
             )
         for system, field in zip(systems, fields):
             system.append(field.rstrip())
-    count = len(systems)
-    if paired:
-        return ["Baseline", *(f"System {n + 1}" for n in range(count - 1))], systems
-    return [f"System {n + 1}" for n in range(count)], systems
+    return systems
 
 
-def _read(path: str, arguments: argparse.Namespace, progress: Update) -> list[str]:
+def _read_file(path: str, encoding: str, progress: Update) -> list[str]:
     """The lines of a file as sacreBLEU reads them (split at ``\\n``, trailing whitespace
-    removed), in the encoding of ``-e``."""
-    try:
-        encoding = codecs.lookup(arguments.encoding).name
-    except LookupError:
-        raise ConfigurationError(f"-e {arguments.encoding}: no such encoding") from None
+    removed), in ``encoding``."""
     if encoding == "utf-8":
-        lines = read_segments(path, progress)
-    else:
-        with open_binary(path) as handle:
-            try:
-                text = io.TextIOWrapper(handle, encoding=encoding, newline="\n")
-                lines = [line.rstrip() for line in text]
-            except UnicodeDecodeError as error:
-                raise InputError(f"not valid {encoding}: {error.reason}", path=path) from None
-    warning = byte_order_mark_warning(path, lines)
-    if warning and not arguments.quiet:
-        print(f"bleuprint: warning: {warning}", file=sys.stderr)
+        return read_segments(path, progress)
+    with open_binary(path) as handle:
+        try:
+            text = io.TextIOWrapper(handle, encoding=encoding, newline="\n")
+            lines = [line.rstrip() for line in text]
+        except UnicodeDecodeError as error:
+            raise InputError(f"not valid {encoding}: {error.reason}", path=path) from None
+    if not lines:
+        raise InputError("the file is empty", path=path)
     return lines
 
 
-def _check(
-    arguments: argparse.Namespace,
-    references: Sequence[Sequence[str]],
-    systems: Sequence[Sequence[str]],
-    paired: bool,
-) -> None:
-    """sacreBLEU's checks, in its order."""
+def _check(arguments: argparse.Namespace, systems: int, paired: bool) -> None:
+    """sacreBLEU's checks of the options, in its order (those of the files' lengths and the
+    test's size come as they are counted)."""
     if arguments.sentence_level:
         if len(arguments.metrics) > 1:
             raise ConfigurationError("-sl/--sentence-level scores one metric: give one to -m")
-        if len(systems) > 1:
+        if systems > 1:
             raise ConfigurationError("-sl/--sentence-level scores one system")
         if arguments.confidence or paired:
             raise ConfigurationError("-sl/--sentence-level runs no statistical tests")
-    if paired and len(systems) == 1:
+    if paired and systems == 1:
         raise ConfigurationError("paired tests need several systems given to -i")
-    if len(systems) > 1 and arguments.confidence:
+    if systems > 1 and arguments.confidence:
         raise ConfigurationError(
             "--confidence is for one system: test several with --paired-bs or --paired-ar"
         )
-    for system in systems:
-        if any(len(stream) != len(system) for stream in references):
-            lengths = ", ".join(str(len(stream)) for stream in references)
-            raise InputError(
-                f"the systems have {len(system)} lines and the references {lengths}: "
-                "system and reference files must have the same number of lines"
-            )
-    test = _test(arguments)
-    if test is not None:
-        test.check_size(len(systems), len(systems[0]))
 
 
 def _test(arguments: argparse.Namespace) -> SignificanceTest | None:
@@ -379,15 +467,9 @@ def _given_samples(arguments: argparse.Namespace, kind: str) -> int:
     return given
 
 
-def _counted(
-    name: str,
-    arguments: argparse.Namespace,
-    references: Sequence[Sequence[str]],
-    systems: Sequence[Sequence[str]],
-    progress: Update,
-) -> _Metric:
-    """The metric of ``-m NAME`` with its options, counted on every system."""
-    segment_references = [list(segment) for segment in zip(*references)]
+def _metric(name: str, arguments: argparse.Namespace) -> _Metric:
+    """The metric of ``-m NAME`` with its options, not counted yet."""
+    references = len(arguments.refs) * arguments.num_refs
     if name == "bleu":
         configuration = _configuration(arguments)
         bleu = Arithmetic(
@@ -396,23 +478,124 @@ def _counted(
             arguments.bleu_smooth_value,
             arguments.sentence_level,
         )
-        rows = []
-        for system in systems:
-            counted = count_segments(configuration, system, segment_references, progress)
-            rows.append(bleu.rows(counted))
-            _warn_if_tokenized(system, arguments)  # (sacreBLEU warns for BLEU only)
-        return _Metric("BLEU", name, _signature_of(configuration, len(references)), bleu, rows)
+        signature = _signature_of(configuration, references)
+        count = functools.partial(_bleu_rows, configuration, bleu)
+        return _Metric("BLEU", name, signature, bleu, count)
     definition = _chrf(arguments)
     chrf = ChrFArithmetic(definition)
-    engine = ChrF(definition)
-    rows = []
-    for system in systems:
-        segments = engine.count_segments(system, segment_references)
-        progress(len(system))
-        rows.append(chrf.rows(segments))
-    # The signature names the references, the same for every system (the last one's here).
-    _, _, fields = definition.signature(definition.total(segments)).partition("|")
-    return _Metric(definition.name, name, _SacreBLEUSignature.parse(fields), chrf, rows)
+    # The signature names the number of references, the same for every segment.
+    no_segment = ChrFStats((), (), (), 0, frozenset({references}))
+    _, _, fields = definition.signature(no_segment).partition("|")
+    count = functools.partial(_chrf_rows, ChrF(definition), chrf)
+    return _Metric(definition.name, name, _SacreBLEUSignature.parse(fields), chrf, count)
+
+
+def _bleu_rows(configuration: BLEUScore, bleu: Arithmetic, block: LineBlock, system: int) -> Rows:
+    """BLEU's rows of a block's lines of system number ``system`` (the kernel reads the
+    bytes where it can)."""
+    return bleu.rows(block.counted(configuration, system))
+
+
+def _chrf_rows(engine: ChrF, chrf: ChrFArithmetic, block: LineBlock, system: int) -> Rows:
+    """chrF's rows of a block's lines of system number ``system``, decoded, and counted a few
+    lines at a time: a line's character n-grams of every order take kilobytes while counted."""
+    hypotheses, references = block.segments(system), block.segment_references()
+    return np.vstack(
+        [
+            chrf.rows(engine.count_segments(hypotheses[start:end], references[start:end]))
+            for start, end in _pieces(len(hypotheses), _CHRF_LINES)
+        ]
+    )
+
+
+def _pieces(count: int, size: int) -> list[tuple[int, int]]:
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def _counted(  # noqa: PLR0917 - one caller
+    metrics: list[_Metric],
+    systems: int,
+    blocks: Iterator[LineBlock],
+    arguments: argparse.Namespace,
+    keep: bool,
+    write: Callable[[Rows], object] | None,
+) -> tuple[list[_Metric], int]:
+    """The metrics counted on every system, a block of lines at a time, and the number of
+    lines: each segment's rows kept with ``keep`` (for a test), else each block's sum; the
+    first system's rows of each block given to ``write`` as they come (``-sl``). Warns, once
+    the blocks are read, as sacreBLEU does as it reads the files."""
+    rows: list[list[list[Rows]]] = [[[] for _ in range(systems)] for _ in metrics]
+    tokenized = [0] * systems
+    warn = "bleu" in arguments.metrics and not (
+        arguments.bleu_force or arguments.sentence_level or arguments.quiet
+    )
+    first: LineBlock | None = None
+    lines = 0
+    for block in blocks:
+        for metric, kept in zip(metrics, rows):
+            for system in range(systems):
+                block_rows = metric.count(block, system)
+                if write is not None:
+                    write(block_rows)
+                kept[system].append(_kept(block_rows) if keep else block_rows.sum(0, keepdims=True))
+        if warn:
+            for system in range(systems):
+                tokenized[system] += tokenized_lines(block.data[system], tokenized[system])
+        first = first or block
+        lines += block.lines
+    if first is not None and not arguments.quiet:
+        _warn_of_byte_order_marks(first)
+    for count in tokenized:
+        if count >= TOKENIZED_LINES:
+            print(_TOKENIZED, file=sys.stderr)
+    counted = [
+        attrs.evolve(metric, rows=[np.concatenate(system) for system in kept])
+        for metric, kept in zip(metrics, rows)
+    ]
+    return counted, lines
+
+
+def _kept(rows: Rows) -> Rows:
+    """Rows kept for a test, in half the memory: a segment's counts are far below 2**31, and
+    the tests' sums of them are made in 64 bits (numpy sums 32-bit integers in 64)."""
+    if rows.size and (rows.min() < 0 or rows.max() >= 1 << 31):
+        return rows  # (not a count of a line)
+    return rows.astype(np.int32)
+
+
+def _warn_of_byte_order_marks(block: LineBlock) -> None:
+    """A warning for each file whose first line starts with a byte-order mark, in the order
+    sacreBLEU reads them (the references, then the systems)."""
+    files = block.files
+    for number in [*range(files.systems, len(files.paths)), *range(files.systems)]:
+        first_line = decoded(block.data[number].split(b"\n", 1)[0], files.names[number], 1)
+        warning = byte_order_mark_warning(files.paths[number], [first_line])
+        if warning:
+            print(f"bleuprint: warning: {warning}", file=sys.stderr)
+
+
+_TOKENIZED = (
+    "bleuprint: warning: 100 or more lines end in a tokenized period (' .'): it looks like "
+    "you forgot to detokenize your test data, which may hurt your score (--force to silence "
+    "this)"
+)
+
+
+def _sentence_writer(metric: _Metric, arguments: argparse.Namespace) -> Callable[[Rows], None]:
+    """What writes the score of each segment of rows of statistics, as sacreBLEU's ``-sl``
+    prints it."""
+    shown = metric.signature.format(arguments.short)
+
+    def write(rows: Rows) -> None:
+        for start in range(0, len(rows), _WRITTEN_AT_ONCE):
+            write_stdout(
+                "".join(
+                    _line(metric.name, score, arguments.width, arguments.score_only, shown) + "\n"
+                    for score in metric.sentences(rows[start : start + _WRITTEN_AT_ONCE])
+                )
+            )
+
+    return write
 
 
 def _chrf(arguments: argparse.Namespace) -> SacreBLEUChrF:
@@ -448,15 +631,17 @@ class _Score:
 
 @attrs.frozen
 class _Metric:
-    """A metric of ``-m``, counted: its name as sacreBLEU prints it, its option's name (which
-    orders sacreBLEU's reports of one system), its signature, sacreBLEU's arithmetic of it,
-    and each system's rows of statistics."""
+    """A metric of ``-m``: its name as sacreBLEU prints it, its option's name (which orders
+    sacreBLEU's reports of one system), its signature, sacreBLEU's arithmetic of it, how it
+    counts a block of lines of a system into rows of statistics, and, once counted, each
+    system's rows: one per segment where a test resamples them, else a sum per block."""
 
     name: str
     option: str
     signature: _SacreBLEUSignature
     arithmetic: Arithmetic | ChrFArithmetic
-    rows: list[Rows]
+    count: Callable[[LineBlock, int], Rows] = attrs.field(eq=False)
+    rows: list[Rows] = attrs.Factory(list)
 
     def score(self, stats: Sequence[int]) -> _Score:
         """The score of statistics summed as sacreBLEU sums them (Python integers)."""
@@ -474,9 +659,9 @@ class _Metric:
         mean, ci = self.arithmetic.interval(rows, test.samples, test.seed, progress)
         return attrs.evolve(score, mean=mean, ci=ci)
 
-    def sentences(self) -> list[_Score]:
-        """The score of each segment of the first system."""
-        return [self.score([int(value) for value in row]) for row in self.rows[0]]
+    def sentences(self, rows: Rows) -> list[_Score]:
+        """The score of each segment's row of ``rows``."""
+        return [self.score([int(value) for value in row]) for row in rows]
 
 
 def _configuration(arguments: argparse.Namespace) -> BLEUScore:
@@ -495,19 +680,6 @@ def _configuration(arguments: argparse.Namespace) -> BLEUScore:
             raise ConfigurationError(f"-l {arguments.langpair}: expected SRC-TRG, such as en-de")
         options["trg_lang"] = languages[1]
     return BLEUScore.sacrebleu(**options)
-
-
-def _warn_if_tokenized(system: Sequence[str], arguments: argparse.Namespace) -> None:
-    """sacreBLEU's warning: 100 or more lines of a system end in a tokenized full stop."""
-    if arguments.bleu_force or arguments.sentence_level or arguments.quiet:
-        return
-    if looks_tokenized(system):
-        print(
-            "bleuprint: warning: 100 or more lines end in a tokenized period (' .'): it looks "
-            "like you forgot to detokenize your test data, which may hurt your score "
-            "(--force to silence this)",
-            file=sys.stderr,
-        )
 
 
 def _signature_of(configuration: BLEUScore, references: int) -> _SacreBLEUSignature:
