@@ -15,8 +15,10 @@ from bleuprint._resampling import block_rows, bootstrap_blocks, coin_blocks, mea
         (1, 1000),  # the most rows a block holds, several blocks
         (3, 300),  # one block and a tail
         (2037, 1000),  # a WMT22 test set: blocks of 256 rows
-        (50_000, 100),  # blocks of 32 rows, the fewest
-        (300_001, 70),  # a block holds more than four million draws
+        (50_000, 100),  # blocks of 82 rows
+        (300_001, 70),  # blocks of 32 rows: 32 draws of an odd number of segments
+        (1_000_000, 40),  # blocks of 4 rows, whole 32-draw words
+        (2_000_002, 35),  # blocks of 16 rows
     ],
 )
 def test_blocks_laid_end_to_end_are_the_one_call(segments: int, resamples: int) -> None:
@@ -29,12 +31,15 @@ def test_blocks_laid_end_to_end_are_the_one_call(segments: int, resamples: int) 
     np.testing.assert_array_equal(np.concatenate(coins), one_call)
 
 
-@pytest.mark.parametrize("segments", [1, 5, 2037, 131_073, 10**7])
-def test_a_block_is_whole_multiples_of_32_rows_of_about_four_million_draws(segments: int) -> None:
+@pytest.mark.parametrize("segments", [1, 5, 2037, 131_073, 1_000_000, 2_000_002, 10**7])
+def test_a_block_is_whole_32_draw_words_of_at_most_about_four_million_draws(
+    segments: int,
+) -> None:
     rows = block_rows(segments)
-    assert rows % 32 == 0
-    assert 32 <= rows <= 256
-    assert rows == 32 or rows * segments <= 1 << 22
+    assert rows * segments % 32 == 0
+    assert 1 <= rows <= 256
+    smallest = 32 // np.gcd(segments, 32)  # rows that make whole words
+    assert rows == smallest or rows * segments <= 1 << 22
 
 
 def test_mean_and_interval_by_hand() -> None:

@@ -231,7 +231,7 @@ class LineLayout:
     >>> os.remove(handle.name)
     """
 
-    BLOCK: ClassVar[int] = 1 << 24
+    BLOCK: ClassVar[int] = 1 << 22  # (scanned on threads, a block each: 8 MB apiece)
 
     path: str
     every: int

@@ -14,6 +14,7 @@ arithmetic draw and summarize through these.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import TypeAlias
 
@@ -37,10 +38,14 @@ _MOST_ROWS = 256
 
 
 def block_rows(segments: int) -> int:
-    """Rows of a block of ``segments`` draws each: about four million draws, in whole multiples
-    of 32 rows."""
-    rows = _BLOCK_DRAWS // max(segments, 1) // _ROWS * _ROWS
-    return max(_ROWS, min(_MOST_ROWS, rows))
+    """Rows of a block of ``segments`` draws each: at most about four million draws (and 256
+    rows), and a whole number of 32-draw words. numpy makes 32 coin flips of each 32-bit number
+    it draws, so a block that ended inside one would change the next block's flips; a block of
+    one row of a million segments is whole words, one of three segments takes 32 rows."""
+    segments = max(segments, 1)
+    unit = _ROWS // math.gcd(segments, _ROWS)
+    rows = _BLOCK_DRAWS // segments // unit * unit
+    return max(unit, min(_MOST_ROWS, rows))
 
 
 def bootstrap_blocks(rng: np.random.Generator, segments: int, resamples: int) -> Iterator[Indices]:

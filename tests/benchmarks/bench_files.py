@@ -81,6 +81,7 @@ def rows(size: int, hypotheses: str, references: str, options: argparse.Namespac
             "bleuprint score --jobs 2",
             [bleuprint, "score", "-r", references, "-i", hypotheses, "--jobs", "2"],
         ),
+        ("bleuprint sacrebleu", [bleuprint, "sacrebleu", references, "-i", hypotheses]),
         ("corpus_score_files jobs=1", [python, "-c", API, hypotheses, references, "1"]),
         ("corpus_score_files jobs=2", [python, "-c", API, hypotheses, references, "2"]),
         ("bleuprint.dask, 1 worker", [python, "-c", DASK, hypotheses, references, "1"]),
