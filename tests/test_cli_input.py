@@ -49,6 +49,26 @@ def test_bom_crlf_and_unicode_whitespace_as_sacrebleu(
     assert quiet.returncode == 0 and quiet.stderr == ""
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("score", "-r", "ref.txt", "-i", "hyp.txt"),
+        ("score", "--jobs", "2", "-r", "ref.txt", "-i", "hyp.txt"),
+        ("sacrebleu", "ref.txt", "-i", "hyp.txt"),
+    ],
+    ids=["score", "score --jobs 2", "sacrebleu"],
+)
+def test_byte_order_marks_are_named_in_the_order_the_files_are_read(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    for name in ("hyp.txt", "ref.txt"):
+        (tmp_path / name).write_bytes(b"\xef\xbb\xbfthe cat\nsat\n")
+    completed = run(*command, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    named = [line.split(":")[2].strip() for line in completed.stderr.splitlines()]
+    assert named == ["ref.txt", "hyp.txt"]
+
+
 # -- Bad input: one line on stderr, status 2, nothing on stdout -----------------------------
 
 

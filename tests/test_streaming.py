@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bleuprint import BLEUScore, _io, brevity
+from bleuprint._streaming import in_processes
 from bleuprint.exceptions import ConfigurationError, InputError
 
 HYPOTHESES = ["the cat is here", "", "a dog", "the the the", "one two three four five"]
@@ -233,3 +235,10 @@ def test_memory_of_files_does_not_grow_with_the_corpus(
     # newline flags: at once, or one after the other, as the threads happen to run.
     scans = 2 * 2 * (1 << 16) if jobs > 1 else 0
     assert large < 1.5 * small + scans
+
+
+def test_processes_start_only_for_more_than_one_call() -> None:
+    # One call runs in this process whatever the jobs; two calls on four jobs start two.
+    assert list(in_processes(os.getpid, [()], jobs=4)) == [os.getpid()]
+    pids = list(in_processes(os.getpid, [(), ()], jobs=4))
+    assert os.getpid() not in pids

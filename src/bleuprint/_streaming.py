@@ -189,17 +189,20 @@ def in_processes(
     function: Callable[..., Result], arguments: Iterable[tuple[Any, ...]], jobs: int
 ) -> Iterator[Result]:
     """``function(*each)`` for each tuple of ``arguments``, in order, computed by ``jobs``
-    processes (in this one if 1; ``function`` and the arguments must pickle); at most
-    ``2 * jobs`` calls are in flight, so memory does not grow with the number of calls."""
-    if jobs == 1:
-        yield from itertools.starmap(function, arguments)
+    processes, or fewer where there are fewer calls (in this one where there is one;
+    ``function`` and the arguments must pickle); at most ``2 * jobs`` calls are in flight, so
+    memory does not grow with the number of calls."""
+    arguments = iter(arguments)
+    first = list(itertools.islice(arguments, jobs))
+    if len(first) <= 1:
+        yield from itertools.starmap(function, itertools.chain(first, arguments))
         return
     # (multiprocessing only where it runs: it costs start-up time.)
     from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=len(first)) as pool:
         pending: deque[Future[Result]] = deque()
-        for each in arguments:
+        for each in itertools.chain(first, arguments):
             pending.append(pool.submit(function, *each))
             if len(pending) >= 2 * jobs:
                 yield pending.popleft().result()
@@ -371,6 +374,13 @@ class LineBlock:
         hypotheses: list[Segment] = list(self.segments(system))
         references: list[Sequence[Segment]] = list(self.segment_references())
         return _count_chunk(engine, self.first_line - 1, (hypotheses, references))
+
+    def first_lines(self) -> list[str]:
+        """The first line of each file's block, in the files' order."""
+        return [
+            _io.decoded(data.split(b"\n", 1)[0], name, self.first_line)
+            for name, data in zip(self.files.names, self.data)
+        ]
 
     def segments(self, number: int) -> list[str]:
         """The lines of file number ``number``, as segments."""

@@ -17,17 +17,24 @@ from bleuprint._io import (
     STDIN,
     Part,
     byte_order_mark_warning,
-    decoded,
     differing_lengths,
     display_name,
     line_count,
+    open_binary,
     read_segments,
     same_length,
     split_references,
 )
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
-from bleuprint._streaming import Files, count_chunks, file_parts, in_processes, line_blocks
+from bleuprint._streaming import (
+    Files,
+    LineBlock,
+    count_chunks,
+    file_parts,
+    in_processes,
+    line_blocks,
+)
 from bleuprint.cli.progress import Progress, Update
 from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import InputError
@@ -72,7 +79,9 @@ def read_corpus(arguments: argparse.Namespace, progress: Progress) -> Corpus:
     paths = [*arguments.references, *names]
     with progress.stage("reading", total_bytes(paths), "bytes") as update:
         read = {path: read_segments(path, update) for path in paths}
-    _warn_of_byte_order_marks(read, arguments)
+    warn_of_byte_order_marks(
+        [(path, read[path][0]) for path in paths if read[path]], quiet=arguments.quiet
+    )
     streams = [
         (path, stream)
         for path in arguments.references
@@ -101,9 +110,7 @@ def count_corpus(
     count on their own (only statistics come back). Warns as :func:`read_corpus` and
     :func:`warn_if_tokenized` do."""
     names = _system_files(arguments)
-    for path in [*arguments.references, *names]:  # in the order read_corpus reads them
-        if path != STDIN and not path.endswith(".gz") and _size(path) == 0:
-            raise InputError("the file is empty", path=path)
+    check_files([*arguments.references, *names])  # in the order read_corpus reads them
     paths = [*names, *arguments.references]  # a length error names the first system
     files = Files(
         paths,
@@ -129,7 +136,7 @@ def count_corpus(
                 counted.add(part, keep_segments)
     if not counted.lines:
         raise InputError("the file is empty", path=files.names[0])
-    _warn_of_byte_order_marks(counted.first_lines, arguments)
+    warn_of_byte_order_marks(counted.first_lines, quiet=arguments.quiet)
     _warn_if_tokenized(
         engine,
         [name for name, count in zip(files.names, counted.tokenized) if count >= TOKENIZED_LINES],
@@ -148,13 +155,13 @@ class _Counted:
     totals: list[BLEUStats]
     chunks: list[list[SegmentStats]]  # each chunk's statistics, where kept
     tokenized: list[int]  # lines that end in " ." (up to the warning's number)
-    first_lines: dict[str, list[str]]  # each file's first line, read from the first part
+    first_lines: list[tuple[str, str]]  # each file's first line, from the first part
     lines: int = 0
 
     @classmethod
     def empty(cls, engine: BLEUScore, systems: int) -> _Counted:
         return cls(
-            [engine.empty_stats()] * systems, [[] for _ in range(systems)], [0] * systems, {}
+            [engine.empty_stats()] * systems, [[] for _ in range(systems)], [0] * systems, []
         )
 
     def add(self, part: _Counted, keep_segments: bool) -> None:
@@ -200,10 +207,7 @@ def _count_part(
     counted = _Counted.empty(engine, files.systems)
     for block in line_blocks(files, _CHUNK, part, update):
         if block.first_line == 1:
-            counted.first_lines = {
-                path: [decoded(data.split(b"\n", 1)[0], name, 1)]
-                for path, name, data in zip(files.paths, files.names, block.data)
-            }
+            counted.first_lines = first_lines(block)
         for index in range(files.systems):
             stats = block.counted(engine, index)
             counted.totals[index] = engine.total(stats, counted.totals[index])
@@ -254,17 +258,29 @@ def _system_files(arguments: argparse.Namespace) -> list[str]:
     return names
 
 
-def _size(path: str) -> int | None:
-    try:
-        return os.stat(path).st_size
-    except OSError:  # reading it names the problem
-        return None
+def check_files(paths: Sequence[str]) -> None:
+    """Each file opens and is not empty (a plain file; standard input and ``.gz`` files show
+    it when read), before anything is counted."""
+    for path in paths:
+        with open_binary(path, sacrebleu_names=True) as handle:
+            if _splittable(path) and not os.fstat(handle.fileno()).st_size:
+                raise InputError("the file is empty", path=path)
 
 
-def _warn_of_byte_order_marks(read: dict[str, list[str]], arguments: argparse.Namespace) -> None:
-    for path, segments in read.items():  # once the progress line is gone
-        warning = byte_order_mark_warning(path, segments)
-        if warning and not arguments.quiet:
+def first_lines(block: LineBlock) -> list[tuple[str, str]]:
+    """Each file's path and first line, from the block of its first lines, in the order
+    sacreBLEU reads the files: the references, then the systems."""
+    files = block.files
+    lines = list(zip(files.paths, block.first_lines()))
+    return lines[files.systems :] + lines[: files.systems]
+
+
+def warn_of_byte_order_marks(first_lines: Sequence[tuple[str, str]], *, quiet: bool) -> None:
+    """A warning for each file (its path and first line) that starts with a byte-order mark
+    (written once the progress line is gone)."""
+    for path, line in first_lines:
+        warning = byte_order_mark_warning(path, [line])
+        if warning and not quiet:
             print(f"bleuprint: warning: {warning}", file=sys.stderr)
 
 

@@ -42,8 +42,6 @@ import numpy as np
 from bleuprint._engine import BLEUScore
 from bleuprint._io import (
     STDIN,
-    byte_order_mark_warning,
-    decoded,
     display_name,
     open_binary,
     read_segments,
@@ -56,9 +54,12 @@ from bleuprint._streaming import Files, LineBlock, line_blocks
 from bleuprint.cli import sacrebleu_tables
 from bleuprint.cli.corpus import (
     TOKENIZED_LINES,
+    check_files,
     check_line_counts,
+    first_lines,
     tokenized_lines,
     total_bytes,
+    warn_of_byte_order_marks,
 )
 from bleuprint.cli.options import SubCommands
 from bleuprint.cli.output import write_stdout
@@ -279,9 +280,9 @@ def _read(
     encoding = _encoding(arguments)
     if arguments.input is None or encoding != "utf-8":
         return _read_whole(arguments, paired, encoding, progress)
-    _check_files(arguments.refs)  # sacreBLEU reads the references first
+    check_files(arguments.refs)  # sacreBLEU reads the references first
     names = _system_files(arguments.input, paired)
-    _check_files(names)
+    check_files(names)
     paths = [*names, *arguments.refs]  # a length error names the first system
     if paths.count(STDIN) > 1:
         raise InputError("standard input (-) can be read only once")
@@ -322,15 +323,6 @@ def _system_files(paths: list[str], paired: bool) -> list[str]:
 def _baseline_named(names: list[str]) -> list[str]:
     """The names of a paired test's systems: the first is the baseline."""
     return [f"Baseline: {names[0]}", *names[1:]]
-
-
-def _check_files(paths: Sequence[str]) -> None:
-    """Each file opens and is not empty (a plain file; standard input and ``.gz`` files show
-    it when read), before anything is counted."""
-    for path in paths:
-        with open_binary(path, sacrebleu_names=True) as handle:
-            if path != STDIN and not path.endswith(".gz") and not os.fstat(handle.fileno()).st_size:
-                raise InputError("the file is empty", path=path)
 
 
 def _streamed(files: Files, progress: Progress, *, check_lengths: bool) -> Iterator[LineBlock]:
@@ -543,8 +535,8 @@ def _counted(  # noqa: PLR0917 - one caller
                 tokenized[system] += tokenized_lines(block.data[system], tokenized[system])
         first = first or block
         lines += block.lines
-    if first is not None and not arguments.quiet:
-        _warn_of_byte_order_marks(first)
+    if first is not None:
+        warn_of_byte_order_marks(first_lines(first), quiet=arguments.quiet)
     for count in tokenized:
         if count >= TOKENIZED_LINES:
             print(_TOKENIZED, file=sys.stderr)
@@ -561,17 +553,6 @@ def _kept(rows: Rows) -> Rows:
     if rows.size and (rows.min() < 0 or rows.max() >= 1 << 31):
         return rows  # (not a count of a line)
     return rows.astype(np.int32)
-
-
-def _warn_of_byte_order_marks(block: LineBlock) -> None:
-    """A warning for each file whose first line starts with a byte-order mark, in the order
-    sacreBLEU reads them (the references, then the systems)."""
-    files = block.files
-    for number in [*range(files.systems, len(files.paths)), *range(files.systems)]:
-        first_line = decoded(block.data[number].split(b"\n", 1)[0], files.names[number], 1)
-        warning = byte_order_mark_warning(files.paths[number], [first_line])
-        if warning:
-            print(f"bleuprint: warning: {warning}", file=sys.stderr)
 
 
 _TOKENIZED = (
