@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
 from bleuprint import tokenizers
-from bleuprint._kernels import _python
 from bleuprint.typing import BatchTokenizer
 from tests.conftest import untraced
 
@@ -168,4 +167,4 @@ def test_13a_period_rule_without_regex_is_the_regex_everywhere() -> None:
         for characters in itertools.product("a1., \n", repeat=length):
             text = "".join(characters)
             expected = rule.sub(r"\1 \2 ", text)
-            assert marks.sub(_python._spaced_after_non_digit, text) == expected, text
+            assert marks.sub(tokenizers._spaced_after_non_digit, text) == expected, text

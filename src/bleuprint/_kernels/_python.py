@@ -547,44 +547,10 @@ def _mteval_prepared(text: str) -> str:
     return f" {text} "
 
 
-def _spaced_after_non_digit(match: re.Match[str]) -> str:
-    """mteval's second rule, ``([^0-9])([.,]) -> "\\1 \\2 "``, line-bounded, for the run of
-    periods and commas ``match`` found.
-
-    The rule as a regular expression is tried at every position of the text, which made it
-    the slowest of all; here only the runs of marks are visited, each once, so the cost stays
-    linear however long a run is. A match of the rule takes the character before the mark too,
-    so in a run of marks only every other one is spaced: the first if a non-digit stands before
-    the run, else the second. A line break (or nothing) before the run counts as the start of a
-    line.
-    """
-    text, start, run = match.string, match.start(), match[0]
-    first = 0 if start > 0 and text[start - 1] not in "0123456789\n" else 1
-    return "".join(f" {mark} " if index % 2 == first else mark for index, mark in enumerate(run))
-
-
-# The rules over many texts joined by line breaks, each rewritten as if alone: no match takes
-# a line break in (the negated classes leave it out). One pass of each rule over all the texts
-# costs far less than one call per text.
-MTEVAL_RULES_BY_LINE: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = (
-    MTEVAL_RULES[0],
-    (re.compile(r"[.,]+"), _spaced_after_non_digit),  # the second rule, line-bounded
-    *(
-        (re.compile(pattern.pattern.replace("[^0-9]", "[^0-9\\n]")), replacement)
-        for pattern, replacement in MTEVAL_RULES[2:]
-    ),
-)
-
-
 def _mteval_13a(texts: Sequence[str]) -> Iterator[list[str]]:
     """sacreBLEU's 13a: each text prepared (``_mteval_prepared``), rewritten by the rules and
     split on whitespace."""
-    if not texts:
-        return iter([])
-    joined = "\n".join(map(_mteval_prepared, texts))
-    for pattern, replacement in MTEVAL_RULES_BY_LINE:  # (a prepared text holds no line break)
-        joined = pattern.sub(replacement, joined)
-    return map(str.split, joined.split("\n"))
+    return (mteval_rules(_mteval_prepared(text)).split() for text in texts)
 
 
 def _characters(texts: Sequence[str]) -> Iterator[list[str]]:
