@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 
-def _peak_mb(folder: Path, lines: int, *arguments: str) -> float:
+def _peak_mb(folder: Path, lines: int, *arguments: str, hypotheses_on_stdin: bool = False) -> float:
     """The peak resident memory of ``bleuprint ARGUMENTS...`` on two files of ``lines`` distinct
-    lines, ``HYP`` and ``REF`` in the arguments, in MB (``os.wait4``: of the child itself)."""
+    lines, ``HYP`` and ``REF`` in the arguments (or the hypotheses on standard input), in MB
+    (``os.wait4``: of the child itself)."""
     hypotheses, references = folder / f"hyp{lines}.txt", folder / f"ref{lines}.txt"
     with (
         hypotheses.open("w", encoding="utf-8") as hyp,
@@ -25,8 +26,10 @@ def _peak_mb(folder: Path, lines: int, *arguments: str) -> float:
             ref.write(f"line {number} of the corpus that grows, with words {number % 991}\n")
     files = {"HYP": str(hypotheses), "REF": str(references)}
     command = [sys.executable, "-m", "bleuprint.cli", *(files.get(a, a) for a in arguments)]
-    process = subprocess.Popen([*command, "-q"], stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
+    with hypotheses.open("rb") as stdin:
+        given = stdin if hypotheses_on_stdin else subprocess.DEVNULL
+        process = subprocess.Popen([*command, "-q"], stdin=given, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     return usage.ru_maxrss / 1024
 
@@ -55,13 +58,25 @@ def test_a_score_reads_files_in_bounded_memory(
 
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in kilobytes is Linux's")
 @pytest.mark.parametrize(
-    "options", [("-m", "bleu", "chrf"), ("-sl",)], ids=["BLEU and chrF", "sentences"]
+    ("options", "hypotheses_on_stdin"),
+    [
+        (("-i", "HYP", "-m", "bleu", "chrf"), False),
+        (("-i", "HYP", "-sl"), False),
+        (("-i", "HYP", "-e", "latin-1"), False),
+        ((), True),
+        (("-sl",), True),
+    ],
+    ids=["BLEU and chrF", "sentences", "another encoding", "standard input", "stdin sentences"],
 )
 def test_sacrebleus_command_reads_files_in_bounded_memory(
-    tmp_path: Path, options: tuple[str, ...]
+    tmp_path: Path, options: tuple[str, ...], hypotheses_on_stdin: bool
 ) -> None:
     # Read whole, as sacreBLEU reads them, 200,000 lines took 200 MB more than 20,000 with
     # both metrics, and 130 MB more with their sentence scores held whole; streamed, 8 MB.
-    sacrebleu = ("sacrebleu", "REF", "-i", "HYP", *options)
-    small, large = _peak_mb(tmp_path, 20_000, *sacrebleu), _peak_mb(tmp_path, 200_000, *sacrebleu)
+    # Standard input and -e were read whole until they were read as files are.
+    sacrebleu = ("sacrebleu", "REF", *options)
+    small, large = (
+        _peak_mb(tmp_path, lines, *sacrebleu, hypotheses_on_stdin=hypotheses_on_stdin)
+        for lines in (20_000, 200_000)
+    )
     assert large < small + 20

@@ -87,6 +87,58 @@ def test_standard_input_and_environment(de_en: Path, tmp_path: Path) -> None:
         assert (got.returncode, got.stdout) == (0, expected.stdout), env
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+@pytest.mark.parametrize(
+    ("systems", "options"), [(2, ["-f", "text"]), (1, ["-sl"])], ids=["two systems", "-sl"]
+)
+def test_standard_input_line_ends_and_encoding(
+    de_en: Path, tmp_path: Path, encoding: str, systems: int, options: list[str]
+) -> None:
+    # sacreBLEU ends standard input's lines at \r\n and \r too (its files' only at \n) and
+    # decodes them in -e's encoding; bleuprint writes its columns to files, read as files are.
+    columns = [(de_en / name).read_text("utf-8").splitlines()[:300] for name in SYSTEMS[:systems]]
+    ends = ["\r\n", "\r", "\n"]
+    text = "".join(
+        "\t".join(fields) + ends[number % 3] for number, fields in enumerate(zip(*columns))
+    )
+    references = (de_en / "ref.A.txt").read_text("utf-8").splitlines()[:300]
+    reference = tmp_path / "ref.txt"
+    reference.write_bytes("".join(f"{line}\n" for line in references).encode(encoding, "replace"))
+    expected, got = both_commands(
+        [str(reference), "-e", encoding, *options], stdin=text.encode(encoding, "replace")
+    )
+    assert expected.returncode == 0, expected.stderr
+    assert (got.returncode, got.stdout) == (0, expected.stdout)
+
+
+def test_an_encoding_whose_line_ends_are_not_one_byte(de_en: Path, tmp_path: Path) -> None:
+    # In UTF-16 a byte 10 need not end a line: the lines are counted as decoded (-sl compares
+    # the files' lengths before it writes anything).
+    for name, source in (("ref.txt", "ref.A.txt"), ("hyp.txt", SYSTEMS[0])):
+        lines = (de_en / source).read_text("utf-8").splitlines()[:200]
+        (tmp_path / name).write_bytes("".join(f"{line}\n" for line in lines).encode("utf-16"))
+    arguments = [str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "-e", "utf-16"]
+    for options in ([], ["-sl"]):
+        expected, got = both_commands([*arguments, *options])
+        assert expected.returncode == 0, expected.stderr
+        assert (got.returncode, got.stdout) == (0, expected.stdout), options
+
+
+def test_standard_input_of_uneven_columns(tmp_path: Path) -> None:
+    (tmp_path / "ref.txt").write_text("a b\nc d\n", "utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "bleuprint.cli", "sacrebleu", "ref.txt"],
+        input=b"a b\tx\r\nc d\n",
+        capture_output=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert result.stderr.decode() == (
+        "bleuprint: error: <stdin>: line 2 has 1 tab-separated systems, line 1 has 2\n"
+    )
+
+
 def test_the_seed_is_read_only_for_a_test(de_en: Path) -> None:
     # sacreBLEU ignores a malformed $SACREBLEU_SEED when nothing is resampled.
     arguments = [str(de_en / "ref.A.txt"), "-i", str(de_en / SYSTEMS[0]), "-b"]

@@ -24,6 +24,7 @@ is its own definition:
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import sys
 import zlib
@@ -39,6 +40,7 @@ __all__ = [
     "STDIN",
     "LineLayout",
     "Part",
+    "aligned_blocks",
     "byte_order_mark_warning",
     "decoded",
     "differing_lengths",
@@ -53,6 +55,7 @@ __all__ = [
     "split_references",
     "split_segments",
     "standard_input",
+    "transcoded",
 ]
 
 STDIN = "-"
@@ -68,12 +71,15 @@ def read_aligned_blocks(
     byte_ranges: Sequence[tuple[int, int] | None] | None = None,
     first_line: int = 1,
     sacrebleu_names: bool = False,
+    encoding: str = "utf-8",
     progress: Callable[[int], object] | None = None,
 ) -> Iterator[list[bytes]]:
     """Files aligned line by line (line ``i`` of each belongs to segment ``i``), read
     together: at least ``lines`` lines of each at a time (as many as every file's reads hold;
     fewer at the end), each file's as one bytes object of lines separated by ``\\n``, not
-    decoded (:func:`decoded` decodes one, naming a line that is not valid UTF-8).
+    decoded (:func:`decoded` decodes one, naming a line that is not valid UTF-8). Files in
+    another ``encoding`` (a name :mod:`codecs` knows) are decoded as they are read and given
+    as UTF-8 (:func:`transcoded`).
 
     ``byte_ranges`` (start, end), one per file, read only those bytes, which should start and
     end at line boundaries (as a :class:`Part` does); ``first_line`` is then the number of the
@@ -94,28 +100,50 @@ def read_aligned_blocks(
     ranges = byte_ranges or [None] * len(paths)
     with contextlib.ExitStack() as opened:
         streams = [
-            _Lines(
-                _read(
-                    opened.enter_context(open_binary(path, sacrebleu_names=sacrebleu_names)),
-                    name,
-                    byte_range,
-                    progress,
-                )
+            _read(
+                opened.enter_context(open_binary(path, sacrebleu_names=sacrebleu_names)),
+                name,
+                byte_range,
+                progress,
             )
             for path, name, byte_range in zip(paths, names, ranges)
         ]
-        number = first_line
-        while True:
-            for stream in streams:
-                stream.fill(lines)
-            size = min(stream.lines for stream in streams)
-            if not size:
-                if any(stream.lines for stream in streams):
-                    taken = number - first_line
-                    raise differing_lengths(names, [taken + stream.rest() for stream in streams])
-                return
-            yield [stream.take(size) for stream in streams]
-            number += size
+        if encoding != "utf-8":
+            streams = [transcoded(stream, encoding, name) for stream, name in zip(streams, names)]
+        yield from aligned_blocks(streams, names, lines, first_line)
+
+
+def aligned_blocks(
+    streams: Sequence[Iterator[bytes]], names: Sequence[str], lines: int, first_line: int = 1
+) -> Iterator[list[bytes]]:
+    """Streams of UTF-8 bytes (files ``names``) aligned line by line, read together as
+    :func:`read_aligned_blocks` reads files, ``first_line`` being the number of the first."""
+    held = [_Lines(stream) for stream in streams]
+    number = first_line
+    while True:
+        for stream in held:
+            stream.fill(lines)
+        size = min(stream.lines for stream in held)
+        if not size:
+            if any(stream.lines for stream in held):
+                taken = number - first_line
+                raise differing_lengths(names, [taken + stream.rest() for stream in held])
+            return
+        yield [stream.take(size) for stream in held]
+        number += size
+
+
+def transcoded(blocks: Iterable[bytes], encoding: str, name: str) -> Iterator[bytes]:
+    """The blocks of the file ``name``, in ``encoding``, as UTF-8, decoded as they come (lines
+    end at ``\\n`` only, as sacreBLEU opens files); bytes not valid in the encoding are an
+    :class:`~bleuprint.exceptions.InputError` naming the file."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        for block in blocks:
+            yield decoder.decode(block).encode()
+        yield decoder.decode(b"", final=True).encode()
+    except UnicodeDecodeError as error:
+        raise InputError(f"not valid {encoding}: {error.reason}", path=name) from None
 
 
 def decoded(data: bytes, name: str, first_line: int) -> str:
@@ -198,12 +226,21 @@ def _read(
         raise _unreadable(error, name) from None
 
 
-def line_count(path: str) -> int:
-    """The number of lines of the plain file at ``path``, counted without decoding it (a final
-    line without ``\\n`` counts)."""
+def line_count(path: str, encoding: str = "utf-8") -> int:
+    """The number of lines of the plain file at ``path`` (a final line without ``\\n``
+    counts), counted without decoding it where it is UTF-8."""
+    if encoding != "utf-8":  # (in UTF-16, a byte 10 need not end a line)
+        with open_binary(path) as handle:
+            text = transcoded(_read(handle, path, None, None), encoding, path)
+            return _line_count(np.frombuffer(block, np.uint8) for block in text)
+    return _line_count(_byte_blocks(path))
+
+
+def _line_count(blocks: Iterable[np.ndarray[tuple[int], np.dtype[np.uint8]]]) -> int:
     newlines, last = 0, ord("\n")
-    for block in _byte_blocks(path):
-        newlines, last = newlines + int(np.count_nonzero(block == ord("\n"))), int(block[-1])
+    for block in blocks:
+        if len(block):
+            newlines, last = newlines + int(np.count_nonzero(block == ord("\n"))), int(block[-1])
     return newlines + (last != ord("\n"))
 
 

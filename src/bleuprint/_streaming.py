@@ -285,6 +285,9 @@ class Files:
     """Each line loses its trailing whitespace, as sacreBLEU reads files."""
     sacrebleu_names: bool = False
     """``-`` is standard input, a name ending in ``.gz`` is decompressed."""
+    encoding: str = "utf-8"
+    """The files' encoding (sacreBLEU's ``-e``): in another than UTF-8, they are decoded as
+    they are read and counted as UTF-8."""
 
     @classmethod
     def of(cls, paths: list[str], *, rstrip: bool = False) -> Files:
@@ -336,8 +339,17 @@ def line_blocks(
         byte_ranges=part.byte_ranges if part else None,
         first_line=first_line,
         sacrebleu_names=files.sacrebleu_names,
+        encoding=files.encoding,
         progress=progress,
     )
+    return numbered_blocks(files, blocks, first_line)
+
+
+def numbered_blocks(
+    files: Files, blocks: Iterable[list[bytes]], first_line: int = 1
+) -> Iterator[LineBlock]:
+    """Blocks of each file's lines (as :func:`bleuprint._io.aligned_blocks` gives them) as
+    :class:`LineBlock` objects, the first from line ``first_line`` on."""
     for data in blocks:
         block = LineBlock(files, data, first_line)
         yield block

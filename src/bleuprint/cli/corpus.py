@@ -241,14 +241,21 @@ def _tokenized_line() -> re.Pattern[bytes]:
     return re.compile(rb" \.(?:" + whitespace + rb")*$", re.MULTILINE)
 
 
-def check_line_counts(paths: Sequence[str]) -> None:
-    """Fail, before any output is written, where two of the files have different numbers of
-    lines; standard input and ``.gz`` files are read once, as they come, and checked then."""
-    files = [path for path in paths if path != STDIN and not path.endswith(".gz")]
+def check_line_counts(
+    paths: Sequence[str], *, names: Sequence[str] | None = None, encoding: str = "utf-8"
+) -> None:
+    """Fail, before any output is written, where two of the files (in ``encoding``; named
+    ``names``, else by their paths) have different numbers of lines; standard input and
+    ``.gz`` files are read once, as they come, and checked then."""
+    named = [
+        (path, name)
+        for path, name in zip(paths, names or paths)
+        if path != STDIN and not path.endswith(".gz")
+    ]
     with contextlib.suppress(OSError):  # reading it names the problem
-        counts = [line_count(path) for path in files]
+        counts = [line_count(path, encoding) for path, _ in named]
         if len(set(counts)) > 1:
-            raise differing_lengths(files, counts)
+            raise differing_lengths([name for _, name in named], counts)
 
 
 def _system_files(arguments: argparse.Namespace) -> list[str]:
@@ -268,15 +275,15 @@ def check_files(paths: Sequence[str]) -> None:
 
 
 def first_lines(block: LineBlock) -> list[tuple[str, str]]:
-    """Each file's path and first line, from the block of its first lines, in the order
+    """Each file's name and first line, from the block of its first lines, in the order
     sacreBLEU reads the files: the references, then the systems."""
     files = block.files
-    lines = list(zip(files.paths, block.first_lines()))
+    lines = list(zip(files.names, block.first_lines()))
     return lines[files.systems :] + lines[: files.systems]
 
 
 def warn_of_byte_order_marks(first_lines: Sequence[tuple[str, str]], *, quiet: bool) -> None:
-    """A warning for each file (its path and first line) that starts with a byte-order mark
+    """A warning for each file (its name and first line) that starts with a byte-order mark
     (written once the progress line is gone)."""
     for path, line in first_lines:
         warning = byte_order_mark_warning(path, [line])

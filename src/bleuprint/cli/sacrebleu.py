@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import functools
 import io
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal
 
@@ -43,9 +45,6 @@ from bleuprint._engine import BLEUScore
 from bleuprint._io import (
     STDIN,
     display_name,
-    open_binary,
-    read_segments,
-    same_length,
     standard_input,
 )
 from bleuprint._resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
@@ -264,13 +263,10 @@ def _read(
     arguments: argparse.Namespace, paired: bool, progress: Progress
 ) -> tuple[list[str], Iterator[LineBlock]]:
     """The systems' names as sacreBLEU prints them, and the blocks of lines of the systems'
-    and the references' files (systems first), read as they are counted.
-
-    UTF-8 files are read a block at a time (:func:`bleuprint._streaming.line_blocks`), so
-    memory does not grow with their length. Systems on standard input (tab-separated
-    columns) and files in another encoding (``-e``) are read whole first, then counted in
-    blocks alike: their lines are decoded and split as sacreBLEU's text streams do it, which
-    the one reader of bytes does not (it would take a reader of its own)."""
+    and the references' files (systems first), read a block at a time as they are counted
+    (:func:`bleuprint._streaming.line_blocks`), so that memory does not grow with their
+    length. Systems on standard input are first written to files of their own
+    (:func:`_spooled_standard_input`)."""
     if arguments.num_refs != 1 and len(arguments.refs) > 1:
         raise ConfigurationError(
             "--num-refs splits one file of tab-separated references: give one reference file"
@@ -278,24 +274,87 @@ def _read(
     if not arguments.refs:
         raise ConfigurationError("give the reference files before -i (sacrebleu REF... -i SYS...)")
     encoding = _encoding(arguments)
-    if arguments.input is None or encoding != "utf-8":
-        return _read_whole(arguments, paired, encoding, progress)
-    check_files(arguments.refs)  # sacreBLEU reads the references first
-    names = _system_files(arguments.input, paired)
-    check_files(names)
-    paths = [*names, *arguments.refs]  # a length error names the first system
-    if paths.count(STDIN) > 1:
+    if [*(arguments.input or [STDIN]), *arguments.refs].count(STDIN) > 1:
         raise InputError("standard input (-) can be read only once")
+    check_files(arguments.refs)  # sacreBLEU reads the references first
+    spool = None
+    if arguments.input is None:
+        spool = tempfile.TemporaryDirectory(prefix="bleuprint-")
+        names = _spooled_standard_input(encoding, spool.name, progress)
+        shown = _standard_input_names(len(names), paired)
+        file_names = [display_name(STDIN)] * len(names)
+    else:
+        names = _system_files(arguments.input, paired)
+        check_files(names)
+        shown = _baseline_named(names) if paired else names
+        file_names = [display_name(path) for path in names]
     files = Files(
-        paths,
-        [display_name(path) for path in paths],
+        [*names, *arguments.refs],  # a length error names the first system
+        [*file_names, *map(display_name, arguments.refs)],
         systems=len(names),
         references_per_line=arguments.num_refs,
         rstrip=True,
         sacrebleu_names=True,
+        encoding=encoding,
     )
-    shown = _baseline_named(names) if paired else names
-    return shown, _streamed(files, progress, check_lengths=arguments.sentence_level)
+    blocks = _streamed(files, progress, check_lengths=arguments.sentence_level)
+    return shown, blocks if spool is None else _removed_after(blocks, spool)
+
+
+def _spooled_standard_input(encoding: str, folder: str, progress: Progress) -> list[str]:
+    """sacreBLEU's systems on standard input, one per tab-separated column (the first line
+    says how many; lines end at ``\\n``, ``\\r\\n`` or ``\\r``, as its text stream ends
+    them), each written to a file of its own in ``folder``, in ``encoding``, a line per
+    line: the paths of those files, which are then read as any system's file."""
+    if sys.stdin is None:  # closed (<&-)
+        standard_input()  # raises the input error
+    buffer = getattr(sys.stdin, "buffer", None)
+    stream = io.TextIOWrapper(buffer, encoding=encoding) if buffer else sys.stdin
+    with progress.stage("reading standard input", None, "lines") as update:
+        try:
+            return _written_columns(stream, encoding, folder, update)
+        except UnicodeDecodeError as error:
+            raise InputError(f"not valid {encoding}: {error.reason}", path="<stdin>") from None
+
+
+def _written_columns(lines: Iterator[str], encoding: str, folder: str, update: Update) -> list[str]:
+    # sacreBLEU strips the first line as a whole and every later field on its own.
+    first = next(lines, "").rstrip().split("\t")
+    paths = [os.path.join(folder, f"system{number}.txt") for number in range(len(first))]
+    with contextlib.ExitStack() as opened:
+        columns = [
+            opened.enter_context(open(path, "w", encoding=encoding, newline="\n")) for path in paths
+        ]
+        for column, field in zip(columns, first):
+            column.write(f"{field}\n")
+        for number, line in enumerate(lines, start=2):
+            fields = line.rstrip().split("\t")
+            if len(fields) != len(columns):
+                raise InputError(
+                    f"line {number} has {len(fields)} tab-separated systems, line 1 has "
+                    f"{len(columns)}",
+                    path="<stdin>",
+                )
+            for column, field in zip(columns, fields):
+                column.write(f"{field.rstrip()}\n")
+            if not number % _LINES:
+                update(_LINES)
+    return paths
+
+
+def _standard_input_names(systems: int, paired: bool) -> list[str]:
+    """The names sacreBLEU gives the systems of standard input's columns."""
+    if paired:
+        return ["Baseline", *(f"System {n + 1}" for n in range(systems - 1))]
+    return [f"System {n + 1}" for n in range(systems)]
+
+
+def _removed_after(
+    blocks: Iterator[LineBlock], spool: tempfile.TemporaryDirectory[str]
+) -> Iterator[LineBlock]:
+    """The blocks, the spooled files removed once they are read (or the reading stops)."""
+    with spool:
+        yield from blocks
 
 
 def _encoding(arguments: argparse.Namespace) -> str:
@@ -330,7 +389,7 @@ def _streamed(files: Files, progress: Progress, *, check_lengths: bool) -> Itera
     first with ``check_lengths``, where they can be, so that nothing is written before an
     error; else at their end)."""
     if check_lengths:
-        check_line_counts(files.paths)
+        check_line_counts(files.paths, names=files.names, encoding=files.encoding)
     with progress.stage("reading and counting", total_bytes(files.paths), "bytes") as update:
         read = 0
         for block in line_blocks(files, _LINES, progress=update):
@@ -338,88 +397,6 @@ def _streamed(files: Files, progress: Progress, *, check_lengths: bool) -> Itera
             yield block
     if not read:  # standard input or .gz files, all empty
         raise InputError("the file is empty", path=files.names[0])
-
-
-def _read_whole(
-    arguments: argparse.Namespace, paired: bool, encoding: str, progress: Progress
-) -> tuple[list[str], Iterator[LineBlock]]:
-    """The systems' names, and the blocks of lines of files read whole first (see
-    :func:`_read`)."""
-    paths = [*arguments.refs, *(arguments.input or [STDIN])]
-    with progress.stage("reading", total_bytes(paths), "bytes") as update:
-        references = [_read_file(path, encoding, update) for path in arguments.refs]
-        if arguments.input is None:
-            systems = _read_standard_input(encoding)
-            count = len(systems)
-            if paired:
-                names = ["Baseline", *(f"System {n + 1}" for n in range(count - 1))]
-            else:
-                names = [f"System {n + 1}" for n in range(count)]
-            system_files = [display_name(STDIN)] * count
-        else:
-            system_files = _system_files(arguments.input, paired)
-            systems = [_read_file(path, encoding, update) for path in system_files]
-            names = _baseline_named(system_files) if paired else system_files
-    texts = [*systems, *references]
-    file_names = [*system_files, *map(display_name, arguments.refs)]
-    files = Files(
-        file_names,
-        file_names,
-        systems=len(systems),
-        references_per_line=arguments.num_refs,
-        rstrip=True,
-    )
-    return names, _in_blocks(files, texts, progress)
-
-
-def _in_blocks(files: Files, texts: list[list[str]], progress: Progress) -> Iterator[LineBlock]:
-    """The lines read whole, a block at a time as :func:`_streamed` gives them: each file's
-    lines as UTF-8 bytes separated by ``\\n`` (no line holds one: each was read up to one)."""
-    same_length(list(zip(files.names, texts)))
-    with progress.stage("counting", len(texts[0]), "segments") as update:
-        for start in range(0, len(texts[0]), _LINES):
-            data = ["\n".join(text[start : start + _LINES]).encode() for text in texts]
-            block = LineBlock(files, data, start + 1)
-            yield block
-            update(block.lines)
-
-
-def _read_standard_input(encoding: str) -> list[list[str]]:
-    """Tab-separated systems, one per column; the first line says how many. Lines end as
-    sacreBLEU's text stream ends them (at ``\\n``, ``\\r\\n`` or ``\\r``)."""
-    if sys.stdin is None:  # closed (<&-)
-        standard_input()  # raises the input error
-    buffer = getattr(sys.stdin, "buffer", None)
-    stream = io.TextIOWrapper(buffer, encoding=encoding) if buffer else sys.stdin
-    # sacreBLEU strips the first line as a whole and every later field on its own.
-    first = stream.readline().rstrip().split("\t")
-    systems = [[field] for field in first]
-    for number, line in enumerate(stream, start=2):
-        fields = line.rstrip().split("\t")
-        if len(fields) != len(systems):
-            raise InputError(
-                f"line {number} has {len(fields)} tab-separated systems, line 1 has {len(systems)}",
-                path="<stdin>",
-            )
-        for system, field in zip(systems, fields):
-            system.append(field.rstrip())
-    return systems
-
-
-def _read_file(path: str, encoding: str, progress: Update) -> list[str]:
-    """The lines of a file as sacreBLEU reads them (split at ``\\n``, trailing whitespace
-    removed), in ``encoding``."""
-    if encoding == "utf-8":
-        return read_segments(path, progress)
-    with open_binary(path) as handle:
-        try:
-            text = io.TextIOWrapper(handle, encoding=encoding, newline="\n")
-            lines = [line.rstrip() for line in text]
-        except UnicodeDecodeError as error:
-            raise InputError(f"not valid {encoding}: {error.reason}", path=path) from None
-    if not lines:
-        raise InputError("the file is empty", path=path)
-    return lines
 
 
 def _check(arguments: argparse.Namespace, systems: int, paired: bool) -> None:
