@@ -40,7 +40,6 @@ __all__ = [
     "STDIN",
     "LineLayout",
     "Part",
-    "aligned_blocks",
     "byte_order_mark_warning",
     "decoded",
     "differing_lengths",
@@ -110,27 +109,19 @@ def read_aligned_blocks(
         ]
         if encoding != "utf-8":
             streams = [transcoded(stream, encoding, name) for stream, name in zip(streams, names)]
-        yield from aligned_blocks(streams, names, lines, first_line)
-
-
-def aligned_blocks(
-    streams: Sequence[Iterator[bytes]], names: Sequence[str], lines: int, first_line: int = 1
-) -> Iterator[list[bytes]]:
-    """Streams of UTF-8 bytes (files ``names``) aligned line by line, read together as
-    :func:`read_aligned_blocks` reads files, ``first_line`` being the number of the first."""
-    held = [_Lines(stream) for stream in streams]
-    number = first_line
-    while True:
-        for stream in held:
-            stream.fill(lines)
-        size = min(stream.lines for stream in held)
-        if not size:
-            if any(stream.lines for stream in held):
-                taken = number - first_line
-                raise differing_lengths(names, [taken + stream.rest() for stream in held])
-            return
-        yield [stream.take(size) for stream in held]
-        number += size
+        held = [_Lines(stream) for stream in streams]
+        number = first_line
+        while True:
+            for stream in held:
+                stream.fill(lines)
+            size = min(stream.lines for stream in held)
+            if not size:
+                if any(stream.lines for stream in held):
+                    taken = number - first_line
+                    raise differing_lengths(names, [taken + stream.rest() for stream in held])
+                return
+            yield [stream.take(size) for stream in held]
+            number += size
 
 
 def transcoded(blocks: Iterable[bytes], encoding: str, name: str) -> Iterator[bytes]:

@@ -342,14 +342,6 @@ def line_blocks(
         encoding=files.encoding,
         progress=progress,
     )
-    return numbered_blocks(files, blocks, first_line)
-
-
-def numbered_blocks(
-    files: Files, blocks: Iterable[list[bytes]], first_line: int = 1
-) -> Iterator[LineBlock]:
-    """Blocks of each file's lines (as :func:`bleuprint._io.aligned_blocks` gives them) as
-    :class:`LineBlock` objects, the first from line ``first_line`` on."""
     for data in blocks:
         block = LineBlock(files, data, first_line)
         yield block
