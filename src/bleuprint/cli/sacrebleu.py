@@ -277,7 +277,7 @@ def _read(
     if [*(arguments.input or [STDIN]), *arguments.refs].count(STDIN) > 1:
         raise InputError("standard input (-) can be read only once")
     check_files(arguments.refs)  # sacreBLEU reads the references first
-    spool = None
+    spool = None  # (a TemporaryDirectory is removed when let go, after an error too)
     if arguments.input is None:
         spool = tempfile.TemporaryDirectory(prefix="bleuprint-")
         names = _spooled_standard_input(encoding, spool.name, progress)
@@ -304,8 +304,8 @@ def _read(
 def _spooled_standard_input(encoding: str, folder: str, progress: Progress) -> list[str]:
     """sacreBLEU's systems on standard input, one per tab-separated column (the first line
     says how many; lines end at ``\\n``, ``\\r\\n`` or ``\\r``, as its text stream ends
-    them), each written to a file of its own in ``folder``, in ``encoding``, a line per
-    line: the paths of those files, which are then read as any system's file."""
+    them), each written to a file of its own in ``folder``, in ``encoding``: the paths of
+    those files, which are then read as any system's file."""
     if sys.stdin is None:  # closed (<&-)
         standard_input()  # raises the input error
     buffer = getattr(sys.stdin, "buffer", None)
