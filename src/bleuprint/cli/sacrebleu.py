@@ -50,7 +50,15 @@ from bleuprint._io import (
     same_length,
     standard_input,
 )
-from bleuprint._resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS, RowStore, Rows
+from bleuprint._resampling import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    CompactRows,
+    Rows,
+    RowStore,
+    column_sums,
+)
 from bleuprint._result import Signature
 from bleuprint._streaming import Files, LineBlock, line_blocks
 from bleuprint.cli import sacrebleu_tables
@@ -634,7 +642,7 @@ class _Metric:
     signature: _SacreBLEUSignature
     arithmetic: Arithmetic | ChrFArithmetic
     count: Callable[[LineBlock, int], Rows] = attrs.field(eq=False)
-    rows: list[Rows] = attrs.Factory(list)
+    rows: list[CompactRows] = attrs.Factory(list)
 
     def score(self, stats: Sequence[int]) -> _Score:
         """The score of statistics summed as sacreBLEU sums them (Python integers)."""
@@ -646,7 +654,7 @@ class _Metric:
     def corpus(self, system: int, test: SignificanceTest | None, progress: Update | None) -> _Score:
         """A system's corpus score, with its bootstrap interval where ``test`` asks for one."""
         rows = self.rows[system]
-        score = self.score([int(value) for value in rows.sum(axis=0, dtype=np.int64)])
+        score = self.score([int(value) for value in column_sums(rows)])
         if test is None:
             return score
         mean, ci = self.arithmetic.interval(rows, test.samples, test.seed, progress)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -44,9 +44,11 @@ import numpy.typing as npt
 from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
 from bleuprint._engine import BLEUScore
 from bleuprint._resampling import (
+    CompactRows,
     Rows,
     Scores,
     bootstrap_sums,
+    column_sums,
     mean_and_ci,
     p_value,
     swapped_sums,
@@ -643,7 +645,6 @@ def _check_segments(what: str, segments: object, *, allow_none: bool) -> None:
 # -- sacreBLEU's own arithmetic, for the drop-in command (see the module's docstring) ----------
 
 
-
 @attrs.frozen
 class Score:
     """One BLEU score as sacreBLEU's ``BLEUScore`` holds it (0-100 scale)."""
@@ -687,7 +688,7 @@ class _Tests:
     ones for the bootstrap, ``int64`` ones for approximate randomization, as sacreBLEU makes
     them)."""
 
-    def value(self, rows: Rows) -> float:
+    def value(self, rows: Rows | CompactRows) -> float:
         """The corpus score of ``rows``."""
         raise NotImplementedError
 
@@ -698,7 +699,7 @@ class _Tests:
 
     def resampled(
         self,
-        systems: Sequence[Rows],
+        systems: Sequence[CompactRows],
         seed: int | None,
         resamples: int,
         progress: Callable[[int], object] | None = None,
@@ -716,7 +717,7 @@ class _Tests:
 
     def interval(
         self,
-        rows: Rows,
+        rows: CompactRows,
         resamples: int,
         seed: int | None,
         progress: Callable[[int], object] | None = None,
@@ -736,7 +737,7 @@ class _Tests:
 
     def paired(
         self,
-        systems: Sequence[Rows],
+        systems: Sequence[CompactRows],
         *,
         test: str,
         samples: int,
@@ -773,7 +774,7 @@ class _Tests:
 
     def _bootstrap(
         self,
-        systems: Sequence[Rows],
+        systems: Sequence[CompactRows],
         samples: int,
         seed: int | None,
         baseline_seed: int | None,
@@ -801,8 +802,8 @@ class _Tests:
         self,
         rng: np.random.Generator,
         trials: int,
-        first: Rows,
-        second: Rows,
+        first: CompactRows,
+        second: CompactRows,
         progress: Callable[[int], object] | None,
     ) -> tuple[Scores, Scores]:
         """The scores of each trial's two pseudo-systems, of whole-number statistics
@@ -838,11 +839,11 @@ class Arithmetic(_Tests):
         rows: Rows = np.rint(np.hstack(columns)).astype(np.int64)
         return rows
 
-    def corpus(self, rows: Rows) -> Score:
+    def corpus(self, rows: Rows | CompactRows) -> Score:
         """The corpus score, summed in Python integers as sacreBLEU sums its lists."""
-        return self.score([int(value) for value in rows.sum(axis=0, dtype=np.int64)])
+        return self.score([int(value) for value in column_sums(rows)])
 
-    def value(self, rows: Rows) -> float:
+    def value(self, rows: Rows | CompactRows) -> float:
         """The corpus score of ``rows``."""
         return self.corpus(rows).score
 
@@ -1002,9 +1003,9 @@ class ChrFArithmetic(_Tests):
         rows: Rows = np.hstack([segments.hypothesis, segments.reference, segments.matches])
         return rows.astype(np.int64)
 
-    def value(self, rows: Rows) -> float:
+    def value(self, rows: Rows | CompactRows) -> float:
         """The corpus score of ``rows``."""
-        return float(self.scores(rows.sum(axis=0, keepdims=True, dtype=np.int64))[0])
+        return float(self.scores(column_sums(rows)[None])[0])
 
     def scores(self, stats: npt.NDArray[Any]) -> Scores:
         """The score of each row: ``float32`` numbers for ``float32`` statistics (double
