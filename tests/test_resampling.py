@@ -78,6 +78,17 @@ def test_bootstrap_sums_are_those_of_the_one_calls_rows(segments: int, resamples
         assert expected.max() > 1 << 24  # float32 sums that differ from the exact ones
 
 
+def test_float32_sums_of_short_corpora_past_2_24_are_sacrebleus() -> None:
+    rows = _statistics(300, 3)
+    rows[5, 0] = (1 << 24) - 3  # a sum past 2**24 wherever segment 5 is drawn
+    drawn = np.random.default_rng(5).choice(300, size=(500, 300))
+    blocks = bootstrap_sums(np.random.default_rng(5), [CompactRows.of(rows)], 500, single=True)
+    got = np.concatenate([block[0] for block in blocks])
+    expected = rows.astype(np.float32)[drawn].sum(axis=1)
+    np.testing.assert_array_equal(got, expected)
+    assert not np.array_equal(expected, rows[drawn].sum(axis=1).astype(np.float32))
+
+
 @pytest.mark.parametrize(("segments", "trials"), [(7, 300), (2037, 40), (70_001, 3)])
 def test_swapped_sums_are_those_of_the_one_calls_coins(segments: int, trials: int) -> None:
     first, second = _statistics(segments, 1), _statistics(segments, 2)

@@ -17,8 +17,11 @@ seed gives sacreBLEU's p-values, means and confidence intervals. (Means and inte
 from sacreBLEU's in the sixth significant digit: under numpy 2, sacreBLEU computes the precisions
 of resampled corpora in single precision. And where sacreBLEU takes a seed of 0 in paired tests
 to mean "no seed", here 0 is a seed like any other.) Where sacreBLEU draws all resamples in one
-call, a ``resamples x segments`` matrix, they are drawn, summed and scored here a block of rows
-at a time, so memory does not grow with the number of resamples; the numbers drawn are the same.
+call, a ``resamples x segments`` matrix, they are drawn and summed here a piece at a time (whole
+resamples, or parts of one, of at most about 65,000 draws) and scored a block of resamples at a
+time, from the segments' statistics kept compactly (a byte a count for nearly every segment), so
+memory grows neither with the number of resamples nor with their length; the numbers drawn are
+the same.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.canonical(max_n=2)
