@@ -341,7 +341,7 @@ def _smallest(numbers: npt.NDArray[Any]) -> np.dtype[Any]:
 
 class RowStore:
     """Rows of whole numbers appended a block at a time, kept as :class:`CompactRows` in an
-    array that grows by a quarter when full (in place, where the system can move its pages)."""
+    array that grows by an eighth when full (in place, where the system can move its pages)."""
 
     def __init__(self) -> None:
         self._small: Rows | None = None
@@ -361,7 +361,7 @@ class RowStore:
         end = self._count + len(part)
         if end > len(self._small):
             self._small.resize(
-                (max(end, len(self._small) * 5 // 4), block.shape[1]), refcheck=False
+                (max(end, len(self._small) * 9 // 8), block.shape[1]), refcheck=False
             )
         self._small[self._count : end] = part.small
         self._large_at.append(part.large_at + self._count)
