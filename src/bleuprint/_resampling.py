@@ -12,10 +12,10 @@ number, are made here from those numbers, a flip per bit, the bits left over kep
 piece.
 
 What is resampled is a corpus's statistics, one row of whole numbers per segment, kept compact
-(:func:`compact`, :class:`RowStore`: in the smallest integer type that holds them, a byte or two
-a number rather than eight): each resampled corpus's sums are made from the rows drawn, in
-64-bit integers, or in single precision in the order of the draws, as sacreBLEU sums them
-(:func:`bootstrap_sums`, :func:`swapped_sums`).
+(:class:`CompactRows`, made by :func:`compact` or a :class:`RowStore`: a byte a number for
+nearly every segment's BLEU statistics, rather than eight): each resampled corpus's sums are
+made from the rows drawn, in 64-bit integers, or in single precision in the order of the
+draws, as sacreBLEU sums them (:func:`bootstrap_sums`, :func:`swapped_sums`).
 
 Both the engine's tests (:mod:`bleuprint.significance`) and ``bleuprint sacrebleu``'s own
 arithmetic draw and summarize through these.
