@@ -3,10 +3,19 @@
 sacreBLEU draws every bootstrap resample (numpy's ``Generator.choice``) or every coin flip of
 approximate randomization (``Generator.integers(2, dtype=bool)``) in one call, a
 ``resamples x segments`` matrix (37 GiB for 100,000 resamples of 50,000 segments). Here they
-are drawn a block of rows at a time, about four million draws each, so memory does not grow
-with the number of resamples. Blocks are whole multiples of 32 rows, which leaves numpy's
-generator (it draws booleans 32 to a word) exactly where one call for every row would: the
-blocks, laid end to end, are sacreBLEU's matrix (``tests/test_resampling.py`` checks it).
+are drawn a piece at a time, at most about 65,000 draws (whole resamples where they are
+shorter, else a part of one), so memory grows neither with the number of resamples nor with the
+number of segments beyond the segments' own statistics. The pieces, laid end to end, are
+sacreBLEU's matrix (``tests/test_resampling.py`` checks it): ``choice`` draws one 32-bit number
+a draw, whatever the size asked for, and the coin flips, which numpy makes 32 to a 32-bit
+number, are made here from those numbers, a flip per bit, the bits left over kept for the next
+piece.
+
+What is resampled is a corpus's statistics, one row of whole numbers per segment, kept compact
+(:class:`CompactRows`, made by :func:`compact` or a :class:`RowStore`: a byte a number for
+nearly every segment's BLEU statistics, rather than eight): each resampled corpus's sums are
+made from the rows drawn, in 64-bit integers, or in single precision in the order of the
+draws, as sacreBLEU sums them (:func:`bootstrap_sums`, :func:`swapped_sums`).
 
 Both the engine's tests (:mod:`bleuprint.significance`) and ``bleuprint sacrebleu``'s own
 arithmetic draw and summarize through these.
@@ -14,10 +23,10 @@ arithmetic draw and summarize through these.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator
-from typing import TypeAlias
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeAlias
 
+import attrs
 import numpy as np
 import numpy.typing as npt
 
@@ -31,26 +40,40 @@ DEFAULT_TRIALS = 10000
 Indices: TypeAlias = npt.NDArray[np.intp]
 Coins: TypeAlias = npt.NDArray[np.bool_]
 Scores: TypeAlias = npt.NDArray[np.float64]
+Rows: TypeAlias = npt.NDArray[Any]
+"""One row of a corpus's statistics per segment (whole numbers, in a compact integer type)."""
+Sums: TypeAlias = npt.NDArray[Any]
+"""One row of summed statistics per resampled corpus (``int64``, or ``float32`` as sacreBLEU's)."""
 
-_BLOCK_DRAWS = 1 << 22
-_ROWS = 32
+_DRAWS = 1 << 16  # draws made, and rows gathered, at once
 _MOST_ROWS = 256
+_FLOAT32_EXACT = 1 << 24  # float32 adds whole numbers exactly up to here
 
 
 def block_rows(segments: int) -> int:
-    """Rows of a block of ``segments`` draws each: at most about four million draws (and 256
-    rows), and a whole number of 32-draw words. numpy makes 32 coin flips of each 32-bit number
-    it draws, so a block that ended inside one would change the next block's flips; a block of
-    one row of a million segments is whole words, one of three segments takes 32 rows."""
-    segments = max(segments, 1)
-    unit = _ROWS // math.gcd(segments, _ROWS)
-    rows = _BLOCK_DRAWS // segments // unit * unit
-    return max(unit, min(_MOST_ROWS, rows))
+    """Resamples drawn at once: as many whole ones as about 65,000 draws make, at most 256; a
+    resample of more segments is drawn in pieces of that many draws (:func:`bootstrap_sums`),
+    or whole where its indices are needed (:func:`bootstrap_blocks`)."""
+    return max(1, min(_MOST_ROWS, _DRAWS // max(segments, 1)))
+
+
+def _pieces(segments: int, samples: int) -> Iterator[tuple[int, int, int]]:
+    """The draws of ``samples`` rows of ``segments`` draws each, in the order of one call for
+    all of them, a piece at a time: ``(rows, start, end)``, the next ``rows`` rows' draws for
+    segments ``start`` to ``end``. A piece is whole rows, or a part of one row."""
+    if segments <= _DRAWS:
+        step = block_rows(segments)
+        for first in range(0, samples, step):
+            yield min(step, samples - first), 0, segments
+        return
+    for _ in range(samples):
+        for start in range(0, segments, _DRAWS):
+            yield 1, start, min(start + _DRAWS, segments)
 
 
 def bootstrap_blocks(rng: np.random.Generator, segments: int, resamples: int) -> Iterator[Indices]:
-    """The resamples' segment indices, a block of rows at a time (row ``k`` lists the segments
-    of resample ``k``): the numbers of sacreBLEU's one call for all of them."""
+    """The resamples' segment indices, a block of whole rows at a time (row ``k`` lists the
+    segments of resample ``k``): the numbers of sacreBLEU's one call for all of them."""
     step = block_rows(segments)
     for start in range(0, resamples, step):
         indices: Indices = rng.choice(segments, size=(min(step, resamples - start), segments))
@@ -58,19 +81,307 @@ def bootstrap_blocks(rng: np.random.Generator, segments: int, resamples: int) ->
 
 
 def coin_blocks(rng: np.random.Generator, trials: int, segments: int) -> Iterator[Coins]:
-    """The coin flips of approximate randomization, a block of trials at a time (one row per
-    trial, one flip per segment): the numbers of sacreBLEU's one call for all of them."""
+    """The coin flips of approximate randomization, a block of whole trials at a time (one row
+    per trial, one flip per segment): the numbers of sacreBLEU's one call for all of them."""
+    coins = _Coins(rng)
     step = block_rows(segments)
     for start in range(0, trials, step):
-        yield rng.integers(2, size=(min(step, trials - start), segments), dtype=bool)
+        rows = min(step, trials - start)
+        yield coins.draw(rows * segments).reshape(rows, segments)
 
 
-def draw_counts(block: Indices, segments: int) -> npt.NDArray[np.float64]:
-    """How often each segment was drawn into each resample of a block (one row per resample),
-    so a resample's sums are a matrix product with the segments' statistics."""
-    cells = block + segments * np.arange(len(block))[:, None]
-    counts = np.bincount(cells.ravel(), minlength=len(block) * segments)
-    return counts.reshape(len(block), segments).astype(np.float64)
+class _Coins:
+    """Coin flips drawn as numpy's ``integers(2, dtype=bool)`` draws them in one call: the bits
+    of 32-bit numbers, lowest first; a bit left over in one draw is the next draw's first."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self._rng = rng
+        self._left: Coins = np.zeros(0, dtype=bool)
+
+    def draw(self, count: int) -> Coins:
+        words = -(-(count - len(self._left)) // 32)
+        numbers = self._rng.integers(1 << 32, size=max(words, 0), dtype=np.uint32)
+        bits = np.unpackbits(numbers.astype("<u4").view(np.uint8), bitorder="little")
+        flips = np.concatenate([self._left, bits.view(np.bool_)])
+        self._left = flips[count:].copy()
+        return flips[:count]
+
+
+def bootstrap_sums(
+    rng: np.random.Generator,
+    systems: Sequence[CompactRows],
+    resamples: int,
+    *,
+    single: bool = False,
+) -> Iterator[list[Sums]]:
+    """The sums of the rows of each resampled corpus (bootstrap resampling, the draws of
+    sacreBLEU's one call), for each system's rows (all resampled alike), a block of resamples
+    at a time: ``int64`` sums, or with ``single`` sacreBLEU's ``float32`` ones (numpy adds
+    ``float32`` rows one after the other: exactly, while a sum stays within 2**24)."""
+    segments = len(systems[0])
+    sums = [_Resampled(rows, single) for rows in systems]
+    for rows, start, end in _pieces(segments, resamples):
+        indices = rng.choice(segments, size=(rows, end - start))
+        for resampled in sums:
+            resampled.add(indices)
+        if end == segments:
+            yield [resampled.done() for resampled in sums]
+
+
+class _Resampled:
+    """The sums of the rows drawn into resampled corpora, as the draws come."""
+
+    def __init__(self, rows: CompactRows, single: bool) -> None:
+        self._rows = rows
+        self._single = single
+        self._unsigned = rows.dtype.kind == "u"  # (sums of signed numbers can come back down)
+        self._summed = np.int64 if rows.dtype.kind in "iub" else np.float64
+        self._exact: Sums | None = None
+        self._float32: Sums | None = None
+        self._columns: npt.NDArray[np.float64] | None = None
+
+    def add(self, indices: Indices) -> None:
+        drawn: Rows | None = None  # (resamples, draws, columns), taken where needed
+        if indices.shape[1] == len(self._rows) <= _DRAWS:
+            exact = self._counted(indices)
+        else:
+            drawn = self._rows.take(indices)
+            exact = np.einsum("rdc->rc", drawn, dtype=self._summed)
+        if self._exact is not None:
+            exact += self._exact
+        self._exact = exact
+        if not self._single:
+            return
+        float32 = exact.astype(np.float32)
+        rounded = exact > _FLOAT32_EXACT if self._unsigned else np.ones(exact.shape, dtype=bool)
+        if rounded.any():
+            if drawn is None:
+                drawn = self._rows.take(indices)
+            rows, columns = np.nonzero(rounded)
+            before = (
+                np.zeros(len(rows), np.float32)
+                if self._float32 is None
+                else self._float32[rows, columns]
+            )
+            added = np.column_stack([before, drawn[rows, :, columns].astype(np.float32)])
+            float32[rows, columns] = np.cumsum(added, axis=1)[:, -1]  # one after the other
+        self._float32 = float32
+
+    def _counted(self, indices: Indices) -> Sums:
+        """The sums of whole resamples of a short corpus: how often each segment was drawn
+        into each, times the rows (a matrix product, exact in double precision for whole
+        numbers: far faster than adding the rows drawn)."""
+        segments = len(self._rows)
+        if self._columns is None:
+            self._columns = self._rows.rows(0, segments).astype(np.float64)
+        cells = indices + segments * np.arange(len(indices))[:, None]
+        counts = np.bincount(cells.ravel(), minlength=len(indices) * segments)
+        sums = counts.reshape(len(indices), segments).astype(np.float64) @ self._columns
+        return np.rint(sums).astype(np.int64) if self._summed is np.int64 else sums
+
+    def done(self) -> Sums:
+        """The sums of the resamples drawn since the last call."""
+        sums = self._float32 if self._single else self._exact
+        assert sums is not None
+        self._exact = self._float32 = None
+        return sums
+
+
+def swapped_sums(
+    rng: np.random.Generator, first: CompactRows, second: CompactRows, trials: int
+) -> Iterator[tuple[Sums, Sums]]:
+    """The ``int64`` sums of approximate randomization's pseudo-systems, a block of trials at
+    a time: one takes ``first``'s row of a segment where the trial's coin (sacreBLEU's draw)
+    says so and ``second``'s elsewhere, the other the rest."""
+    seconds = second.sum()
+    both = first.sum() + seconds
+    coins = _Coins(rng)
+    swapped: Sums | None = None
+    for rows, start, end in _pieces(len(first), trials):
+        flips = coins.draw(rows * (end - start)).reshape(rows, end - start)
+        # Whole numbers, far below 2**53: exact in double precision, as a matrix product.
+        differences = first.rows(start, end).astype(np.float64) - second.rows(start, end)
+        part = np.rint(flips.astype(np.float64) @ differences).astype(np.int64)
+        swapped = part if swapped is None else swapped + part
+        if end == len(first):
+            taken = seconds + swapped
+            yield taken, both - taken
+            swapped = None
+
+
+_NARROW = (np.uint8, np.uint16, np.uint32)
+_ASIDE = 16  # at most one row in this many is kept aside
+
+
+@attrs.frozen
+class CompactRows:
+    """Rows of whole numbers in the narrowest unsigned type that holds nearly all of them
+    whole: a segment's BLEU statistics are counts below 255, a byte each. A rare row with a
+    larger (or negative) number is kept whole aside, its numbers all the type's largest, which
+    marks it. A million segments' BLEU statistics take 10 MB, not the 80 MB of ``int64`` rows.
+
+    >>> rows = CompactRows.of(np.array([[3, 1]] * 20 + [[300, 2]]))
+    >>> rows.small.dtype.name, rows.small[-1].tolist(), rows.take(np.array([20, 0])).tolist()
+    ('uint8', [255, 255], [[300, 2], [3, 1]])
+    >>> rows.sum().tolist()
+    [360, 22]
+    """
+
+    small: Rows
+    large_at: Indices  # the rows kept aside, in order
+    large: Rows
+
+    @classmethod
+    def of(cls, rows: Rows, dtype: np.dtype[Any] | None = None) -> CompactRows:
+        """The rows of a matrix (one row per segment), in the narrowest type that holds nearly
+        all of them (or in ``dtype``)."""
+        rows = np.asarray(rows)
+        if dtype is None:
+            dtype = _narrowest(rows)
+        if dtype.kind != "u" or rows.dtype.kind not in "iub":
+            nothing_aside = np.zeros((0, rows.shape[1]), np.uint8)
+            return cls(rows.astype(dtype), np.zeros(0, np.intp), nothing_aside)
+        largest = np.iinfo(dtype).max
+        aside = ((rows < 0) | (rows >= largest)).any(axis=1)
+        small = rows.clip(0, largest).astype(dtype)
+        small[aside] = largest
+        large_at = np.flatnonzero(aside)
+        large = rows[large_at]
+        return cls(small, large_at, large.astype(_smallest(large)))
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[CompactRows]) -> CompactRows:
+        """The rows of several parts, one part after the other, in the widest part's type."""
+        dtype = np.result_type(*(part.small.dtype for part in parts))
+        parts = [
+            part if part.small.dtype == dtype else cls.of(part.rows(0, len(part)), dtype)
+            for part in parts
+        ]
+        starts = np.cumsum([0, *(len(part) for part in parts[:-1])])
+        return cls(
+            np.concatenate([part.small for part in parts]),
+            np.concatenate([part.large_at + start for part, start in zip(parts, starts)]),
+            np.concatenate([part.large for part in parts]),
+        )
+
+    def __len__(self) -> int:
+        return len(self.small)
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The smallest type that holds every number."""
+        return np.result_type(self.small.dtype, self.large.dtype)
+
+    def take(self, indices: Indices) -> Rows:
+        """The rows at ``indices`` (an array of any shape; a row of numbers for each)."""
+        drawn = np.take(self.small, indices, axis=0)
+        if not len(self.large_at):
+            return drawn
+        marked = drawn[..., 0] == np.iinfo(self.small.dtype).max
+        if not marked.any():
+            return drawn
+        rows = drawn.astype(self.dtype)
+        rows[marked] = self.large[np.searchsorted(self.large_at, indices[marked])]
+        return rows
+
+    def rows(self, start: int, end: int) -> Rows:
+        """Rows ``start`` to ``end``."""
+        return self.take(np.arange(start, end))
+
+    def sum(self) -> Rows:
+        """The sum of each column (``int64`` for whole numbers)."""
+        whole = self.small.dtype.kind in "iub"
+        summed: Rows = self.small.sum(axis=0, dtype=np.int64 if whole else None)
+        if len(self.large_at):
+            summed -= len(self.large_at) * int(np.iinfo(self.small.dtype).max)
+            summed += self.large.sum(axis=0, dtype=summed.dtype)
+        return summed
+
+
+def _narrowest(rows: Rows) -> np.dtype[Any]:
+    """The narrowest unsigned type whose largest number marks at most one row in 16 (a row
+    kept aside), else the smallest type that holds every number."""
+    if rows.dtype.kind not in "iub":
+        return rows.dtype
+    for narrow in _NARROW:
+        largest = np.iinfo(narrow).max
+        if np.count_nonzero(((rows < 0) | (rows >= largest)).any(axis=1)) * _ASIDE <= len(rows):
+            return np.dtype(narrow)
+    return _smallest(rows)
+
+
+def compact(columns: Sequence[npt.NDArray[Any]]) -> CompactRows:
+    """Columns (one entry, or a row of entries, per segment) side by side as
+    :class:`CompactRows`, made a few thousand rows at a time."""
+    matrices = [np.asarray(column).reshape(len(column), -1) for column in columns]
+    count = len(matrices[0])
+    parts = [
+        CompactRows.of(np.hstack([matrix[start : start + _DRAWS] for matrix in matrices]))
+        for start in range(0, max(count, 1), _DRAWS)
+    ]
+    return parts[0] if len(parts) == 1 else CompactRows.concatenate(parts)
+
+
+def column_sums(rows: Rows | CompactRows) -> Rows:
+    """The sum of each column of ``rows`` (``int64`` for whole numbers)."""
+    if isinstance(rows, CompactRows):
+        return rows.sum()
+    summed: Rows = rows.sum(axis=0, dtype=np.int64 if rows.dtype.kind in "iub" else None)
+    return summed
+
+
+def _smallest(numbers: npt.NDArray[Any]) -> np.dtype[Any]:
+    """The smallest integer type that holds ``numbers`` (whole numbers)."""
+    if not numbers.size:
+        return np.dtype(np.uint8)
+    return np.result_type(
+        np.min_scalar_type(numbers.min()), np.min_scalar_type(numbers.max()), np.uint8
+    )
+
+
+class RowStore:
+    """Rows of whole numbers appended a block at a time, kept as :class:`CompactRows` in an
+    array that grows by an eighth when full (in place, where the system can move its pages)."""
+
+    def __init__(self) -> None:
+        self._small: Rows | None = None
+        self._count = 0
+        self._large_at: list[Indices] = []
+        self._large: list[Rows] = []
+
+    def append(self, block: Rows) -> None:
+        part = CompactRows.of(block)
+        if self._small is None:
+            self._small = np.empty((0, block.shape[1]), part.small.dtype)
+        if part.small.dtype != self._small.dtype:
+            dtype = np.result_type(part.small.dtype, self._small.dtype)
+            if dtype != self._small.dtype:  # the rows so far, in the wider type
+                self._widen(dtype)
+            part = CompactRows.of(part.rows(0, len(part)), dtype)
+        end = self._count + len(part)
+        if end > len(self._small):
+            self._small.resize(
+                (max(end, len(self._small) * 9 // 8), block.shape[1]), refcheck=False
+            )
+        self._small[self._count : end] = part.small
+        self._large_at.append(part.large_at + self._count)
+        self._large.append(part.large)
+        self._count = end
+
+    def _widen(self, dtype: np.dtype[Any]) -> None:
+        rows = self.rows
+        widened = CompactRows.of(rows.rows(0, len(rows)), dtype)
+        self._small = widened.small
+        self._large_at, self._large = [widened.large_at], [widened.large]
+
+    @property
+    def rows(self) -> CompactRows:
+        """The rows appended, in order (the store's own arrays: append no more)."""
+        assert self._small is not None
+        self._small.resize((self._count, self._small.shape[1]), refcheck=False)
+        self._large_at = [np.concatenate(self._large_at)]
+        self._large = [np.concatenate(self._large)]
+        return CompactRows(self._small, self._large_at[0], self._large[0])
 
 
 def mean_and_ci(scores: Scores) -> tuple[float, float]:

@@ -17,8 +17,11 @@ seed gives sacreBLEU's p-values, means and confidence intervals. (Means and inte
 from sacreBLEU's in the sixth significant digit: under numpy 2, sacreBLEU computes the precisions
 of resampled corpora in single precision. And where sacreBLEU takes a seed of 0 in paired tests
 to mean "no seed", here 0 is a seed like any other.) Where sacreBLEU draws all resamples in one
-call, a ``resamples x segments`` matrix, they are drawn, summed and scored here a block of rows
-at a time, so memory does not grow with the number of resamples; the numbers drawn are the same.
+call, a ``resamples x segments`` matrix, they are drawn and summed here a piece at a time (whole
+resamples, or parts of one, of at most about 65,000 draws) and scored a block of resamples at a
+time, from the segments' statistics kept compactly (a byte a count for nearly every segment), so
+memory grows neither with the number of resamples nor with their length; the numbers drawn are
+the same.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.canonical(max_n=2)
@@ -33,7 +36,7 @@ at a time, so memory does not grow with the number of resamples; the numbers dra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal, TypeAlias
 
 import attrs
@@ -43,12 +46,16 @@ import numpy.typing as npt
 from bleuprint import _resampling
 from bleuprint._engine import BLEUScore
 from bleuprint._resampling import (
+    CompactRows,
     Indices,
+    Sums,
     bootstrap_blocks,
+    bootstrap_sums,
     coin_blocks,
-    draw_counts,
+    compact,
     mean_and_ci,
     p_value,
+    swapped_sums,
 )
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
@@ -110,7 +117,7 @@ def bootstrap_confidence(
     _check_segments(system)
     check_positive_whole("resamples", resamples)
     rng = np.random.default_rng(seed)
-    (scores,) = score.corpora([system], bootstrap_blocks(rng, len(system), resamples), progress)
+    (scores,) = score.resampled([system], rng, resamples, progress)
     mean, ci = mean_and_ci(scores)
     return SignificanceResult(score.corpus(system), mean=mean, ci=ci)
 
@@ -147,8 +154,7 @@ def _paired_bootstraps(
     score = _Scoring.of(scorer)
     check_positive_whole("resamples", resamples)
     rng = np.random.default_rng(seed)
-    blocks = bootstrap_blocks(rng, len(systems[0]), resamples)
-    baseline_scores, *others_scores = score.corpora(systems, blocks, progress)
+    baseline_scores, *others_scores = score.resampled(systems, rng, resamples, progress)
     baseline_score = score.corpus(systems[0])
     results = [SignificanceResult(baseline_score, None, *mean_and_ci(baseline_scores))]
     for system, system_scores in zip(systems[1:], others_scores):
@@ -187,16 +193,10 @@ def paired_approximate_randomization(
     rng = np.random.default_rng(seed)
     system_score = score.corpus(system)
     observed = abs(score.corpus(baseline) - system_score)
-    # Both outputs in one pool of rows: the baseline's segment i is row i, the system's n + i.
-    pool = SegmentStats.concatenate([baseline, system])
-    own, other = np.arange(len(system)), np.arange(len(system)) + len(system)
-    first, second = score.corpora(
-        [pool, pool], _swapped(rng, trials, own, other), progress, paired=False
-    )
+    first, second = score.swapped(baseline, system, rng, trials, progress)
     result = SignificanceResult(system_score, p_value(np.abs(first - second), observed))
     if confidence_resamples > 0:
-        blocks = bootstrap_blocks(rng, len(system), confidence_resamples)
-        (scores,) = score.corpora([system], blocks, progress)
+        (scores,) = score.resampled([system], rng, confidence_resamples, progress)
         mean, ci = mean_and_ci(scores)
         result = attrs.evolve(result, mean=mean, ci=ci)
     return result
@@ -276,61 +276,87 @@ class _Scoring:
         """The score of the corpus of all ``segments``."""
         return self.one(self.total(segments))
 
-    def corpora(
+    def resampled(
         self,
         pools: Sequence[SegmentStats],
-        blocks: Iterator[Indices | tuple[Indices, ...]],
+        rng: np.random.Generator,
+        resamples: int,
         progress: Progress | None,
-        *,
-        paired: bool = True,
     ) -> list[Matrix]:
-        """The score of each corpus, for each pool: row ``k`` of a block lists the rows of the
-        pool that make up corpus ``k``, in order. With ``paired``, a block serves every pool;
-        otherwise a block is a tuple of one array per pool."""
-        columns = [_columns(pool) if self.engine is not None else None for pool in pools]
+        """The score of each bootstrap resample of each pool (of one length, all resampled
+        alike, drawn from ``rng``)."""
         scores: list[list[Matrix]] = [[] for _ in pools]
-        for block in blocks:
-            # Paired pools (of one length) share a block, and so its draw counts.
-            shared = _Draws(np.asarray(block)) if paired else None
-            for number, pool in enumerate(pools):
-                draws = shared or _Draws(np.asarray(block[number]))
-                scores[number].append(self._scored(pool, columns[number], draws))
-                if progress is not None:
-                    progress(len(draws.rows))
+        if self.engine is not None:
+            rows = [_rows(pool) for pool in pools]
+            for sums in bootstrap_sums(rng, rows, resamples):
+                for number, (pool, part) in enumerate(zip(pools, sums)):
+                    scores[number].append(self._scored(pool, part))
+                    _tell(progress, len(part))
+        else:
+            for block in bootstrap_blocks(rng, len(pools[0]), resamples):
+                for number, pool in enumerate(pools):
+                    scores[number].append(self._taken(pool, block))
+                    _tell(progress, len(block))
         return [np.concatenate(pool_scores) for pool_scores in scores]
 
-    def _scored(self, pool: SegmentStats, columns: Matrix | None, draws: _Draws) -> Matrix:
-        if self.engine is not None and columns is not None:
-            sums = draws.counts(len(pool)) @ columns
-            return self.engine.score_segments(_as_rows(pool, sums)).scores
-        return np.array([self.corpus(pool.take(rows)) for rows in draws.rows])
+    def swapped(
+        self,
+        baseline: SegmentStats,
+        system: SegmentStats,
+        rng: np.random.Generator,
+        trials: int,
+        progress: Progress | None,
+    ) -> tuple[Matrix, Matrix]:
+        """The scores of approximate randomization's pseudo-systems in each trial: the first
+        takes the baseline's segment where the trial's coin says so and the system's
+        elsewhere, the second the rest."""
+        scores: tuple[list[Matrix], list[Matrix]] = ([], [])
+        if self.engine is not None:
+            for sums in swapped_sums(rng, _rows(baseline), _rows(system), trials):
+                for side, part in enumerate(sums):
+                    scores[side].append(self._scored(baseline, part))
+                    _tell(progress, len(part))
+        else:
+            # Both outputs in one pool of rows: the baseline's segment i is row i, the
+            # system's n + i.
+            pool = SegmentStats.concatenate([baseline, system])
+            own, other = np.arange(len(system)), np.arange(len(system)) + len(system)
+            for swaps in coin_blocks(rng, trials, len(own)):
+                for side, rows in enumerate(
+                    (np.where(swaps, own, other), np.where(swaps, other, own))
+                ):
+                    scores[side].append(self._taken(pool, rows))
+                    _tell(progress, len(rows))
+        return np.concatenate(scores[0]), np.concatenate(scores[1])
+
+    def _scored(self, pool: SegmentStats, sums: Sums) -> Matrix:
+        """The scores of corpora of ``pool``'s segments, from the sums of their rows."""
+        assert self.engine is not None
+        return self.engine.score_segments(_as_rows(pool, sums.astype(np.float64))).scores
+
+    def _taken(self, pool: SegmentStats, block: Indices) -> Matrix:
+        """The scores of corpora of ``pool``'s segments, row ``k`` of ``block`` listing corpus
+        ``k``'s, each summed as the definition sums it."""
+        return np.array([self.corpus(pool.take(rows)) for rows in block])
 
 
-class _Draws:
-    """The rows of a block of resamples, and how often each segment was drawn into each
-    (computed once, when first asked for)."""
-
-    def __init__(self, rows: Indices) -> None:
-        self.rows = rows
-        self._counts: Matrix | None = None
-
-    def counts(self, segments: int) -> Matrix:
-        if self._counts is None:
-            self._counts = draw_counts(self.rows, segments)
-        return self._counts
+def _tell(progress: Progress | None, done: int) -> None:
+    if progress is not None:
+        progress(done)
 
 
-def _columns(segments: SegmentStats) -> Matrix:
-    """Every additive statistic of each segment, one row per segment: the hypothesis length,
-    the reference length, the matches of orders 1 to N, then the totals (sacreBLEU's layout)."""
-    return np.column_stack(
+def _rows(segments: SegmentStats) -> CompactRows:
+    """Every additive statistic of each segment, one compact row per segment: the hypothesis
+    length, the reference length, the matches of orders 1 to N, then the totals (sacreBLEU's
+    layout)."""
+    return compact(
         [
             segments.hypothesis_lengths,
             segments.reference_lengths,
             segments.matches,
             segments.totals,
         ]
-    ).astype(np.float64)
+    )
 
 
 def _as_rows(pool: SegmentStats, sums: Matrix) -> SegmentStats:
@@ -341,15 +367,6 @@ def _as_rows(pool: SegmentStats, sums: Matrix) -> SegmentStats:
     return SegmentStats(
         sums[:, 2 : 2 + n], sums[:, 2 + n :], sums[:, 0], sums[:, 1], counts, pool.counting
     )
-
-
-def _swapped(
-    rng: np.random.Generator, trials: int, own: Indices, other: Indices
-) -> Iterator[tuple[Indices, Indices]]:
-    """For each block of trials, the rows of the two pseudo-systems: pseudo-system A takes the
-    baseline's segment where the trial's coin says so and the system's elsewhere, B the rest."""
-    for swaps in coin_blocks(rng, trials, len(own)):
-        yield np.where(swaps, own, other), np.where(swaps, other, own)
 
 
 def _check_segments(segments: SegmentStats) -> None:

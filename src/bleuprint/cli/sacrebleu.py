@@ -47,7 +47,15 @@ from bleuprint._io import (
     display_name,
     standard_input,
 )
-from bleuprint._resampling import DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TRIALS
+from bleuprint._resampling import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    CompactRows,
+    Rows,
+    RowStore,
+    column_sums,
+)
 from bleuprint._result import Signature
 from bleuprint._streaming import Files, LineBlock, line_blocks
 from bleuprint.cli import sacrebleu_tables
@@ -66,7 +74,7 @@ from bleuprint.cli.progress import Progress, Update
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.compat import sacrebleu as sacrebleu_definition
 from bleuprint.compat._chrf import ChrF, ChrFStats
-from bleuprint.compat.sacrebleu import Arithmetic, ChrFArithmetic, Rows, SacreBLEUChrF
+from bleuprint.compat.sacrebleu import Arithmetic, ChrFArithmetic, SacreBLEUChrF
 from bleuprint.exceptions import ConfigurationError, InputError
 
 _FORMATS = ("json", "text", "latex")
@@ -490,10 +498,10 @@ def _counted(  # noqa: PLR0917 - one caller
     write: Callable[[Rows], object] | None,
 ) -> tuple[list[_Metric], int]:
     """The metrics counted on every system, a block of lines at a time, and the number of
-    lines: each segment's rows kept with ``keep`` (for a test), else each block's sum; the
-    first system's rows of each block given to ``write`` as they come (``-sl``). Warns, once
-    the blocks are read, as sacreBLEU does as it reads the files."""
-    rows: list[list[list[Rows]]] = [[[] for _ in range(systems)] for _ in metrics]
+    lines: each segment's rows kept with ``keep`` (for a test, compactly: a :class:`RowStore`),
+    else each block's sum; the first system's rows of each block given to ``write`` as they
+    come (``-sl``). Warns, once the blocks are read, as sacreBLEU does as it reads the files."""
+    rows = [[RowStore() for _ in range(systems)] for _ in metrics]
     tokenized = [0] * systems
     warn = "bleu" in arguments.metrics and not (
         arguments.bleu_force or arguments.sentence_level or arguments.quiet
@@ -506,7 +514,7 @@ def _counted(  # noqa: PLR0917 - one caller
                 block_rows = metric.count(block, system)
                 if write is not None:
                     write(block_rows)
-                kept[system].append(_kept(block_rows) if keep else block_rows.sum(0, keepdims=True))
+                kept[system].append(block_rows if keep else block_rows.sum(0, keepdims=True))
         if warn:
             for system in range(systems):
                 tokenized[system] += tokenized_lines(block.data[system], tokenized[system])
@@ -518,18 +526,10 @@ def _counted(  # noqa: PLR0917 - one caller
         if count >= TOKENIZED_LINES:
             print(_TOKENIZED, file=sys.stderr)
     counted = [
-        attrs.evolve(metric, rows=[np.concatenate(system) for system in kept])
+        attrs.evolve(metric, rows=[system.rows for system in kept])
         for metric, kept in zip(metrics, rows)
     ]
     return counted, lines
-
-
-def _kept(rows: Rows) -> Rows:
-    """Rows kept for a test, in half the memory: a segment's counts are far below 2**31, and
-    the tests' sums of them are made in 64 bits (numpy sums 32-bit integers in 64)."""
-    if rows.size and (rows.min() < 0 or rows.max() >= 1 << 31):
-        return rows  # (not a count of a line)
-    return rows.astype(np.int32)
 
 
 _TOKENIZED = (
@@ -599,7 +599,7 @@ class _Metric:
     signature: _SacreBLEUSignature
     arithmetic: Arithmetic | ChrFArithmetic
     count: Callable[[LineBlock, int], Rows] = attrs.field(eq=False)
-    rows: list[Rows] = attrs.Factory(list)
+    rows: list[CompactRows] = attrs.Factory(list)
 
     def score(self, stats: Sequence[int]) -> _Score:
         """The score of statistics summed as sacreBLEU sums them (Python integers)."""
@@ -611,7 +611,7 @@ class _Metric:
     def corpus(self, system: int, test: SignificanceTest | None, progress: Update | None) -> _Score:
         """A system's corpus score, with its bootstrap interval where ``test`` asks for one."""
         rows = self.rows[system]
-        score = self.score([int(value) for value in rows.sum(axis=0)])
+        score = self.score([int(value) for value in column_sums(rows)])
         if test is None:
             return score
         mean, ci = self.arithmetic.interval(rows, test.samples, test.seed, progress)

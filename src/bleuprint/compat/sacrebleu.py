@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -44,13 +44,14 @@ import numpy.typing as npt
 from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
 from bleuprint._engine import BLEUScore
 from bleuprint._resampling import (
-    Indices,
+    CompactRows,
+    Rows,
     Scores,
-    bootstrap_blocks,
-    coin_blocks,
-    draw_counts,
+    bootstrap_sums,
+    column_sums,
     mean_and_ci,
     p_value,
+    swapped_sums,
 )
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._segments import SegmentStats
@@ -643,12 +644,6 @@ def _check_segments(what: str, segments: object, *, allow_none: bool) -> None:
 
 # -- sacreBLEU's own arithmetic, for the drop-in command (see the module's docstring) ----------
 
-_SUMMED_DRAWS = 1 << 18  # draws summed at once: bounds the memory of a bootstrap
-_FLOAT32_EXACT = 1 << 24  # float32 adds whole numbers exactly up to here
-
-Rows = npt.NDArray[Any]
-"""One row per segment: ``[hyp_len, ref_len, *matches, *totals]``, sacreBLEU's layout."""
-
 
 @attrs.frozen
 class Score:
@@ -693,7 +688,7 @@ class _Tests:
     ones for the bootstrap, ``int64`` ones for approximate randomization, as sacreBLEU makes
     them)."""
 
-    def value(self, rows: Rows) -> float:
+    def value(self, rows: Rows | CompactRows) -> float:
         """The corpus score of ``rows``."""
         raise NotImplementedError
 
@@ -704,42 +699,25 @@ class _Tests:
 
     def resampled(
         self,
-        systems: Sequence[Rows],
-        blocks: Iterable[Indices],
+        systems: Sequence[CompactRows],
+        seed: int | None,
+        resamples: int,
         progress: Callable[[int], object] | None = None,
     ) -> list[Scores]:
-        """Each system's score on each bootstrap resample, a block of resamples at a time, on
-        ``float32`` statistics as in sacreBLEU: a block's counts of draws times the rows (one
-        matrix product for every system), which are sacreBLEU's ``float32`` sums wherever
-        those are exact (below 2**24); elsewhere the draws are summed in ``float32`` as
-        sacreBLEU sums them."""
-        columns = np.hstack(systems).astype(np.float64)
+        """Each system's score on each bootstrap resample (all drawn alike, from ``seed``), a
+        block of resamples at a time, on the ``float32`` sums sacreBLEU makes of them."""
+        rng = np.random.default_rng(seed)
         scores: list[list[Scores]] = [[] for _ in systems]
-        for block in blocks:
-            sums = draw_counts(block, len(columns)) @ columns
-            if sums.max(initial=0) > _FLOAT32_EXACT:
-                sums = np.hstack([self._float32_sums(rows, block) for rows in systems])
-            for number, part in enumerate(np.hsplit(sums.astype(np.float32), len(systems))):
+        for sums in bootstrap_sums(rng, systems, resamples, single=True):
+            for number, part in enumerate(sums):
                 scores[number].append(self.scores(part))
             if progress is not None:
-                progress(len(block) * len(systems))
+                progress(len(sums[0]) * len(systems))
         return [np.concatenate(system) for system in scores]
-
-    @staticmethod
-    def _float32_sums(rows: Rows, block: Indices) -> npt.NDArray[np.float32]:
-        """sacreBLEU's sums of a block's resamples: its ``float32`` rows added up in numpy."""
-        as_float32 = rows.astype(np.float32)
-        step = max(1, _SUMMED_DRAWS // len(rows))
-        return np.vstack(
-            [
-                as_float32[block[start : start + step]].sum(axis=1)
-                for start in range(0, len(block), step)
-            ]
-        )
 
     def interval(
         self,
-        rows: Rows,
+        rows: CompactRows,
         resamples: int,
         seed: int | None,
         progress: Callable[[int], object] | None = None,
@@ -751,8 +729,7 @@ class _Tests:
         # plain ``bleuprint score``, whose default preset is this module's) does without.
         import statistics  # noqa: PLC0415
 
-        blocks = bootstrap_blocks(np.random.default_rng(seed), len(rows), resamples)
-        scores = self.resampled([rows], blocks, progress)[0]
+        scores = self.resampled([rows], seed, resamples, progress)[0]
         ordered = sorted(scores.tolist() if scores.dtype == np.float64 else list(scores))
         lower = len(ordered) // 40
         half = 0.5 * (ordered[len(ordered) - lower - 1] - ordered[lower])
@@ -760,7 +737,7 @@ class _Tests:
 
     def paired(
         self,
-        systems: Sequence[Rows],
+        systems: Sequence[CompactRows],
         *,
         test: str,
         samples: int,
@@ -797,7 +774,7 @@ class _Tests:
 
     def _bootstrap(
         self,
-        systems: Sequence[Rows],
+        systems: Sequence[CompactRows],
         samples: int,
         seed: int | None,
         baseline_seed: int | None,
@@ -806,21 +783,18 @@ class _Tests:
         """The baseline's resampled scores for its interval, and for each other system both
         systems' scores on the resamples of its test."""
 
-        def draws(seed: int | None) -> Iterator[Indices]:
-            return bootstrap_blocks(np.random.default_rng(seed), len(systems[0]), samples)
-
         if seed is not None and seed == baseline_seed:
             # Every test draws from a generator seeded alike, so the same resamples: they are
             # drawn and summed once, for every system at once (progress counts the corpora
             # sacreBLEU scores: the baseline's once per test).
             count = len(systems)
             counted = None if progress is None else _scaled(progress, 2 * count - 1, count)
-            every = self.resampled(systems, draws(seed), counted)
+            every = self.resampled(systems, seed, samples, counted)
             return every[0], [(every[0], scores) for scores in every[1:]]
-        (interval,) = self.resampled(systems[:1], draws(baseline_seed), progress)
+        (interval,) = self.resampled(systems[:1], baseline_seed, samples, progress)
         pairs = []
         for system in systems[1:]:
-            first, second = self.resampled([systems[0], system], draws(seed), progress)
+            first, second = self.resampled([systems[0], system], seed, samples, progress)
             pairs.append((first, second))
         return interval, pairs
 
@@ -828,22 +802,19 @@ class _Tests:
         self,
         rng: np.random.Generator,
         trials: int,
-        first: Rows,
-        second: Rows,
+        first: CompactRows,
+        second: CompactRows,
         progress: Callable[[int], object] | None,
     ) -> tuple[Scores, Scores]:
         """The scores of each trial's two pseudo-systems, of whole-number statistics
         (``numpy.int64``) as sacreBLEU makes them: one takes ``first``'s segment where the coin
-        says so and ``second``'s elsewhere, the other the rest. The sums are matrix products in
-        ``float64``, exact for whole numbers below 2**53 (far above any corpus's counts)."""
-        both = np.vstack([first, second]).astype(np.float64)
+        says so and ``second``'s elsewhere, the other the rest."""
         scores: tuple[list[Scores], list[Scores]] = ([], [])
-        for chosen in coin_blocks(rng, trials, len(first)):
-            for side, coins in enumerate((chosen, ~chosen)):
-                sums = np.hstack([coins, ~coins]).astype(np.float64) @ both
-                scores[side].append(self.scores(sums.astype(np.int64)))
+        for sums in swapped_sums(rng, first, second, trials):
+            for side, side_sums in enumerate(sums):
+                scores[side].append(self.scores(side_sums))
             if progress is not None:
-                progress(2 * len(chosen))
+                progress(2 * len(sums[0]))
         return np.concatenate(scores[0]), np.concatenate(scores[1])
 
 
@@ -868,11 +839,11 @@ class Arithmetic(_Tests):
         rows: Rows = np.rint(np.hstack(columns)).astype(np.int64)
         return rows
 
-    def corpus(self, rows: Rows) -> Score:
+    def corpus(self, rows: Rows | CompactRows) -> Score:
         """The corpus score, summed in Python integers as sacreBLEU sums its lists."""
-        return self.score([int(value) for value in rows.sum(axis=0)])
+        return self.score([int(value) for value in column_sums(rows)])
 
-    def value(self, rows: Rows) -> float:
+    def value(self, rows: Rows | CompactRows) -> float:
         """The corpus score of ``rows``."""
         return self.corpus(rows).score
 
@@ -1032,9 +1003,9 @@ class ChrFArithmetic(_Tests):
         rows: Rows = np.hstack([segments.hypothesis, segments.reference, segments.matches])
         return rows.astype(np.int64)
 
-    def value(self, rows: Rows) -> float:
+    def value(self, rows: Rows | CompactRows) -> float:
         """The corpus score of ``rows``."""
-        return float(self.scores(rows.sum(axis=0, keepdims=True))[0])
+        return float(self.scores(column_sums(rows)[None])[0])
 
     def scores(self, stats: npt.NDArray[Any]) -> Scores:
         """The score of each row: ``float32`` numbers for ``float32`` statistics (double
