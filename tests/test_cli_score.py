@@ -407,6 +407,25 @@ def test_confidence_intervals_as_sacrebleu(vector_systems: tuple[Path, dict[str,
     assert system["ci"] == pytest.approx(expected._ci, abs=1e-5)
 
 
+def test_an_interval_counted_by_two_jobs_as_sacrebleu(shared: Any) -> None:
+    # Two jobs count a part of the files each and send back each segment's statistics,
+    # compactly; the interval is sacreBLEU's still.
+    folder = shared("data", "wmt22", "de-en")
+    hypotheses = (folder / "sys.LT22.txt").read_text("utf-8").splitlines()
+    references = (folder / "ref.A.txt").read_text("utf-8").splitlines()
+    output = json.loads(
+        succeed(
+            "score", "--jobs", "2", "-r", str(folder / "ref.A.txt"),
+            "-i", str(folder / "sys.LT22.txt"), "-ci", "--confidence-n", "30", cwd=folder,
+        )
+    )  # fmt: skip
+    expected = BLEU().corpus_score(hypotheses, [references], n_bootstrap=30)
+    system = output["systems"][0]
+    assert system["score"] == round(expected.score, 1)
+    assert system["mean"] == pytest.approx(expected._mean, abs=1e-5)
+    assert system["ci"] == pytest.approx(expected._ci, abs=1e-5)
+
+
 def test_approximate_randomization_with_intervals(
     vector_systems: tuple[Path, dict[str, Any]],
 ) -> None:

@@ -66,6 +66,8 @@ __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
     "DEFAULT_TRIALS",
+    "CompactSegments",
+    "Segments",
     "SignificanceResult",
     "bootstrap_confidence",
     "compare_systems",
@@ -103,8 +105,72 @@ class SignificanceResult:
     ci: float | None = None
 
 
+@attrs.frozen
+class CompactSegments:
+    """A system's segments as a test scored on sums needs them, in about a tenth of the memory
+    of :class:`~bleuprint.SegmentStats`: each segment's additive statistics as one compact row
+    (a byte a count where it fits), the corpus's total, and what the rows are of. The tests
+    take it wherever they take segment statistics, with an engine whose scoring reads only the
+    sums of a corpus (the canonical and sacreBLEU presets, for example); ``bleuprint score
+    --confidence`` and ``compare`` keep their files' segments so, a chunk at a time.
+
+    >>> from bleuprint import BLEUScore
+    >>> bleu = BLEUScore.sacrebleu()
+    >>> segments = bleu.count_segments(
+    ...     ["the cat sat", "a dog", "it rained"],
+    ...     [["the cat sat down"], ["a dog barked"], ["it rained"]])
+    >>> kept = CompactSegments.joined(
+    ...     [CompactSegments.of(segments[:2], bleu), CompactSegments.of(segments[2:], bleu)])
+    >>> len(kept), kept.rows.small.dtype.name
+    (3, 'uint8')
+    >>> same = bootstrap_confidence(kept, bleu, resamples=50)
+    >>> same == bootstrap_confidence(segments, bleu, resamples=50)
+    True
+    """
+
+    rows: CompactRows
+    total: BLEUStats
+    max_n: int
+    reference_count: int
+    counting: str
+
+    @classmethod
+    def of(cls, segments: SegmentStats, engine: BLEUScore) -> CompactSegments:
+        """The segments (at least one) of a corpus counted by ``engine``, kept compactly."""
+        if not engine.scoring.reads_only_sums:
+            raise ConfigurationError(
+                "compact segments are tested on the sums of their rows, and this engine's "
+                "scoring reads more than sums: keep the SegmentStats"
+            )
+        _check_segments(segments)
+        return cls(
+            _rows(segments),
+            engine.total(segments),
+            segments.max_n,
+            int(segments.reference_counts[0]),
+            segments.counting,
+        )
+
+    @classmethod
+    def joined(cls, parts: Sequence[CompactSegments]) -> CompactSegments:
+        """The segments of the parts (at least one), one part after the other."""
+        first = parts[0]
+        total = first.total
+        for part in parts[1:]:
+            total += part.total  # (a mismatch of configurations raises here)
+        rows = CompactRows.concatenate([part.rows for part in parts])
+        return cls(rows, total, first.max_n, first.reference_count, first.counting)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+Segments: TypeAlias = "SegmentStats | CompactSegments"
+"""A system's per-segment statistics, as the tests take them."""
+
+
 def bootstrap_confidence(
-    system: SegmentStats,
+    system: Segments,
     scorer: Scorer,
     *,
     resamples: int = DEFAULT_RESAMPLES,
@@ -123,8 +189,8 @@ def bootstrap_confidence(
 
 
 def paired_bootstrap(
-    baseline: SegmentStats,
-    system: SegmentStats,
+    baseline: Segments,
+    system: Segments,
     scorer: Scorer,
     *,
     resamples: int = DEFAULT_RESAMPLES,
@@ -142,7 +208,7 @@ def paired_bootstrap(
 
 
 def _paired_bootstraps(
-    systems: Sequence[SegmentStats],
+    systems: Sequence[Segments],
     scorer: Scorer,
     resamples: int,
     seed: int | None,
@@ -171,8 +237,8 @@ def _paired_bootstraps(
 
 
 def paired_approximate_randomization(
-    baseline: SegmentStats,
-    system: SegmentStats,
+    baseline: Segments,
+    system: Segments,
     scorer: Scorer,
     *,
     trials: int = DEFAULT_TRIALS,
@@ -203,7 +269,7 @@ def paired_approximate_randomization(
 
 
 def compare_systems(
-    systems: Sequence[SegmentStats],
+    systems: Sequence[Segments],
     scorer: Scorer,
     *,
     test: Literal["bs", "ar"] = "bs",
@@ -253,8 +319,8 @@ def compare_systems(
 
 @attrs.frozen
 class _Scoring:
-    """Scores corpora made of rows of :class:`SegmentStats`: ``corpus`` one whole corpus,
-    ``corpora`` many resampled ones."""
+    """Scores corpora made of segments' statistics: ``corpus`` one whole corpus,
+    ``resampled`` and ``swapped`` many resampled ones."""
 
     one: Callable[[BLEUStats], float]
     total: Callable[[SegmentStats], BLEUStats]
@@ -272,13 +338,15 @@ class _Scoring:
             lambda stats: engine.score(stats).score, engine.total, engine if on_arrays else None
         )
 
-    def corpus(self, segments: SegmentStats) -> float:
+    def corpus(self, segments: Segments) -> float:
         """The score of the corpus of all ``segments``."""
+        if isinstance(segments, CompactSegments):
+            return self.one(segments.total)
         return self.one(self.total(segments))
 
     def resampled(
         self,
-        pools: Sequence[SegmentStats],
+        pools: Sequence[Segments],
         rng: np.random.Generator,
         resamples: int,
         progress: Progress | None,
@@ -287,22 +355,23 @@ class _Scoring:
         alike, drawn from ``rng``)."""
         scores: list[list[Matrix]] = [[] for _ in pools]
         if self.engine is not None:
-            rows = [_rows(pool) for pool in pools]
-            for sums in bootstrap_sums(rng, rows, resamples):
-                for number, (pool, part) in enumerate(zip(pools, sums)):
+            kept = [self._compact(pool) for pool in pools]
+            for sums in bootstrap_sums(rng, [pool.rows for pool in kept], resamples):
+                for number, (pool, part) in enumerate(zip(kept, sums)):
                     scores[number].append(self._scored(pool, part))
                     _tell(progress, len(part))
         else:
+            whole = [_whole(pool) for pool in pools]
             for block in bootstrap_blocks(rng, len(pools[0]), resamples):
-                for number, pool in enumerate(pools):
-                    scores[number].append(self._taken(pool, block))
+                for number, segments in enumerate(whole):
+                    scores[number].append(self._taken(segments, block))
                     _tell(progress, len(block))
         return [np.concatenate(pool_scores) for pool_scores in scores]
 
     def swapped(
         self,
-        baseline: SegmentStats,
-        system: SegmentStats,
+        baseline: Segments,
+        system: Segments,
         rng: np.random.Generator,
         trials: int,
         progress: Progress | None,
@@ -312,14 +381,15 @@ class _Scoring:
         elsewhere, the second the rest."""
         scores: tuple[list[Matrix], list[Matrix]] = ([], [])
         if self.engine is not None:
-            for sums in swapped_sums(rng, _rows(baseline), _rows(system), trials):
+            kept = self._compact(baseline)
+            for sums in swapped_sums(rng, kept.rows, self._compact(system).rows, trials):
                 for side, part in enumerate(sums):
-                    scores[side].append(self._scored(baseline, part))
+                    scores[side].append(self._scored(kept, part))
                     _tell(progress, len(part))
         else:
             # Both outputs in one pool of rows: the baseline's segment i is row i, the
             # system's n + i.
-            pool = SegmentStats.concatenate([baseline, system])
+            pool = SegmentStats.concatenate([_whole(baseline), _whole(system)])
             own, other = np.arange(len(system)), np.arange(len(system)) + len(system)
             for swaps in coin_blocks(rng, trials, len(own)):
                 for side, rows in enumerate(
@@ -329,7 +399,12 @@ class _Scoring:
                     _tell(progress, len(rows))
         return np.concatenate(scores[0]), np.concatenate(scores[1])
 
-    def _scored(self, pool: SegmentStats, sums: Sums) -> Matrix:
+    def _compact(self, pool: Segments) -> CompactSegments:
+        """The pool as compact rows, for an engine that scores sums."""
+        assert self.engine is not None
+        return pool if isinstance(pool, CompactSegments) else CompactSegments.of(pool, self.engine)
+
+    def _scored(self, pool: CompactSegments, sums: Sums) -> Matrix:
         """The scores of corpora of ``pool``'s segments, from the sums of their rows."""
         assert self.engine is not None
         return self.engine.score_segments(_as_rows(pool, sums.astype(np.float64))).scores
@@ -359,22 +434,32 @@ def _rows(segments: SegmentStats) -> CompactRows:
     )
 
 
-def _as_rows(pool: SegmentStats, sums: Matrix) -> SegmentStats:
+def _whole(pool: Segments) -> SegmentStats:
+    """The pool's statistics, for a scorer that sums each corpus itself."""
+    if isinstance(pool, CompactSegments):
+        raise ConfigurationError(
+            "compact segments are tested on the sums of their rows: give an engine whose "
+            "scoring reads only sums, or the SegmentStats"
+        )
+    return pool
+
+
+def _as_rows(pool: CompactSegments, sums: Matrix) -> SegmentStats:
     """Summed corpora as rows of :class:`SegmentStats`, for array scoring (which reads the
     matches, totals and lengths only)."""
     n = pool.max_n
-    counts = np.full(len(sums), pool.reference_counts[0], dtype=np.int64)
+    counts = np.full(len(sums), pool.reference_count, dtype=np.int64)
     return SegmentStats(
         sums[:, 2 : 2 + n], sums[:, 2 + n :], sums[:, 0], sums[:, 1], counts, pool.counting
     )
 
 
-def _check_segments(segments: SegmentStats) -> None:
+def _check_segments(segments: Segments) -> None:
     if not len(segments):
         raise InputError("no segments: significance needs at least one")
 
 
-def _check_paired(baseline: SegmentStats, system: SegmentStats) -> None:
+def _check_paired(baseline: Segments, system: Segments) -> None:
     _check_segments(baseline)
     if len(baseline) != len(system):
         raise InputError(

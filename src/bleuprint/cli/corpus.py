@@ -9,6 +9,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, cast
 
 import attrs
 
@@ -40,6 +41,9 @@ from bleuprint.compat import sacrebleu
 from bleuprint.exceptions import InputError
 from bleuprint.typing import Segment
 
+if TYPE_CHECKING:
+    from bleuprint.significance import CompactSegments, Segments
+
 # Segments are counted in chunks of at least this many (as many as a megabyte's read of each
 # file holds): enough for the counting's threads to share, few enough for the progress to
 # follow.
@@ -65,12 +69,12 @@ class Corpus:
 @attrs.frozen
 class CountedCorpus:
     """Every system's corpus statistics (by name, the first is the baseline), and its
-    per-segment statistics where they were kept (for a significance test; else none): the text
-    itself is not kept."""
+    per-segment statistics where they were kept (for a significance test, compactly where the
+    test scores sums; else none): the text itself is not kept."""
 
     names: list[str]
     totals: list[BLEUStats]
-    segments: list[SegmentStats]
+    segments: list[Segments]
 
 
 def read_corpus(arguments: argparse.Namespace, progress: Progress) -> Corpus:
@@ -104,7 +108,8 @@ def count_corpus(
 ) -> CountedCorpus:
     """Count every system file against the reference files as they are read, a chunk of
     lines at a time, so that memory holds one chunk of text whatever the files' length, and
-    the statistics of each segment (as arrays) only with ``keep_segments``; ``on_counted`` is
+    the statistics of each segment (as arrays, compact ones where the engine scores sums:
+    :class:`~bleuprint.significance.CompactSegments`) only with ``keep_segments``; ``on_counted`` is
     given the first system's statistics of each chunk, in order, as they are counted. With
     ``--jobs N``, plain files are cut into parts of whole lines that N processes read and
     count on their own (only statistics come back). Warns as :func:`read_corpus` and
@@ -120,19 +125,21 @@ def count_corpus(
         rstrip=True,
         sacrebleu_names=True,
     )
+    # A test of an engine that scores sums keeps each segment's sums compactly (a tenth of the
+    # memory); sentence scores need the segments' statistics.
+    compact = keep_segments and on_counted is None and engine.scoring.reads_only_sums
     with progress.stage("reading and counting", total_bytes(paths), "bytes") as update:
         counted = _Counted.empty(engine, len(names))
         if arguments.jobs == 1 or not all(map(_splittable, paths)):
-            part = _count_part(
-                engine, files, None, keep=keep_segments, on_counted=on_counted, update=update
-            )
+            keep = _keeping(engine, keep_segments, compact)
+            part = _count_part(engine, files, None, keep, on_counted=on_counted, update=update)
             counted.add(part, keep_segments)
         else:
-            keep = keep_segments or on_counted is not None
+            keep = _keeping(engine, keep_segments or on_counted is not None, compact)
             for part in _counted_parts(engine, files, arguments.jobs, keep, update):
                 if on_counted is not None:
                     for chunk in part.chunks[0]:
-                        on_counted(chunk)
+                        on_counted(cast("SegmentStats", chunk))  # (kept whole for it)
                 counted.add(part, keep_segments)
     if not counted.lines:
         raise InputError("the file is empty", path=files.names[0])
@@ -142,9 +149,7 @@ def count_corpus(
         [name for name, count in zip(files.names, counted.tokenized) if count >= TOKENIZED_LINES],
         arguments,
     )
-    segments = (
-        [SegmentStats.concatenate(system) for system in counted.chunks] if keep_segments else []
-    )
+    segments = [_joined(system) for system in counted.chunks] if keep_segments else []
     return CountedCorpus(files.names[: files.systems], counted.totals, segments)
 
 
@@ -153,7 +158,7 @@ class _Counted:
     """What was counted of the files (or of a part of them), by system."""
 
     totals: list[BLEUStats]
-    chunks: list[list[SegmentStats]]  # each chunk's statistics, where kept
+    chunks: list[list[Segments]]  # each chunk's statistics, where kept
     tokenized: list[int]  # lines that end in " ." (up to the warning's number)
     first_lines: list[tuple[str, str]]  # each file's first line, from the first part
     lines: int = 0
@@ -175,13 +180,41 @@ class _Counted:
         self.lines += part.lines
 
 
+_Keeping = Callable[[SegmentStats], "Segments"]
+"""How a chunk's statistics are kept: whole, or compactly."""
+
+
+def _keeping(engine: BLEUScore, keep: bool, compact: bool) -> _Keeping | None:
+    """How chunks are kept: not at all, whole, or compactly (a test scored on sums)."""
+    if not keep:
+        return None
+    if not compact:
+        return _unchanged
+    from bleuprint.significance import CompactSegments  # noqa: PLC0415 - only for a test
+
+    return functools.partial(CompactSegments.of, engine=engine)
+
+
+def _unchanged(stats: SegmentStats) -> SegmentStats:
+    return stats
+
+
+def _joined(chunks: Sequence[Segments]) -> Segments:
+    """A system's kept chunks as one."""
+    if isinstance(chunks[0], SegmentStats):
+        return SegmentStats.concatenate(cast("Sequence[SegmentStats]", chunks))
+    from bleuprint.significance import CompactSegments  # noqa: PLC0415 - only for a test
+
+    return CompactSegments.joined(cast("Sequence[CompactSegments]", chunks))
+
+
 def _splittable(path: str) -> bool:
     """Whether processes can each read a part of the file (not standard input, not .gz)."""
     return path != STDIN and not path.endswith(".gz")
 
 
 def _counted_parts(
-    engine: BLEUScore, files: Files, jobs: int, keep: bool, update: Update
+    engine: BLEUScore, files: Files, jobs: int, keep: _Keeping | None, update: Update
 ) -> Iterator[_Counted]:
     """Each part's counts, in order, counted by ``jobs`` processes; ``update`` is told each
     part's bytes as it comes."""
@@ -196,14 +229,14 @@ def _count_part(
     engine: BLEUScore,
     files: Files,
     part: Part | None,
-    keep: bool,
+    keep: _Keeping | None,
     *,
     on_counted: Callable[[SegmentStats], object] | None = None,
     update: Update | None = None,
 ) -> _Counted:
     """The counts of the files (or of a ``part`` of them), read a chunk of lines at a time;
-    each chunk's statistics kept with ``keep``, and the first system's given to
-    ``on_counted``; ``update`` is told the bytes read."""
+    each chunk's statistics kept as ``keep`` keeps them (if given), and the first system's
+    given to ``on_counted``; ``update`` is told the bytes read."""
     counted = _Counted.empty(engine, files.systems)
     for block in line_blocks(files, _CHUNK, part, update):
         if block.first_line == 1:
@@ -211,8 +244,8 @@ def _count_part(
         for index in range(files.systems):
             stats = block.counted(engine, index)
             counted.totals[index] = engine.total(stats, counted.totals[index])
-            if keep:
-                counted.chunks[index].append(stats)
+            if keep is not None:
+                counted.chunks[index].append(keep(stats))
             if on_counted is not None and index == 0:
                 on_counted(stats)
             counted.tokenized[index] += tokenized_lines(block.data[index], counted.tokenized[index])

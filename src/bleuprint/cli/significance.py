@@ -14,9 +14,8 @@ from bleuprint.exceptions import ConfigurationError
 
 if TYPE_CHECKING:  # the tests are imported to run one, not to read the options
     from bleuprint._engine import BLEUScore
-    from bleuprint._segments import SegmentStats
     from bleuprint.cli.progress import Progress
-    from bleuprint.significance import SignificanceResult
+    from bleuprint.significance import Segments, SignificanceResult
 
 SIGNIFICANT = 0.05
 """The p-value below which a difference from the baseline is marked significant."""
@@ -162,7 +161,7 @@ def chosen_test(arguments: argparse.Namespace, *, compare: bool) -> Significance
 
 def run_test(
     engine: BLEUScore,
-    systems: Sequence[SegmentStats],
+    systems: Sequence[Segments],
     test: SignificanceTest | None,
     progress: Progress,
 ) -> Sequence[SignificanceResult | None]:
