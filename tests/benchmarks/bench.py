@@ -80,7 +80,7 @@ class Case:
 
 
 ITEMS = "bleuprint, a loop of .score"
-"""The sentence task's row of a loop over ``sentence_scores``' items, as a user writes it."""
+"""The row of a loop over ``sentence_scores``' items, as a user writes it."""
 
 
 def bleuprint(function: str, *args: Any, tool: str = "bleuprint", **environment: str) -> Case:
@@ -117,6 +117,18 @@ def reward_batches(paths: tuple[str, str], size: int, calls: int) -> list[Any]:
 
 
 INPUTS["batches"] = reward_batches
+
+
+def sentence_results(paths: tuple[str, str], size: int) -> Any:
+    """The sentence scores of a corpus (sacreBLEU's sentence BLEU), made before a clock starts."""
+    from bleuprint import BLEUScore  # noqa: PLC0415 (imported in the measured process)
+
+    hypotheses, references = bench_corpora.read_corpus(paths, size)
+    references_each = bench_cases.one_each(references)
+    return BLEUScore.sacrebleu_sentence().sentence_scores(hypotheses, references_each)
+
+
+INPUTS["sentence_results"] = sentence_results
 
 
 def bleuprint_files(jobs: int, paths: Any) -> float:
@@ -378,11 +390,21 @@ def corpus_tasks(size: int, paths: list[str], options: Any) -> None:
         f"sentence, {name}",
         [
             bleuprint("bleuprint_sentences"),
-            bleuprint("bleuprint_sentence_items", tool=ITEMS),
             plain("bleuprint_sentences"),
             peer("sacrebleu", "sacrebleu_sentences", imports=("sacrebleu",)),
         ],
         "corpus",
+        source_args,
+        options,
+    )
+    # The sentence scores made before the clock starts: the rows time reading them alone.
+    run_task(
+        f"sentence_scores items, {name}",
+        [
+            bleuprint("bleuprint_score_array", tool="bleuprint, the .scores array"),
+            bleuprint("bleuprint_score_items", tool=ITEMS),
+        ],
+        "sentence_results",
         source_args,
         options,
     )
@@ -1083,9 +1105,9 @@ def targets(options: Any) -> None:
                 by = "CPU" if clock else "wall"
                 print(f"| {name} | {cpu:.2f}x | {wall:.2f}x | {met} (by {by} time) |")
     for size in options.sizes:
-        times = RESULTS.get(f"sentence, {size:,}{repeated}", {})
-        if "bleuprint" in times and ITEMS in times:
-            cpu, wall = (1e6 * (times[ITEMS][k] - times["bleuprint"][k]) / size for k in (1, 0))
+        times = RESULTS.get(f"sentence_scores items, {size:,}{repeated}", {})
+        if ITEMS in times:
+            cpu, wall = (1e6 * times[ITEMS][k] / size for k in (1, 0))
             met = "met" if cpu <= 1 else "not met"
             name = f"sentence_scores, {size:,}: a loop reading each .score, <= 1 us an item"
             print(f"| {name} | {cpu:.2f} us | {wall:.2f} us | {met} (by CPU time) |")
