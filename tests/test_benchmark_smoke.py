@@ -39,6 +39,16 @@ def test_a_tiny_run_prints_agreeing_rows() -> None:
     rows = [line.split(" | ") for line in output.splitlines() if line.startswith("| corpus 13a")]
     assert [row[1] for row in rows] == ["bleuprint", "sacrebleu"]
     assert rows[1][-1] == "yes |"  # sacreBLEU's score equals bleuprint's
+    # Sentence scores read by a loop over the items give the array's; the loop's cost an item
+    # is one of the targets.
+    items = "| sentence_scores items"
+    rows = [line.split(" | ") for line in output.splitlines() if line.startswith(items)]
+    assert [row[1] for row in rows] == [
+        "bleuprint, the .scores array",
+        "bleuprint, a loop of .score",
+    ]
+    assert rows[1][-1] == "yes |"
+    assert "| sentence_scores, 300: a loop reading each .score, <= 1 us an item |" in output
     # The paired tests' whole processes: sacreBLEU's command and bleuprint's print the same
     # first line (the table's top border), and bleuprint compare its table.
     paired = [

@@ -35,7 +35,7 @@ def test_cli_text_is_plain_when_piped(tmp_path: Path) -> None:
         "segment 1\n"
         "  hypothesis   the the the cat\n"
         "  reference 1  the cat sat on the mat\n"
-        "  BLEU = 30.33 75.0/33.3 (BP = 0.607 ratio = 0.667 hyp_len = 4 ref_len = 6)\n"
+        "  BLEU = 30.3 75.0/33.3 (BP = 0.607 ratio = 0.667 hyp_len = 4 ref_len = 6)\n"
         "  1-grams: 3/4 matched\n"
         "    matched    the ×2 · cat\n"  # noqa: RUF001
         "    clipped    the\n"
@@ -83,6 +83,32 @@ def test_cli_colours_a_terminal_unless_no_color(
     os.close(leader)
     assert status == 0
     assert (b"\x1b[32m" in shown) is colored
+
+
+def test_cli_text_prints_the_score_as_its_definition_prints_it(tmp_path: Path) -> None:
+    # One scale rule (issue 26): NLTK's float as sentence_bleu returns it, sacreBLEU's score
+    # as its command prints it (one decimal), -w's decimals on sacreBLEU's scale.
+    from nltk.translate.bleu_score import sentence_bleu  # noqa: PLC0415
+
+    from tests.cli_helpers import sacrebleu_cli  # noqa: PLC0415
+
+    reference, hypothesis = "the cat sat on a mat", "the cat sat on the mat"
+    (tmp_path / "ref.txt").write_text(reference + "\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text(hypothesis + "\n", encoding="utf-8")
+    details = "83.3/60.0/50.0/33.3 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_len = 6)"
+    nltk = sentence_bleu([reference.split()], hypothesis.split())
+    sacrebleu = sacrebleu_cli("ref.txt", "-i", "hyp.txt", "-b", cwd=tmp_path).strip()
+    assert sacrebleu == "53.7"
+    for options, score in (
+        (["--preset", "nltk"], repr(nltk)),
+        ([], sacrebleu),
+        (["-w", "3"], f"{100 * (5 / 6 * 3 / 5 * 2 / 4 * 1 / 3) ** 0.25:.3f}"),  # by hand
+    ):
+        completed = run(
+            "explain", "-r", "ref.txt", "-i", "hyp.txt", "--segment", "1", *options, cwd=tmp_path
+        )
+        assert completed.returncode == 0, completed.stderr
+        assert completed.stdout.splitlines()[3] == f"  BLEU = {score} {details}", options
 
 
 def test_cli_json_and_worst(tmp_path: Path) -> None:

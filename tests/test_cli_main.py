@@ -111,3 +111,40 @@ def test_a_closed_pipe_ends_quietly(files: Path) -> None:
     error = process.stderr.read()
     assert process.wait() == 1
     assert error == b""
+
+
+def test_a_library_warning_is_one_line_of_the_command_and_quiet_hides_it(tmp_path: Path) -> None:
+    # NLTK's definition warns, as NLTK does, of orders without a match (issue 26: one line
+    # each, "bleuprint: warning: ...", not Python's "<frozen runpy>:88: ZeroOverlapWarning:"
+    # and NLTK's line breaks); -q, "no warnings on standard error", hides them.
+    import warnings  # noqa: PLC0415
+
+    from nltk.translate.bleu_score import sentence_bleu  # noqa: PLC0415
+
+    (tmp_path / "ref.txt").write_text("the cat sat here\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("a cat is there\n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        expected = sentence_bleu([["the", "cat", "sat", "here"]], ["a", "cat", "is", "there"])
+    said = [f"bleuprint: warning: {' '.join(str(one.message).split())}" for one in caught]
+    assert len(said) == 3  # bigrams, trigrams and 4-grams
+    command = ("score", "--preset", "nltk", "-r", "ref.txt", "-i", "hyp.txt", "-b")
+    completed = run(*command, cwd=tmp_path)
+    assert (completed.returncode, completed.stdout) == (0, f"{expected!r}\n")
+    assert completed.stderr.splitlines() == said
+    quiet = run(*command, "-q", cwd=tmp_path)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, completed.stdout, "")
+
+
+def test_main_leaves_the_warnings_machinery_as_it_was(
+    files: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import warnings  # noqa: PLC0415
+
+    from bleuprint.cli import main  # noqa: PLC0415
+
+    monkeypatch.chdir(files)
+    before = (warnings.showwarning, list(warnings.filters))
+    assert main(["score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-b", "-q"]) == 0
+    assert main(["score", *CANONICAL, "-r", "ref.txt", "-i", "hyp.txt", "-b"]) == 0
+    assert (warnings.showwarning, list(warnings.filters)) == before

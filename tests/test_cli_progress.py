@@ -19,6 +19,7 @@ import pytest
 from bleuprint._io import read_segments
 from bleuprint.cli.progress import Progress, progress_bar
 from bleuprint.exceptions import ConfigurationError
+from tests.cli_helpers import sacrebleu_run
 
 
 class _Terminal(io.StringIO):
@@ -237,3 +238,35 @@ def test_the_sacrebleu_commands_paired_tests_show_their_progress_as_compare_does
     # The count out of the total, the rate and the time left, as compare shows them.
     assert "testing:" in drawn and f"/{corpora} [" in drawn and " corpora/s]" in drawn
     assert "<" in drawn  # time left
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
+def test_a_paired_bootstrap_in_a_terminal_leaves_sacrebleus_output_on_the_screen(
+    tmp_path: Path,
+) -> None:
+    # The whole session a person sees: standard output and error on one terminal of 60 x 120.
+    # The bar shows while the test runs, then is erased, and the screen holds what sacreBLEU's
+    # command prints (piped: sacreBLEU colours a terminal; bleuprint never does) and no more.
+    for name, word in (("ref.txt", "mat"), ("one.txt", "rug"), ("two.txt", "mat")):
+        lines = (f"the cat number {n} sat on the {word} ." for n in range(60))
+        (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    arguments = ["ref.txt", "-i", "one.txt", "two.txt", "-pbs", "-pbsn", "50", "-f", "text"]
+    expected = sacrebleu_run(*arguments, cwd=tmp_path)
+    assert expected.returncode == 0, expected.stderr
+    command = [sys.executable, "-m", "bleuprint", "sacrebleu", *arguments]
+    environment = {**_AT_ONCE, "BLEUPRINT_PROGRESS_INTERVAL": "0.01"}
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 120, 0, 0))
+    process = subprocess.Popen(
+        command, cwd=tmp_path, stdout=follower, stderr=follower, env=environment
+    )
+    os.close(follower)
+    drawn = _everything_drawn(leader)
+    assert process.wait() == 0
+    assert "testing:" in drawn.decode() and "/100 [" in drawn.decode()  # 50 resamples x 2
+    screen = pyte.Screen(120, 60)
+    pyte.ByteStream(screen).feed(drawn)
+    shown = [line.rstrip() for line in screen.display]
+    while shown and not shown[-1]:
+        shown.pop()
+    assert shown == expected.stdout.decode("utf-8").rstrip("\n").split("\n")

@@ -164,7 +164,7 @@ def test_errors_name_what_is_wrong() -> None:
         bleu.mbr([["a", "b"]], reference_weights=[[1.0]])
     with pytest.raises(InputError, match="finite and non-negative"):
         bleu.mbr([["a", "b"]], reference_weights=[[1.0, -1.0]])
-    with pytest.raises(InputError, match="1 lists of reference weights for 2 groups"):
+    with pytest.raises(InputError, match="1 list of reference weights for 2 groups"):
         bleu.mbr([["a"], ["b"]], reference_weights=[[1.0]])
     with pytest.raises(InputError, match="candidates of group 0 must all be text"):
         bleu.mbr([["a b", ["a", "b"]]], mode="aggregate")

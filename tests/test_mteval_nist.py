@@ -109,7 +109,7 @@ def test_a_compute_is_a_corpus_of_one() -> None:
     [
         ("a b", [["a b"]], "the hypotheses must be a list of texts"),
         (["a b"], "a b", "the references must be a list"),
-        (["a b", "c"], [["a b"]], "2 hypotheses and 1 lists of references"),
+        (["a b", "c"], [["a b"]], "2 hypotheses and 1 list of references"),
         ([], [], "0 hypotheses"),
         (["a b"], [[]], "segment 0: the references must be a non-empty list"),
         (["a b"], [[1]], "segment 0: the hypothesis and its references must be texts"),

@@ -97,7 +97,7 @@ def test_small_corpora_as_nltk(segments: list[Any], n: int) -> None:
     [
         ([["a"]], [[["a"]]], "no hypothesis has an n-gram of order 2 \\(of n=2\\)"),
         ([["a", "b"]], [[[]]], "the references have no word"),
-        ([["a"], ["b"]], [[["a"]]], "2 hypotheses but 1 lists of references"),
+        ([["a"], ["b"]], [[["a"]]], "2 hypotheses but 1 list of references"),
         ([["a"]], [[]], "segment 0: the references must be a non-empty list"),
         ([["a"]], ["a"], "segment 0: the references must be a non-empty list"),
         ([["a", 1]], [[["a"]]], "segment 0: the hypothesis must be a string or a list of"),

@@ -340,9 +340,9 @@ def test_streams_drop_none_but_keep_empty_references() -> None:
 @pytest.mark.parametrize(
     ("hypotheses", "streams", "message"),
     [
-        (["a", "b", "c"], [["a"], ["b"], ["c"]], "stream 0 has 1 segment but there are 3"),
+        (["a", "b", "c"], [["a"], ["b"], ["c"]], "stream 0 has 1 segment for 3 hypotheses"),
         (["a b", "c"], ["a b", "c"], r"reference stream 0 is a single string.*\[references\]"),
-        (["a", "b"], [["a", "b"], ["a"]], "reference stream 1 has 1 segment but there are 2"),
+        (["a", "b"], [["a", "b"], ["a"]], "reference stream 1 has 1 segment for 2 hypotheses"),
         (["a"], [[None], [None]], "segment 0: every reference stream has None there"),
         (["a"], [[3]], "reference stream 0, segment 0: expected a string, got int"),
         ("a b", [["a b"]], "hypotheses is a single string"),

@@ -72,9 +72,9 @@ def test_sum_is_the_same_as_adding_one_after_another(parts: list[BLEUStats]) -> 
 
 def test_statistics_of_other_counting_refuse_to_add() -> None:
     a = BLEUStats((1,), (1,), 1, 1, counting="tok:13a")
-    with pytest.raises(StatisticsMismatchError, match="tok:13a with 1 orders and tok:intl"):
+    with pytest.raises(StatisticsMismatchError, match="tok:13a with 1 order and tok:intl"):
         a + BLEUStats((1,), (1,), 1, 1, counting="tok:intl")
-    with pytest.raises(StatisticsMismatchError, match=r"with 1 orders and .* with 2 orders"):
+    with pytest.raises(StatisticsMismatchError, match=r"with 1 order and .* with 2 orders"):
         a + BLEUStats((1, 1), (1, 1), 1, 1, counting="tok:13a")
 
 

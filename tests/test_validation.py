@@ -164,7 +164,7 @@ def test_more_weights_than_orders_fails_when_built_naming_both_parts() -> None:
         BLEUScore(ngrams=ngrams.Contiguous(2), weights=weights.Explicit((0.5, 0.3, 0.2)))
     message = str(caught.value)
     assert "explicit[(0.5,0.3,0.2)]" in message and "contiguous[2]" in message
-    assert "3 weights given but only 2 orders" in message
+    assert "3 weights given, more than the 2 orders scored" in message
 
 
 def test_fewer_weights_than_orders_score_by_definition() -> None:
@@ -191,7 +191,7 @@ def test_fewer_weights_than_orders_score_by_definition() -> None:
         ),
         (
             {"ngrams": ngrams.Contiguous(3), "weights": nltk.NLTKWeights()},
-            "4 weights given but only 3 orders",
+            "4 weights given, more than the 3 orders scored",
         ),
     ],
 )

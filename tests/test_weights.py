@@ -96,7 +96,7 @@ def test_uniform_and_effective_weights_are_non_negative_and_sum_to_one_or_zero(
 
 
 def test_more_explicit_weights_than_orders() -> None:
-    with pytest.raises(InputError, match="3 weights given but only 2 orders"):
+    with pytest.raises(InputError, match="3 weights given, more than the 2 orders scored"):
         order_weights(weights.Explicit((1, 1, 1)), BLEUStats((1, 1), (1, 1), 2, 2), [1.0, 1.0])
 
 
@@ -121,8 +121,8 @@ def test_from_scalar_says_what_its_part_says_of_the_orders() -> None:
     plain = weights.FromScalar(lambda stats, precisions: [1.0], signature="plain")
     assert plain.order_problem(1) is None  # a plain function says nothing of the orders
     explicit = weights.FromScalar(_ExplicitScalar((0.5, 0.5)))
-    assert explicit.order_problem(1) == "2 weights given but only 1 orders are scored"
-    with pytest.raises(ConfigurationError, match="2 weights given but only 1 orders"):
+    assert explicit.order_problem(1) == "2 weights given, more than the 1 order scored"
+    with pytest.raises(ConfigurationError, match="2 weights given, more than the 1 order scored"):
         BLEUScore(ngrams=ngrams.Contiguous(1), weights=explicit)
 
 

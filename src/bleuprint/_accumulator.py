@@ -21,7 +21,7 @@ from bleuprint import _token_ids
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
-from bleuprint.exceptions import InputError, StatisticsMismatchError
+from bleuprint.exceptions import InputError, StatisticsMismatchError, counted
 from bleuprint.typing import Segment, StatsScorer
 
 __all__ = ["Accumulator", "accumulator"]
@@ -154,8 +154,8 @@ class Accumulator:
         if (stats.counting, stats.max_n) != (empty.counting, empty.max_n):
             raise StatisticsMismatchError(
                 f"the accumulator's statistics were counted by {stats.counting or '?'} with "
-                f"{stats.max_n} orders, not by this configuration's {empty.counting} with "
-                f"{empty.max_n}"
+                f"{counted(stats.max_n, 'order')}, not by this configuration's "
+                f"{empty.counting} with {empty.max_n}"
             )
         accumulator._stats = stats
         return accumulator

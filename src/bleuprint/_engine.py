@@ -224,7 +224,9 @@ def _check_statistics(stats: object, max_n: int) -> None:
     if not isinstance(stats, (BLEUStats, SegmentStats)):
         raise InputError(f"expected statistics (BLEUStats), got {type(stats).__name__}")
     if stats.max_n != max_n:
-        raise InputError(f"statistics have {stats.max_n} orders; this engine scores {max_n}")
+        raise InputError(
+            f"statistics have {counted(stats.max_n, 'order')}; this engine scores {max_n}"
+        )
 
 
 @attrs.frozen(kw_only=True)

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from bleuprint._result import BLEUResult, Signature
 from bleuprint._stats import BLEUStats
-from bleuprint.exceptions import StatisticsMismatchError
+from bleuprint.exceptions import StatisticsMismatchError, counted
 
 __all__ = ["SegmentStats", "SentenceScores"]
 
@@ -148,8 +148,8 @@ class SegmentStats(Sequence[BLEUStats]):
         if start.counting != self.counting or start.max_n != self.max_n:
             raise StatisticsMismatchError(
                 "cannot add statistics from different counting configurations: "
-                f"{start.counting or '?'} with {start.max_n} orders and "
-                f"{self.counting or '?'} with {self.max_n} orders"
+                f"{start.counting or '?'} with {counted(start.max_n, 'order')} and "
+                f"{self.counting or '?'} with {counted(self.max_n, 'order')}"
             )
         return BLEUStats(
             list(map(_fold, start.matches, self.matches.T)),

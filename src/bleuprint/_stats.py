@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from bleuprint.exceptions import InputError, StatisticsMismatchError
+from bleuprint.exceptions import InputError, StatisticsMismatchError, counted
 
 __all__ = ["BLEUStats"]
 
@@ -93,7 +93,8 @@ class BLEUStats:
     def __attrs_post_init__(self) -> None:
         if len(self.matches) != len(self.totals):
             raise InputError(
-                f"matches has {len(self.matches)} orders but totals has {len(self.totals)}"
+                f"matches has {counted(len(self.matches), 'order')} but totals has "
+                f"{len(self.totals)}"
             )
         if not self._plainly_valid():
             self._check_each_field()
@@ -201,8 +202,8 @@ class BLEUStats:
         if other.counting != self.counting or other.max_n != self.max_n:
             raise StatisticsMismatchError(
                 "cannot add statistics from different counting configurations: "
-                f"{self.counting or '?'} with {self.max_n} orders and "
-                f"{other.counting or '?'} with {other.max_n} orders"
+                f"{self.counting or '?'} with {counted(self.max_n, 'order')} and "
+                f"{other.counting or '?'} with {counted(other.max_n, 'order')}"
             )
         return BLEUStats(
             tuple(a + b for a, b in zip(self.matches, other.matches)),

@@ -38,7 +38,7 @@ from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import fits, positive_whole
-from bleuprint.exceptions import InputError, StatisticsMismatchError
+from bleuprint.exceptions import InputError, StatisticsMismatchError, counted
 from bleuprint.typing import BoolArray, FloatArray, Smoother, order_problem_of
 
 __all__ = ["UNIT", "AggregatedStats", "MinPrecisionRecall", "SentenceMean"]
@@ -116,8 +116,9 @@ def _aggregate(stats: BLEUStats) -> int:
     if not stats.segments:
         return 0
     raise StatisticsMismatchError(
-        f"these statistics of {stats.segments} segments were summed without the per-segment "
-        "values this definition aggregates: sum them with its engine (BLEUScore.count or .total)"
+        f"these statistics of {counted(stats.segments, 'segment')} were summed without the "
+        "per-segment values this definition aggregates: sum them with its engine "
+        "(BLEUScore.count or .total)"
     )
 
 

@@ -31,7 +31,7 @@ from bleuprint import _pairwise
 from bleuprint._counting import ArrayCounting, Counting, candidate_tokens
 from bleuprint._kernels import kernel
 from bleuprint._segments import SegmentStats
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.exceptions import ConfigurationError, InputError, counted
 from bleuprint.typing import FloatArray, PairwiseScorer, Segment
 
 __all__ = ["MBRChoice", "mbr", "self_bleu"]
@@ -116,15 +116,16 @@ def _weights(
         return [np.ones(len(group)) for group in groups]
     if len(reference_weights) != len(groups):
         raise InputError(
-            f"{len(reference_weights)} lists of reference weights for {len(groups)} groups"
+            f"{counted(len(reference_weights), 'list')} of reference weights for "
+            f"{counted(len(groups), 'group')}"
         )
     arrays = []
     for number, (group, given) in enumerate(zip(groups, reference_weights)):
         values = np.asarray(given, dtype=np.float64)
         if values.shape != (len(group),):
             raise InputError(
-                f"group {number} has {len(group)} candidates but its reference weights have "
-                f"shape {values.shape}"
+                f"group {number} has {counted(len(group), 'candidate')} but its reference "
+                f"weights have shape {values.shape}"
             )
         if not np.all(np.isfinite(values)) or np.any(values < 0):
             raise InputError(

@@ -34,7 +34,7 @@ from bleuprint._validators import (
     none_negative,
     not_all_zero,
 )
-from bleuprint.exceptions import InputError
+from bleuprint.exceptions import InputError, counted
 from bleuprint.typing import BoolArray, FloatArray, Precision, Weights
 
 __all__ = ["EffectiveOrder", "Explicit", "FromScalar", "Uniform", "order_weights"]
@@ -118,7 +118,10 @@ class Explicit(Part, family="weights", name="explicit"):
     def order_problem(self, max_n: int) -> str | None:
         """More weights than orders (the extra ones could weigh nothing), else ``None``."""
         if len(self.values) > max_n:
-            return f"{len(self.values)} weights given but only {max_n} orders are scored"
+            return (
+                f"{counted(len(self.values), 'weight')} given, more than the "
+                f"{counted(max_n, 'order')} scored"
+            )
         return None
 
     def weights_array(

@@ -79,6 +79,10 @@ class Case:
         self.side = side  # why the case runs under another interpreter, if it does
 
 
+ITEMS = "bleuprint, a loop of .score"
+"""The row of a loop over ``sentence_scores``' items, as a user writes it."""
+
+
 def bleuprint(function: str, *args: Any, tool: str = "bleuprint", **environment: str) -> Case:
     return Case(tool, function, *args, environment=environment, imports=("bleuprint",))
 
@@ -113,6 +117,18 @@ def reward_batches(paths: tuple[str, str], size: int, calls: int) -> list[Any]:
 
 
 INPUTS["batches"] = reward_batches
+
+
+def sentence_results(paths: tuple[str, str], size: int) -> Any:
+    """The sentence scores of a corpus (sacreBLEU's sentence BLEU), made before a clock starts."""
+    from bleuprint import BLEUScore  # noqa: PLC0415 (imported in the measured process)
+
+    hypotheses, references = bench_corpora.read_corpus(paths, size)
+    references_each = bench_cases.one_each(references)
+    return BLEUScore.sacrebleu_sentence().sentence_scores(hypotheses, references_each)
+
+
+INPUTS["sentence_results"] = sentence_results
 
 
 def bleuprint_files(jobs: int, paths: Any) -> float:
@@ -378,6 +394,17 @@ def corpus_tasks(size: int, paths: list[str], options: Any) -> None:
             peer("sacrebleu", "sacrebleu_sentences", imports=("sacrebleu",)),
         ],
         "corpus",
+        source_args,
+        options,
+    )
+    # The sentence scores made before the clock starts: the rows time reading them alone.
+    run_task(
+        f"sentence_scores items, {name}",
+        [
+            bleuprint("bleuprint_score_array", tool="bleuprint, the .scores array"),
+            bleuprint("bleuprint_score_items", tool=ITEMS),
+        ],
+        "sentence_results",
         source_args,
         options,
     )
@@ -942,10 +969,11 @@ def write_stream_files(size: int, corpus_paths: list[str], folder: str) -> tuple
 
 
 def targets(options: Any) -> None:
-    """Issue 12's and 14's targets against this run's medians (where the run measured them):
+    """The targets of issues 12, 14 and 26 against this run's medians (where it measured them):
     by CPU time, which a shared machine's load disturbs least, except where threads or whole
     processes are compared (wall-clock time)."""
-    million = f"{1_000_000:,}{' repeated' if options.corpus == 'repeated' else ''}"
+    repeated = " repeated" if options.corpus == "repeated" else ""
+    million = f"{1_000_000:,}{repeated}"
     pairwise = "pairwise, 100 x 100x100 distinct"
     ids = "token ids, NLTK's sentence_bleu, 1,024 x 64-256"
     paired = f"{options.paired_systems} systems x {options.paired_resamples:,}"
@@ -1066,7 +1094,7 @@ def targets(options: Any) -> None:
             1.0,
         ),
     ]
-    print("\nTargets (issues 12 and 14): how many times faster bleuprint was\n")
+    print("\nTargets (issues 12, 14 and 26): how many times faster bleuprint was\n")
     print("| target | CPU ratio | wall ratio | |\n| --- | ---: | ---: | --- |")
     for clock, rows in ((1, checks), (0, wall_checks)):
         for name, task, slower, faster, needed in rows:
@@ -1076,6 +1104,13 @@ def targets(options: Any) -> None:
                 met = "met" if (cpu, wall)[1 - clock] >= needed else "not met"
                 by = "CPU" if clock else "wall"
                 print(f"| {name} | {cpu:.2f}x | {wall:.2f}x | {met} (by {by} time) |")
+    for size in options.sizes:
+        times = RESULTS.get(f"sentence_scores items, {size:,}{repeated}", {})
+        if ITEMS in times:
+            cpu, wall = (1e6 * times[ITEMS][k] / size for k in (1, 0))
+            met = "met" if cpu <= 1 else "not met"
+            name = f"sentence_scores, {size:,}: a loop reading each .score, <= 1 us an item"
+            print(f"| {name} | {cpu:.2f} us | {wall:.2f} us | {met} (by CPU time) |")
     pair = RESULTS.get("cold pair, one line", {})
     if "numpy and attrs alone" in pair and "sacrebleu" in pair:
         cpu, wall = (pair["numpy and attrs alone"][k] / pair["sacrebleu"][k] for k in (1, 0))

@@ -104,6 +104,17 @@ def bleuprint_sentences(data: Any) -> Any:
     return 100 * bleu.sentence_scores(hypotheses, one_each(references)).scores
 
 
+def bleuprint_score_array(results: Any) -> Any:
+    """The scores as the docs advise reading them: the ``.scores`` array."""
+    return 100 * results.scores
+
+
+def bleuprint_score_items(results: Any) -> Any:
+    """The scores as a user's loop reads them, one item's ``.score`` at a time (issue 26: at
+    most 1 us an item)."""
+    return [100 * result.score for result in results]
+
+
 def sacrebleu_sentences(data: Any) -> Any:
     from sacrebleu.metrics.bleu import BLEU  # noqa: PLC0415
 

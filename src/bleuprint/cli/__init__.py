@@ -37,8 +37,10 @@ import contextlib
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from types import FrameType
+from typing import TextIO
 
 from bleuprint.cli.status import (
     ENDING_SIGNALS,
@@ -139,8 +141,26 @@ def _run(argv: Sequence[str] | None) -> int:
     if sys.stdout is None:  # closed (>&-): refuse before any work
         raise OutputError("standard output is closed; nothing could be written")
     command: Command = arguments.command
-    write_stdout(command(arguments))
+    with warnings.catch_warnings():  # as they were, once the command is done
+        if getattr(arguments, "quiet", False):
+            warnings.simplefilter("ignore")
+        else:
+            warnings.showwarning = _show_warning
+        write_stdout(command(arguments))
     return 0
+
+
+def _show_warning(  # noqa: PLR0917 - warnings.showwarning's own parameters
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: TextIO | None = None,
+    line: str | None = None,
+) -> None:
+    """A warning of the library (NLTK's zero overlaps, ...) as the command's own warnings read:
+    one line, without the place in Python's code that raised it."""
+    _say(f"warning: {' '.join(str(message).split())}")
 
 
 def _stopped(stop: KeyboardInterrupt | Terminated) -> tuple[int, str]:

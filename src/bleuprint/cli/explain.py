@@ -9,7 +9,13 @@ from bleuprint._engine import BLEUScore
 from bleuprint.cli import render_explain
 from bleuprint.cli.configuration import add_configuration_options, engine_from_options
 from bleuprint.cli.corpus import Corpus, read_corpus, warn_if_tokenized
-from bleuprint.cli.options import SubCommands, add_input_options, add_width_option, at_least
+from bleuprint.cli.options import (
+    PRINTED_SCORES,
+    SubCommands,
+    add_input_options,
+    add_width_option,
+    at_least,
+)
 from bleuprint.cli.progress import Progress
 from bleuprint.cli.systems import SystemScore, named
 from bleuprint.exceptions import ConfigurationError, InputError, counted
@@ -47,9 +53,7 @@ def add_command(commands: SubCommands) -> None:
         default="text",
         help="output format (default: %(default)s)",
     )
-    add_width_option(
-        parser, "decimals of the scores of JSON output (default: the definition's own)"
-    )
+    add_width_option(parser, PRINTED_SCORES)
     parser.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -70,7 +74,7 @@ def run(arguments: argparse.Namespace) -> str:
         with progress.stage("explaining"):
             explanations = _explanations(engine, corpus, arguments)
         if arguments.format != "json":
-            return render_explain.as_text(explanations, arguments.color)
+            return render_explain.as_text(explanations, arguments)
         with progress.stage("scoring"):
             result = engine.corpus_score(hypotheses, references)
             (system,) = named([SystemScore(corpus.names[0], result)], None)

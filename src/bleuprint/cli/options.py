@@ -97,12 +97,15 @@ def add_output_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print only the score (one per system or segment)",
     )
-    add_width_option(
-        output,
-        "decimals of the printed scores; scores print as the preset's definition prints them "
-        "(sacreBLEU's 0-100 with one decimal, NLTK's 0-1 at full precision) (default: the "
-        "definition's own decimals)",
-    )
+    add_width_option(output, PRINTED_SCORES)
+
+
+PRINTED_SCORES = (
+    "decimals of the printed scores; scores print as the preset's definition prints them "
+    "(sacreBLEU's 0-100 with one decimal, NLTK's 0-1 at full precision) (default: the "
+    "definition's own decimals)"
+)
+"""``-w``'s help wherever scores print as their definition prints them."""
 
 
 def add_width_option(

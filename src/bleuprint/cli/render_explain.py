@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bleuprint.cli.document import ScoreFormat, document, score_fields
+from bleuprint.cli.document import ScoreFormat, document, score_fields, verbose
 from bleuprint.cli.systems import SystemScore
 from bleuprint.explain import NgramCount, OrderExplanation, SegmentExplanation
 
@@ -27,10 +27,12 @@ def as_json(
     return document("explain", arguments.preset, system.result.signature, [fields])
 
 
-def as_text(explanations: Sequence[SegmentExplanation], color: str) -> str:
-    """The explanations for reading, coloured by ``color``: ``always``, ``never`` or ``auto``."""
-    paint = _Painter(_wants_color(color))
-    return "\n".join(_as_text(item, paint) for item in explanations)
+def as_text(explanations: Sequence[SegmentExplanation], arguments: argparse.Namespace) -> str:
+    """The explanations for reading, coloured by ``--color`` (``always``, ``never`` or
+    ``auto``), each segment's score as the preset's definition prints it."""
+    paint = _Painter(_wants_color(arguments.color))
+    printed = ScoreFormat.of(arguments)
+    return "\n".join(_as_text(item, paint, printed) for item in explanations)
 
 
 def _wants_color(choice: str) -> bool:
@@ -50,7 +52,7 @@ class _Painter:
         return f"\x1b[{_COLORS[role]}m{text}\x1b[0m" if self.enabled else text
 
 
-def _as_text(item: SegmentExplanation, paint: _Painter) -> str:
+def _as_text(item: SegmentExplanation, paint: _Painter, printed: ScoreFormat) -> str:
     heading = f"segment {item.index + 1}"
     if item.loss is not None:
         effect = "costs" if item.loss >= 0 else "adds"
@@ -60,7 +62,7 @@ def _as_text(item: SegmentExplanation, paint: _Painter) -> str:
         f"  reference {number:<2} {' '.join(tokens)}"
         for number, tokens in enumerate(item.reference_tokens, start=1)
     ]
-    lines.append(f"  {item.result}")
+    lines.append(f"  BLEU = {printed(item.result.score)} {verbose(item.result)}")
     for order, precision in zip(item.orders, item.result.precisions):
         lines.append(
             f"  {order.n}-grams: {order.matches}/{order.total} matched{_smoothed(order, precision)}"

@@ -78,7 +78,8 @@ class ChrFStats:
             return NotImplemented
         if other.orders != self.orders:
             raise StatisticsMismatchError(
-                f"cannot add chrF statistics of {self.orders} and of {other.orders} orders"
+                f"cannot add chrF statistics of {counted(self.orders, 'order')} and of "
+                f"{counted(other.orders, 'order')}"
             )
         return ChrFStats(
             np.add(self.hypothesis, other.hypothesis).tolist(),

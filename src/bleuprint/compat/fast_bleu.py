@@ -24,7 +24,7 @@ from bleuprint import matching, ngrams, smoothing
 from bleuprint import weights as weight_parts
 from bleuprint._signature import Part
 from bleuprint.compat.nltk import NLTKExponential, NLTKMethod1
-from bleuprint.exceptions import ConfigurationError
+from bleuprint.exceptions import ConfigurationError, counted
 from bleuprint.presets import Preset
 from bleuprint.typing import Ngram, NgramCounts, Smoother
 
@@ -36,7 +36,9 @@ def parts(
 ) -> dict[str, Any]:
     """The parts that compute fast-bleu's ``BLEU`` with these arguments."""
     if len(weights) < 2:
-        raise ConfigurationError(f"fast-bleu scores 2 or more orders, got {len(weights)} weights")
+        raise ConfigurationError(
+            f"fast-bleu scores 2 or more orders, got {counted(len(weights), 'weight')}"
+        )
     if not math.isclose(math.fsum(weights), 1.0, rel_tol=0, abs_tol=1e-12):
         raise ConfigurationError(f"fast-bleu's weights must sum to 1, got {tuple(weights)}")
     methods: dict[int, Smoother] = {0: smoothing.NoSmoothing(), 1: NLTKMethod1()}

@@ -34,7 +34,7 @@ from bleuprint import ngrams, smoothing, tokenizers
 from bleuprint._signature import Part
 from bleuprint.compat._nist import NISTResult
 from bleuprint.compat._perl import AsciiLowercase, CharwiseLowercase
-from bleuprint.exceptions import InputError
+from bleuprint.exceptions import InputError, counted
 from bleuprint.presets import Preset
 from bleuprint.typing import Ngram, Tokenizer
 
@@ -326,7 +326,8 @@ def _checked_segments(hypotheses: object, references: object) -> list[tuple[str,
         )
     if len(hypotheses) != len(references) or not hypotheses:
         raise InputError(
-            f"{len(hypotheses)} hypotheses and {len(references)} lists of references: give each "
+            f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')} and "
+            f"{counted(len(references), 'list')} of references: give each "
             "of at least one hypothesis its list"
         )
     segments = []
@@ -337,7 +338,8 @@ def _checked_segments(hypotheses: object, references: object) -> list[tuple[str,
             raise InputError("the hypothesis and its references must be texts", segment=index)
         if len(of_segment) != len(references[0]):
             raise InputError(
-                f"{len(of_segment)} references where the first segment has {len(references[0])}: "
+                f"{counted(len(of_segment), 'reference')} where the first segment has "
+                f"{len(references[0])}: "
                 "the script reads whole sets of references, one text for every segment",
                 segment=index,
             )

@@ -62,6 +62,7 @@ from bleuprint.exceptions import (
     ConfigurationError,
     InputError,
     StatisticsMismatchError,
+    counted,
     user_stacklevel,
 )
 from bleuprint.presets import Preset
@@ -155,7 +156,8 @@ class NLTKStats(BLEUStats):
         super().__attrs_post_init__()
         if len(self.empty_orders) != self.max_n:
             raise InputError(
-                f"empty_orders has {len(self.empty_orders)} orders but totals has {self.max_n}"
+                f"empty_orders has {counted(len(self.empty_orders), 'order')} but totals has "
+                f"{self.max_n}"
             )
 
     @classmethod
@@ -252,7 +254,10 @@ class NLTKWeights(Part, family="weights", name="nltk"):
     def order_problem(self, max_n: int) -> str | None:
         """More weights than orders (NLTK counts one order per weight), else ``None``."""
         if len(self.values) > max_n:
-            return f"{len(self.values)} weights given but only {max_n} orders are scored"
+            return (
+                f"{counted(len(self.values), 'weight')} given, more than the "
+                f"{counted(max_n, 'order')} scored"
+            )
         return None
 
     def weights_array(
@@ -973,7 +978,8 @@ def _nist_segments(
         )
     if len(hypotheses) != len(references):
         raise InputError(
-            f"{len(hypotheses)} hypotheses but {len(references)} lists of references: give "
+            f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')} but "
+            f"{counted(len(references), 'list')} of references: give "
             "each hypothesis its list"
         )
     hypothesis_tokens, reference_tokens = [], []

@@ -58,7 +58,7 @@ from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part, parse_part
 from bleuprint._validators import boolean, fits, ngram_order_or_zero, non_negative
 from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition, counting_engines
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.exceptions import ConfigurationError, InputError, counted
 from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, IntArray, Smoother, Tokenizer
 
@@ -591,7 +591,7 @@ def from_streams(
     >>> from_streams(["a b", "c"], [["a b"], ["c"]])
     Traceback (most recent call last):
     ...
-    bleuprint.exceptions.InputError: reference stream 0 has 1 segment but there are 2 ...
+    bleuprint.exceptions.InputError: reference stream 0 has 1 segment for 2 hypotheses: ...
     """
     _check_segments("hypotheses", hypotheses, allow_none=False)
     if isinstance(reference_streams, str) or not isinstance(reference_streams, Sequence):
@@ -605,8 +605,9 @@ def from_streams(
         _check_segments(f"reference stream {number}", stream, allow_none=True)
         if len(stream) != len(hypotheses):
             raise InputError(
-                f"reference stream {number} has {_segments(len(stream))} but there are "
-                f"{len(hypotheses)} hypotheses: give one stream per reference set, "
+                f"reference stream {number} has {counted(len(stream), 'segment')} for "
+                f"{counted(len(hypotheses), 'hypothesis', 'hypotheses')}: give one stream per "
+                "reference set, "
                 "each as long as the hypotheses"
             )
     references = [
@@ -617,10 +618,6 @@ def from_streams(
         if not segment:
             raise InputError(f"segment {index}: every reference stream has None there")
     return references
-
-
-def _segments(count: int) -> str:
-    return f"{count} segment" + ("" if count == 1 else "s")
 
 
 def _check_segments(what: str, segments: object, *, allow_none: bool) -> None:

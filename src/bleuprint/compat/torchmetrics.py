@@ -37,7 +37,7 @@ from bleuprint._signature import Part
 from bleuprint._validators import boolean, fits, ngram_order, ngram_order_or_zero, non_negative
 from bleuprint.compat import sacrebleu
 from bleuprint.compat._chrf import ChrF, ChrFSegments, ChrFStats, Definition, counting_engines
-from bleuprint.exceptions import ConfigurationError
+from bleuprint.exceptions import ConfigurationError, counted
 from bleuprint.presets import Preset
 from bleuprint.typing import BoolArray, FloatArray, Smoother, Tokenizer, order_problem_of
 
@@ -86,7 +86,8 @@ def parts(
     """
     if weights is not None and len(weights) != n_gram:
         raise ConfigurationError(
-            f"torchmetrics needs one weight per order: {len(weights)} weights for n_gram={n_gram}"
+            f"torchmetrics needs one weight per order: {counted(len(weights), 'weight')} for "
+            f"n_gram={n_gram}"
         )
     inner = smoothing.AddOne() if smooth else smoothing.NoSmoothing()
     return {
