@@ -60,7 +60,7 @@ from bleuprint._resampling import (
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import check_positive_whole
-from bleuprint.exceptions import ConfigurationError, InputError
+from bleuprint.exceptions import ConfigurationError, InputError, counted
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -463,7 +463,8 @@ def _check_paired(baseline: Segments, system: Segments) -> None:
     _check_segments(baseline)
     if len(baseline) != len(system):
         raise InputError(
-            f"the baseline has {len(baseline)} segments but the system has {len(system)}: "
+            f"the baseline has {counted(len(baseline), 'segment')} but the system has "
+            f"{len(system)}: "
             "paired tests compare outputs for the same segments"
         )
     if baseline.counting != system.counting or baseline.max_n != system.max_n:
