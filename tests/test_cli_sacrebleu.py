@@ -124,6 +124,30 @@ def test_an_encoding_whose_line_ends_are_not_one_byte(de_en: Path, tmp_path: Pat
         assert (got.returncode, got.stdout) == (0, expected.stdout), options
 
 
+@pytest.mark.parametrize(
+    ("encoding", "text"),
+    [("cp1252", "one\ntwo\n".encode("cp1252") + b"\x81\n"), ("utf-16", "one\ntwo\n\ud800\n")],
+)
+def test_a_byte_not_of_the_encoding_is_named_by_file_and_line(
+    tmp_path: Path, encoding: str, text: bytes | str
+) -> None:
+    # sacreBLEU stops with a traceback; bleuprint names the line, counted as decoded.
+    data = text if isinstance(text, bytes) else text.encode("utf-16", "surrogatepass")
+    (tmp_path / "hyp.txt").write_bytes(data)
+    (tmp_path / "ref.txt").write_bytes("one\ntwo\nthree\n".encode(encoding))
+    command = ["sacrebleu", "ref.txt", "-i", "hyp.txt", "-e", encoding]
+    result = subprocess.run(
+        [sys.executable, "-m", "bleuprint.cli", *command],
+        capture_output=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert (result.returncode, result.stdout) == (2, b"")
+    message = result.stderr.decode()
+    assert message.startswith(f"bleuprint: error: hyp.txt:3: not valid {encoding}: ")
+    assert message.count("\n") == 1
+
+
 def test_standard_input_of_uneven_columns(tmp_path: Path) -> None:
     (tmp_path / "ref.txt").write_text("a b\nc d\n", "utf-8")
     result = subprocess.run(

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import itertools
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -127,14 +128,30 @@ def read_aligned_blocks(
 def transcoded(blocks: Iterable[bytes], encoding: str, name: str) -> Iterator[bytes]:
     """The blocks of the file ``name``, in ``encoding``, as UTF-8, decoded as they come (lines
     end at ``\\n`` only, as sacreBLEU opens files); bytes not valid in the encoding are an
-    :class:`~bleuprint.exceptions.InputError` naming the file."""
+    :class:`~bleuprint.exceptions.InputError` naming the file and the line."""
     decoder = codecs.getincrementaldecoder(encoding)()
-    try:
-        for block in blocks:
-            yield decoder.decode(block).encode()
-        yield decoder.decode(b"", final=True).encode()
-    except UnicodeDecodeError as error:
-        raise InputError(f"not valid {encoding}: {error.reason}", path=name) from None
+    line = 1
+    for block in itertools.chain(blocks, [None]):  # (None: the end, where nothing may wait)
+        state, data = decoder.getstate(), block or b""
+        try:
+            text = decoder.decode(data, final=block is None)
+        except UnicodeDecodeError as error:
+            line += _decoded_before(encoding, state, data, error).count("\n")
+            raise InputError(
+                f"not valid {encoding}: {error.reason}", path=name, line=line
+            ) from None
+        line += text.count("\n")
+        yield text.encode()
+
+
+def _decoded_before(
+    encoding: str, state: tuple[bytes, int], block: bytes, error: UnicodeDecodeError
+) -> str:
+    """The text of ``block`` before the bytes ``error`` found, decoded from the decoder's
+    ``state`` before it (the error's position counts the bytes the decoder held too)."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    decoder.setstate(state)
+    return decoder.decode(block[: max(0, error.start - len(state[0]))])
 
 
 def decoded(data: bytes, name: str, first_line: int) -> str:
