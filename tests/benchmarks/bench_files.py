@@ -38,15 +38,18 @@ from bleuprint import BLEUScore
 print(BLEUScore.sacrebleu().corpus_score_files(sys.argv[1], [sys.argv[2]], jobs=int(sys.argv[3])))
 """
 DASK = """
-import sys
+import sys, time
 from distributed import Client, LocalCluster
 from bleuprint import BLEUScore
 from bleuprint.dask import corpus_score_files
 workers = int(sys.argv[3])
 with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cluster:
     with Client(cluster) as client:
+        start = time.perf_counter()
         print(corpus_score_files(BLEUScore.sacrebleu(), sys.argv[1], [sys.argv[2]],
                                  scheduler=client))
+        with open(sys.argv[4], "w") as report:  # the scoring alone, in a running cluster
+            report.write(str(time.perf_counter() - start))
 """
 
 
@@ -72,6 +75,10 @@ def measure(command: list[str], timeout: float) -> tuple[float, float, float] | 
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 
 
+SCORING = os.path.join(tempfile.gettempdir(), f"bench_files_scoring_{os.getpid()}.txt")
+"""Where a Dask row's script writes the wall time of its scoring alone."""
+
+
 def rows(size: int, hypotheses: str, references: str, options: argparse.Namespace) -> None:
     python, bleuprint = sys.executable, str(Path(sys.executable).with_name("bleuprint"))
     commands: list[tuple[str, list[str]]] = [
@@ -84,8 +91,8 @@ def rows(size: int, hypotheses: str, references: str, options: argparse.Namespac
         ("bleuprint sacrebleu", [bleuprint, "sacrebleu", references, "-i", hypotheses]),
         ("corpus_score_files jobs=1", [python, "-c", API, hypotheses, references, "1"]),
         ("corpus_score_files jobs=2", [python, "-c", API, hypotheses, references, "2"]),
-        ("bleuprint.dask, 1 worker", [python, "-c", DASK, hypotheses, references, "1"]),
-        ("bleuprint.dask, 2 workers", [python, "-c", DASK, hypotheses, references, "2"]),
+        ("bleuprint.dask, 1 worker", [python, "-c", DASK, hypotheses, references, "1", SCORING]),
+        ("bleuprint.dask, 2 workers", [python, "-c", DASK, hypotheses, references, "2", SCORING]),
     ]
     if size <= options.sacrebleu_up_to:
         sacrebleu = str(Path(sys.executable).with_name("sacrebleu"))
@@ -101,6 +108,9 @@ def rows(size: int, hypotheses: str, references: str, options: argparse.Namespac
         print(
             f"| {size:,} | {name} | {cpu:.2f} | {wall:.2f} | {peak:.0f} | {cpu / floor_cpu:.2f} |"
         )
+        if SCORING in command:  # the wall time of the scoring alone, the cluster running
+            scoring = float(Path(SCORING).read_text())
+            print(f"| {size:,} | {name}, scoring alone | | {scoring:.2f} | | |")
 
 
 def main() -> None:
