@@ -18,7 +18,7 @@ import attrs
 
 from bleuprint.cli import output
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
-from bleuprint.exceptions import ConfigurationError
+from bleuprint.exceptions import ConfigurationError, counted
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -99,15 +99,20 @@ def check(arguments: argparse.Namespace) -> None:
 
 
 def interval_method(test: SignificanceTest | None) -> str | None:
-    """What the drawn intervals are, or ``None`` where the test computes none."""
+    """What the drawn intervals are, or ``None`` where the test computes none.
+
+    >>> from bleuprint.cli.significance import SignificanceTest
+    >>> interval_method(SignificanceTest("ci", 1, 12345, 0))
+    '95% bootstrap intervals (1 resample)'
+    """
     if test is None:
         return None
     if test.kind == "bs":
-        return f"95% paired bootstrap intervals ({test.samples} resamples)"
+        return f"95% paired bootstrap intervals ({counted(test.samples, 'resample')})"
     if test.kind == "ci":
-        return f"95% bootstrap intervals ({test.samples} resamples)"
+        return f"95% bootstrap intervals ({counted(test.samples, 'resample')})"
     if test.confidence_resamples:  # approximate randomization with -ci
-        return f"95% bootstrap intervals ({test.confidence_resamples} resamples)"
+        return f"95% bootstrap intervals ({counted(test.confidence_resamples, 'resample')})"
     return None
 
 
