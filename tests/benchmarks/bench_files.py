@@ -15,6 +15,7 @@ See docs/performance/benchmark.md, "From files".
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
@@ -118,6 +119,12 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--sacrebleu-up-to", type=int, default=1_000_000)
     parser.add_argument("--timeout", type=float, default=900, help="seconds a command may take")
+    parser.add_argument(
+        "--folder",
+        type=Path,
+        help="keep the files here, and use those already written (10,000,000 lines take minutes "
+        "to write); by default they are written to a temporary folder and removed",
+    )
     parser.add_argument("--write", nargs=2, metavar=("SIZE", "FOLDER"), help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.write:
@@ -126,12 +133,15 @@ def main() -> None:
     print(f"# {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("| lines | command | CPU s | wall s | peak MB | CPU / floor |")
     print("|---|---|---|---|---|---|")
-    with tempfile.TemporaryDirectory() as folder:
+    with contextlib.ExitStack() as stack:
+        folder = options.folder or Path(stack.enter_context(tempfile.TemporaryDirectory()))
         for size in options.sizes:
-            # Written by a child: a process forked from one holding the corpus would report
-            # its parent's memory as its peak (ru_maxrss counts what it had before exec).
-            subprocess.run([sys.executable, __file__, "--write", str(size), folder], check=True)
-            hypotheses, references = bench_corpora.distinct_file_names(size, Path(folder))
+            hypotheses, references = bench_corpora.distinct_file_names(size, folder)
+            if not (hypotheses.exists() and references.exists()):
+                # Written by a child: a process forked from one holding the corpus would report
+                # its parent's memory as its peak (ru_maxrss counts what it had before exec).
+                command = [sys.executable, __file__, "--write", str(size), str(folder)]
+                subprocess.run(command, check=True)
             rows(size, str(hypotheses), str(references), options)
 
 
