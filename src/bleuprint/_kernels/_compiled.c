@@ -982,7 +982,18 @@ static int load(Chars *buffer, int kind, const void *data, Py_ssize_t size)
  * failed (memory ran out). */
 typedef int (*Take)(void *context, int kind, const void *chars, Py_ssize_t size);
 
-typedef struct { Chars text, other; } Texts;
+typedef struct {
+    Chars text, other;
+    Py_ssize_t *spans; /* 13a's tokens found at once: start and size of each (see spans_13a) */
+    Py_ssize_t span_capacity;
+} Texts;
+
+static void free_texts(Texts *t)
+{
+    free(t->text.chars);
+    free(t->other.chars);
+    free(t->spans);
+}
 
 static void swap(Texts *t)
 {
@@ -1236,11 +1247,96 @@ static ALWAYS_INLINE void rules_13a(Rules *r, int kind, Py_ssize_t size)
     rule_2(r, 0, 0, 1);
 }
 
-/* The tokens of 13a, each given to `take`: the escapes (on a copy, where there are any),
- * then the rules; 0 where memory ran out (or `take` failed). */
+/* - 13a where no two marks meet -
+ *
+ * Where no mark (. or ,) is next to another, no two matches of a rule overlap, and where the
+ * rules put spaces depends only on each character's neighbours in the text: a symbol is a
+ * token of its own (rule 1); so is a mark, unless it is between two digits (rule 2 parts it
+ * from a non-digit before it, rule 3 from a non-digit after it; a symbol, a space and either
+ * end of the text are non-digits); so is a dash after a digit (rule 4). Every other character
+ * is parted only by whitespace. Most text is read so, in one pass over a table of classes,
+ * where the streamed rules above call through four functions a character. The characters
+ * that start an escape (ESCAPE: < & and the line break) leave the text to those rules. */
+
+enum { PLAIN, DIGIT, DASH, MARK, SYMBOL, BLANK, ESCAPE };
+static unsigned char CLASSES[256]; /* of the characters below 256; above, PLAIN or BLANK */
+
+static ALWAYS_INLINE int class_13a(int kind, const void *data, Py_ssize_t k)
+{
+    Py_UCS4 c = char_at(kind, data, k);
+    return c < 256 ? CLASSES[c] : is_space(c) ? BLANK : PLAIN;
+}
+
+/* Whether the character at k, of class `now` after one of class `before`, is a token of its
+ * own; -1 for a mark next to a mark, or an escape's character. */
+static ALWAYS_INLINE int alone_13a(int kind, const void *data, Py_ssize_t k, Py_ssize_t size,
+                                   int now, int before)
+{
+    if (now == ESCAPE)
+        return -1;
+    if (now == MARK) {
+        int after = k + 1 < size ? class_13a(kind, data, k + 1) : BLANK;
+        return after == MARK ? -1 : before != DIGIT || after != DIGIT;
+    }
+    return now == SYMBOL || (now == DASH && before == DIGIT);
+}
+
+/* The tokens of a text, as start and size in t->spans; how many, -1 where two marks meet or
+ * an escape may start, -2 where memory ran out. */
+static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, Py_ssize_t size)
+{
+    void *spans = t->spans;
+    int reserved = reserve(&spans, &t->span_capacity, 2 * size, sizeof(Py_ssize_t), 256);
+    t->spans = spans;
+    if (!reserved)
+        return -2;
+    Py_ssize_t count = 0, k = 0;
+    int before = BLANK;
+    while (k < size) {
+        int now = class_13a(kind, data, k);
+        int alone = now == BLANK ? 0 : alone_13a(kind, data, k, size, now, before);
+        if (alone < 0)
+            return -1;
+        if (now == BLANK || alone) {
+            if (alone)
+                t->spans[2 * count] = k, t->spans[2 * count + 1] = 1, count++;
+            before = now;
+            k++;
+            continue;
+        }
+        Py_ssize_t start = k;
+        do { /* (a word: what joins it is read again only where it is not plain) */
+            before = now;
+            if (++k == size)
+                break;
+            now = class_13a(kind, data, k);
+            if (now <= DIGIT)
+                continue;
+            alone = now == BLANK ? 1 : alone_13a(kind, data, k, size, now, before);
+            if (alone < 0)
+                return -1;
+        } while (!alone);
+        t->spans[2 * count] = start, t->spans[2 * count + 1] = k - start, count++;
+    }
+    return count;
+}
+
+/* The tokens of 13a, each given to `take`: at once where no two marks meet and there is no
+ * escape (the trailing whitespace sacreBLEU strips makes no token); else the escapes (on a
+ * copy, where there are any), then the streamed rules. 0 where memory ran out (or `take`
+ * failed). */
 static ALWAYS_INLINE int tokens_13a(Texts *t, int kind, const void *data, Py_ssize_t size,
                                     Take take, void *context)
 {
+    Py_ssize_t count = spans_13a(t, kind, data, size);
+    if (count == -2)
+        return 0;
+    for (Py_ssize_t k = 0; k < count; k++)
+        if (!take(context, kind, (const char *)data + t->spans[2 * k] * kind,
+                  t->spans[2 * k + 1]))
+            return 0;
+    if (count >= 0)
+        return 1;
     int escaped;
     size = stripped(kind, data, size, &escaped);
     Rules r = {{0}, {0}, {0}, kind, data, 0, 0, take, context, 0};
@@ -1522,8 +1618,7 @@ static int intern_given(Vocabulary *v, const Given *given, int tokenizer, Ints *
                push_int(lengths, ids->size - before);
     }
     Py_END_ALLOW_THREADS
-    free(t.text.chars);
-    free(t.other.chars);
+    free_texts(&t);
     return done;
 }
 
@@ -1654,8 +1749,7 @@ static PyObject *py_tokenize_texts(PyObject *Py_UNUSED(self), PyObject *args, Py
 failed:
     Py_CLEAR(result);
 done:
-    free(t.text.chars);
-    free(t.other.chars);
+    free_texts(&t);
     let_go(&given);
     return result;
 }
@@ -1974,8 +2068,16 @@ PyMODINIT_FUNC PyInit__compiled(void)
         SYMBOLS[(unsigned char)*symbol] = 1;
     for (Py_UCS4 c = 0; c < 128; c++)
         LOOKED_AT[c] = SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-';
-    for (Py_UCS4 c = 0; c < 256; c++)
+    for (Py_UCS4 c = 0; c < 256; c++) {
         SPACE[c] = (unsigned char)Py_UNICODE_ISSPACE(c);
+        CLASSES[c] = c == '<' || c == '&' || c == '\n' ? ESCAPE
+                     : SPACE[c]                          ? BLANK
+                     : c < 128 && SYMBOLS[c]             ? SYMBOL
+                     : is_mark(c)                        ? MARK
+                     : is_digit(c)                       ? DIGIT
+                     : c == '-'                          ? DASH
+                                                         : PLAIN;
+    }
     if (PyType_Ready(&VocabularyType) < 0)
         return NULL;
     PyObject *created = PyModule_Create(&module);
@@ -2630,8 +2732,7 @@ static void free_scratch(Scratch *s)
     free_table(&s->vocabulary.table);
     free(s->ids.items);
     free(s->numbers.items);
-    free(s->texts.text.chars);
-    free(s->texts.other.chars);
+    free_texts(&s->texts);
     free(s);
 }
 
