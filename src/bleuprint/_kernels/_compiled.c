@@ -2513,20 +2513,26 @@ static Py_ssize_t lines_of(PyObject *block, Py_ssize_t *starts)
     return lines;
 }
 
+static const uint64_t NOT_ASCII = 0x8080808080808080u; /* (the bit of each of 8 bytes) */
+
 /* The number of characters of UTF-8 `bytes`, valid as Python's strict decoder requires
- * (shortest forms, no surrogates, nothing above U+10FFFF), the largest in `*largest`; -1
- * where they are not valid. */
-static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, Py_UCS4 *largest)
+ * (shortest forms, no surrogates, nothing above U+10FFFF), and in `*kind` the kind of str
+ * that holds them (0 where all are ASCII: they are their own characters); -1 where they are
+ * not valid. The kind is told by the largest lead byte: C2 and C3 lead the characters below
+ * 256, F0 and above those beyond 65535. */
+static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, int *kind)
 {
-    Py_ssize_t characters = 0;
-    Py_UCS4 top = 0;
-    for (Py_ssize_t k = 0; k < size; characters++) {
-        unsigned lead = bytes[k], low = 0x80, high = 0xBF; /* the second byte's range */
-        int more;
-        if (lead < 0x80) {
-            k++;
+    Py_ssize_t continuations = 0;
+    unsigned top = 0;
+    for (Py_ssize_t k = 0; k < size;) {
+        unsigned lead = bytes[k];
+        if (lead < 0x80) { /* (then ASCII 8 bytes at a time: most text runs on in it) */
+            for (k++; k + 8 <= size && !(load_64(bytes + k) & NOT_ASCII);)
+                k += 8;
             continue;
         }
+        unsigned low = 0x80, high = 0xBF; /* the second byte's range */
+        int more;
         if (lead >= 0xC2 && lead <= 0xDF)
             more = 1;
         else if (lead >= 0xE0 && lead <= 0xEF) {
@@ -2539,24 +2545,25 @@ static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, P
             high = lead == 0xF4 ? 0x8F : high; /* (above U+10FFFF) */
         } else
             return -1;
-        if (size - k <= more)
+        if (size - k <= more || bytes[k + 1] < low || bytes[k + 1] > high)
             return -1;
-        Py_UCS4 code = lead & (0x3F >> more);
-        for (int next = 1; next <= more; next++) {
-            unsigned byte = bytes[k + next];
-            if (byte < (next == 1 ? low : 0x80) || byte > (next == 1 ? high : 0xBF))
+        for (int next = 2; next <= more; next++)
+            if ((bytes[k + next] & 0xC0) != 0x80)
                 return -1;
-            code = code << 6 | (byte & 0x3F);
-        }
-        top = code > top ? code : top;
+        top = lead > top ? lead : top;
+        continuations += more;
         k += more + 1;
     }
-    *largest = top;
-    return characters;
+    *kind = top == 0 ? 0 : top < 0xC4 ? PyUnicode_1BYTE_KIND
+                       : top < 0xF0   ? PyUnicode_2BYTE_KIND
+                                      : PyUnicode_4BYTE_KIND;
+    return size - continuations;
 }
 
-/* The characters of valid UTF-8 `bytes`, written at `to` as `kind`. */
-static void utf8_decoded(const unsigned char *bytes, Py_ssize_t size, int kind, char *to)
+/* The characters of valid UTF-8 `bytes`, written at `to` as `kind` (each kind a loop of its
+ * own: see char_at). */
+static ALWAYS_INLINE void utf8_decoded_as(const unsigned char *bytes, Py_ssize_t size, int kind,
+                                          char *to)
 {
     for (Py_ssize_t k = 0, at = 0; k < size; at++) {
         unsigned lead = bytes[k];
@@ -2569,24 +2576,14 @@ static void utf8_decoded(const unsigned char *bytes, Py_ssize_t size, int kind, 
     }
 }
 
-/* The kind of a str whose largest character is `largest`. */
-static int kind_for(Py_UCS4 largest)
+static void utf8_decoded(const unsigned char *bytes, Py_ssize_t size, int kind, char *to)
 {
-    return largest < 256 ? PyUnicode_1BYTE_KIND
-           : largest < 65536 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
-}
-
-/* Whether `size` bytes are all ASCII, 8 at a time. */
-static int ascii(const unsigned char *bytes, Py_ssize_t size)
-{
-    Py_ssize_t k = 0;
-    for (; k + 8 <= size; k += 8)
-        if (load_64(bytes + k) & 0x8080808080808080ULL)
-            return 0;
-    for (; k < size; k++)
-        if (bytes[k] & 0x80)
-            return 0;
-    return 1;
+    if (kind == PyUnicode_1BYTE_KIND)
+        utf8_decoded_as(bytes, size, PyUnicode_1BYTE_KIND, to);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        utf8_decoded_as(bytes, size, PyUnicode_2BYTE_KIND, to);
+    else
+        utf8_decoded_as(bytes, size, PyUnicode_4BYTE_KIND, to);
 }
 
 /* Each line of the blocks as a str of its own would hold it: decoded from UTF-8 (`utf8`; an
@@ -2604,18 +2601,17 @@ static int narrowed_lines(Held *h, int utf8)
         PyErr_NoMemory();
     for (Py_ssize_t t = 0; done && t < h->texts; t++) {
         const Span *span = &h->spans[t];
-        Py_UCS4 largest = 0;
+        int kind;
         kinds[t] = 0;
-        if (utf8 && ascii(span->data, span->size))
-            continue;
-        characters[t] = utf8 ? utf8_characters(span->data, span->size, &largest) : span->size;
+        characters[t] = utf8 ? utf8_characters(span->data, span->size, &kind) : span->size;
         if (characters[t] < 0) { /* Python's decoder says what is wrong, and where */
             Py_XDECREF(PyUnicode_DecodeUTF8(span->data, span->size, "strict"));
             done = 0;
             break;
         }
-        int kind = utf8 ? kind_for(largest) : narrowest(span->kind, span->data, span->size);
-        if (utf8 || kind < span->kind) {
+        if (!utf8)
+            kind = narrowest(span->kind, span->data, span->size);
+        if (utf8 ? kind > 0 : kind < span->kind) {
             kinds[t] = (unsigned char)kind;
             room += (size_t)(characters[t] * kind) + 3; /* (room to align it: see below) */
         }
