@@ -1285,12 +1285,12 @@ static ALWAYS_INLINE int alone_13a(int kind, const void *data, Py_ssize_t k, Py_
  * an escape may start, -2 where memory ran out. */
 static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, Py_ssize_t size)
 {
-    void *spans = t->spans;
-    int reserved = reserve(&spans, &t->span_capacity, 2 * size, sizeof(Py_ssize_t), 256);
-    t->spans = spans;
+    void *room = t->spans;
+    int reserved = reserve(&room, &t->span_capacity, 2 * size, sizeof(Py_ssize_t), 256);
+    t->spans = room;
     if (!reserved)
         return -2;
-    Py_ssize_t count = 0, k = 0;
+    Py_ssize_t *spans = t->spans, count = 0, k = 0;
     int before = BLANK;
     while (k < size) {
         int now = class_13a(kind, data, k);
@@ -1299,7 +1299,7 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
             return -1;
         if (now == BLANK || alone) {
             if (alone)
-                t->spans[2 * count] = k, t->spans[2 * count + 1] = 1, count++;
+                spans[2 * count] = k, spans[2 * count + 1] = 1, count++;
             before = now;
             k++;
             continue;
@@ -1316,7 +1316,7 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
             if (alone < 0)
                 return -1;
         } while (!alone);
-        t->spans[2 * count] = start, t->spans[2 * count + 1] = k - start, count++;
+        spans[2 * count] = start, spans[2 * count + 1] = k - start, count++;
     }
     return count;
 }
@@ -1591,6 +1591,7 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
     if (!split(t, tokenizer, kind, data, size, take_interned, v) ||
         !reserve_ints(ids, table->pending_count))
         return 0;
+    i64 *out = ids->items + ids->size; /* (a local: the compiler would store the size each time) */
     for (Py_ssize_t k = 0; k < table->pending_count; k++) {
         Key *key = &table->pending[k];
         if (key->narrowed >= 0)
@@ -1598,8 +1599,9 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
         i64 id = intern_key(v, key);
         if (id < 0)
             return 0;
-        ids->items[ids->size++] = id;
+        out[k] = id;
     }
+    ids->size += table->pending_count;
     return 1;
 }
 
