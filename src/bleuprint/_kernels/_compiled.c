@@ -2009,6 +2009,7 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
 /* (defined at the end of the file) */
 static PyObject *ngram_labels(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyObject *count_texts(PyObject *self, PyObject *args, PyObject *kwargs);
+static void utf8_tables(void);
 
 static PyMethodDef methods[] = {
     {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
@@ -2070,6 +2071,7 @@ PyMODINIT_FUNC PyInit__compiled(void)
         SYMBOLS[(unsigned char)*symbol] = 1;
     for (Py_UCS4 c = 0; c < 128; c++)
         LOOKED_AT[c] = SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-';
+    utf8_tables();
     for (Py_UCS4 c = 0; c < 256; c++) {
         SPACE[c] = (unsigned char)Py_UNICODE_ISSPACE(c);
         CLASSES[c] = c == '<' || c == '&' || c == '\n' ? ESCAPE
@@ -2517,6 +2519,20 @@ static Py_ssize_t lines_of(PyObject *block, Py_ssize_t *starts)
 
 static const uint64_t NOT_ASCII = 0x8080808080808080u; /* (the bit of each of 8 bytes) */
 
+/* Of each byte as the first of a character in UTF-8: how many bytes follow it (4 where none
+ * may start one), and the range of the second, narrower where it would be a shorter form, a
+ * surrogate or above U+10FFFF. */
+static unsigned char UTF8_MORE[256], UTF8_LOW[256], UTF8_HIGH[256];
+
+static void utf8_tables(void)
+{
+    for (unsigned b = 0; b < 256; b++) {
+        UTF8_MORE[b] = b < 0x80 ? 0 : b < 0xC2 ? 4 : b < 0xE0 ? 1 : b < 0xF0 ? 2 : b < 0xF5 ? 3 : 4;
+        UTF8_LOW[b] = b == 0xE0 ? 0xA0 : b == 0xF0 ? 0x90 : 0x80;
+        UTF8_HIGH[b] = b == 0xED ? 0x9F : b == 0xF4 ? 0x8F : 0xBF;
+    }
+}
+
 /* The number of characters of UTF-8 `bytes`, valid as Python's strict decoder requires
  * (shortest forms, no surrogates, nothing above U+10FFFF), and in `*kind` the kind of str
  * that holds them (0 where all are ASCII: they are their own characters); -1 where they are
@@ -2533,25 +2549,13 @@ static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, i
                 k += 8;
             continue;
         }
-        unsigned low = 0x80, high = 0xBF; /* the second byte's range */
-        int more;
-        if (lead >= 0xC2 && lead <= 0xDF)
-            more = 1;
-        else if (lead >= 0xE0 && lead <= 0xEF) {
-            more = 2;
-            low = lead == 0xE0 ? 0xA0 : low;   /* (shorter forms) */
-            high = lead == 0xED ? 0x9F : high; /* (surrogates) */
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            more = 3;
-            low = lead == 0xF0 ? 0x90 : low;
-            high = lead == 0xF4 ? 0x8F : high; /* (above U+10FFFF) */
-        } else
+        int more = UTF8_MORE[lead];
+        if (more > 3 || size - k <= more || bytes[k + 1] < UTF8_LOW[lead] ||
+            bytes[k + 1] > UTF8_HIGH[lead])
             return -1;
-        if (size - k <= more || bytes[k + 1] < low || bytes[k + 1] > high)
+        if (more > 1 && ((bytes[k + 2] & 0xC0) != 0x80 ||
+                         (more > 2 && (bytes[k + 3] & 0xC0) != 0x80)))
             return -1;
-        for (int next = 2; next <= more; next++)
-            if ((bytes[k + next] & 0xC0) != 0x80)
-                return -1;
         top = lead > top ? lead : top;
         continuations += more;
         k += more + 1;
@@ -2576,10 +2580,12 @@ static ALWAYS_INLINE void utf8_decoded_as(const unsigned char *bytes, Py_ssize_t
             while (k < size && bytes[k] < 0x80);
             continue;
         }
-        int more = lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
-        Py_UCS4 code = lead & (0x3F >> more);
-        for (int next = 1; next <= more; next++)
-            code = code << 6 | (bytes[k + next] & 0x3F);
+        int more = UTF8_MORE[lead];
+        Py_UCS4 code = (lead & (0x3F >> more)) << 6 | (bytes[k + 1] & 0x3F);
+        if (more > 1)
+            code = code << 6 | (bytes[k + 2] & 0x3F);
+        if (more > 2)
+            code = code << 6 | (bytes[k + 3] & 0x3F);
         PyUnicode_WRITE(kind, to, at++, code);
         k += more + 1;
     }
