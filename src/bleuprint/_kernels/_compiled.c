@@ -2549,6 +2549,13 @@ static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, i
                 k += 8;
             continue;
         }
+        if (lead >= 0xE1 && lead <= 0xEC && size - k > 2 &&
+            (bytes[k + 1] & 0xC0) == 0x80 && (bytes[k + 2] & 0xC0) == 0x80) {
+            top = lead > top ? lead : top; /* (most CJK and much else: no narrower range) */
+            continuations += 2;
+            k += 3;
+            continue;
+        }
         int more = UTF8_MORE[lead];
         if (more > 3 || size - k <= more || bytes[k + 1] < UTF8_LOW[lead] ||
             bytes[k + 1] > UTF8_HIGH[lead])
