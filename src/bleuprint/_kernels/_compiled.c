@@ -706,12 +706,11 @@ static ALWAYS_INLINE uint64_t load_64(const unsigned char *bytes)
     return word;
 }
 
+/* A word's hash: a multiplication's high half, which every bit of the word moves, folded into
+ * its low half, where a table's slot is taken from. */
 static ALWAYS_INLINE uint64_t mixed(uint64_t x)
 {
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93u;
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93u;
+    x *= 0x9e3779b97f4a7c15u;
     return x ^ (x >> 32);
 }
 
