@@ -1280,16 +1280,22 @@ static ALWAYS_INLINE int alone_13a(int kind, const void *data, Py_ssize_t k, Py_
     return now == SYMBOL || (now == DASH && before == DIGIT);
 }
 
+/* t->spans with room for more than `count` spans (twice as many as it had), how many in
+ * `*room`; NULL where memory ran out. */
+static Py_ssize_t *more_spans(Texts *t, Py_ssize_t count, Py_ssize_t *room)
+{
+    void *spans = t->spans;
+    int reserved = reserve(&spans, &t->span_capacity, 2 * count + 2, sizeof(Py_ssize_t), 256);
+    t->spans = spans;
+    *room = t->span_capacity / 2;
+    return reserved ? t->spans : NULL;
+}
+
 /* The tokens of a text, as start and size in t->spans; how many, -1 where two marks meet or
  * an escape may start, -2 where memory ran out. */
 static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, Py_ssize_t size)
 {
-    void *room = t->spans;
-    int reserved = reserve(&room, &t->span_capacity, 2 * size, sizeof(Py_ssize_t), 256);
-    t->spans = room;
-    if (!reserved)
-        return -2;
-    Py_ssize_t *spans = t->spans, count = 0, k = 0;
+    Py_ssize_t *spans = t->spans, room = t->span_capacity / 2, count = 0, k = 0;
     int before = BLANK;
     while (k < size) {
         int now = class_13a(kind, data, k);
@@ -1297,8 +1303,11 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
         if (alone < 0)
             return -1;
         if (now == BLANK || alone) {
-            if (alone)
+            if (alone) {
+                if (count == room && (spans = more_spans(t, count, &room)) == NULL)
+                    return -2;
                 spans[2 * count] = k, spans[2 * count + 1] = 1, count++;
+            }
             before = now;
             k++;
             continue;
@@ -1315,6 +1324,8 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
             if (alone < 0)
                 return -1;
         } while (!alone);
+        if (count == room && (spans = more_spans(t, count, &room)) == NULL)
+            return -2;
         spans[2 * count] = start, spans[2 * count + 1] = k - start, count++;
     }
     return count;
