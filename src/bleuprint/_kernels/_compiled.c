@@ -706,12 +706,11 @@ static ALWAYS_INLINE uint64_t load_64(const unsigned char *bytes)
     return word;
 }
 
+/* A word's hash: a multiplication's high half, which every bit of the word moves, folded into
+ * its low half, where a table's slot is taken from. */
 static ALWAYS_INLINE uint64_t mixed(uint64_t x)
 {
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93u;
-    x ^= x >> 32;
-    x *= 0xd6e8feb86659fd93u;
+    x *= 0x9e3779b97f4a7c15u;
     return x ^ (x >> 32);
 }
 
@@ -982,7 +981,18 @@ static int load(Chars *buffer, int kind, const void *data, Py_ssize_t size)
  * failed (memory ran out). */
 typedef int (*Take)(void *context, int kind, const void *chars, Py_ssize_t size);
 
-typedef struct { Chars text, other; } Texts;
+typedef struct {
+    Chars text, other;
+    Py_ssize_t *spans; /* 13a's tokens found at once: start and size of each (see spans_13a) */
+    Py_ssize_t span_capacity;
+} Texts;
+
+static void free_texts(Texts *t)
+{
+    free(t->text.chars);
+    free(t->other.chars);
+    free(t->spans);
+}
 
 static void swap(Texts *t)
 {
@@ -1236,11 +1246,107 @@ static ALWAYS_INLINE void rules_13a(Rules *r, int kind, Py_ssize_t size)
     rule_2(r, 0, 0, 1);
 }
 
-/* The tokens of 13a, each given to `take`: the escapes (on a copy, where there are any),
- * then the rules; 0 where memory ran out (or `take` failed). */
+/* - 13a where no two marks meet -
+ *
+ * Where no mark (. or ,) is next to another, no two matches of a rule overlap, and where the
+ * rules put spaces depends only on each character's neighbours in the text: a symbol is a
+ * token of its own (rule 1); so is a mark, unless it is between two digits (rule 2 parts it
+ * from a non-digit before it, rule 3 from a non-digit after it; a symbol, a space and either
+ * end of the text are non-digits); so is a dash after a digit (rule 4). Every other character
+ * is parted only by whitespace. Most text is read so, in one pass over a table of classes,
+ * where the streamed rules above call through four functions a character. The characters
+ * that start an escape (ESCAPE: < & and the line break) leave the text to those rules. */
+
+enum { PLAIN, DIGIT, DASH, MARK, SYMBOL, BLANK, ESCAPE };
+static unsigned char CLASSES[256]; /* of the characters below 256; above, PLAIN or BLANK */
+
+static ALWAYS_INLINE int class_13a(int kind, const void *data, Py_ssize_t k)
+{
+    Py_UCS4 c = char_at(kind, data, k);
+    return c < 256 ? CLASSES[c] : is_space(c) ? BLANK : PLAIN;
+}
+
+/* Whether the character at k, of class `now` after one of class `before`, is a token of its
+ * own; -1 for a mark next to a mark, or an escape's character. */
+static ALWAYS_INLINE int alone_13a(int kind, const void *data, Py_ssize_t k, Py_ssize_t size,
+                                   int now, int before)
+{
+    if (now == ESCAPE)
+        return -1;
+    if (now == MARK) {
+        int after = k + 1 < size ? class_13a(kind, data, k + 1) : BLANK;
+        return after == MARK ? -1 : before != DIGIT || after != DIGIT;
+    }
+    return now == SYMBOL || (now == DASH && before == DIGIT);
+}
+
+/* t->spans with room for more than `count` spans (twice as many as it had), how many in
+ * `*room`; NULL where memory ran out. */
+static Py_ssize_t *more_spans(Texts *t, Py_ssize_t count, Py_ssize_t *room)
+{
+    void *spans = t->spans;
+    int reserved = reserve(&spans, &t->span_capacity, 2 * count + 2, sizeof(Py_ssize_t), 256);
+    t->spans = spans;
+    *room = t->span_capacity / 2;
+    return reserved ? t->spans : NULL;
+}
+
+/* The tokens of a text, as start and size in t->spans; how many, -1 where two marks meet or
+ * an escape may start, -2 where memory ran out. */
+static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, Py_ssize_t size)
+{
+    Py_ssize_t *spans = t->spans, room = t->span_capacity / 2, count = 0, k = 0;
+    int before = BLANK;
+    while (k < size) {
+        int now = class_13a(kind, data, k);
+        int alone = now == BLANK ? 0 : alone_13a(kind, data, k, size, now, before);
+        if (alone < 0)
+            return -1;
+        if (now == BLANK || alone) {
+            if (alone) {
+                if (count == room && (spans = more_spans(t, count, &room)) == NULL)
+                    return -2;
+                spans[2 * count] = k, spans[2 * count + 1] = 1, count++;
+            }
+            before = now;
+            k++;
+            continue;
+        }
+        Py_ssize_t start = k;
+        do { /* (a word: what joins it is read again only where it is not plain) */
+            before = now;
+            if (++k == size)
+                break;
+            now = class_13a(kind, data, k);
+            if (now <= DIGIT)
+                continue;
+            alone = now == BLANK ? 1 : alone_13a(kind, data, k, size, now, before);
+            if (alone < 0)
+                return -1;
+        } while (!alone);
+        if (count == room && (spans = more_spans(t, count, &room)) == NULL)
+            return -2;
+        spans[2 * count] = start, spans[2 * count + 1] = k - start, count++;
+    }
+    return count;
+}
+
+/* The tokens of 13a, each given to `take`: at once where no two marks meet and there is no
+ * escape (the trailing whitespace sacreBLEU strips makes no token); else the escapes (on a
+ * copy, where there are any), then the streamed rules. 0 where memory ran out (or `take`
+ * failed). */
 static ALWAYS_INLINE int tokens_13a(Texts *t, int kind, const void *data, Py_ssize_t size,
                                     Take take, void *context)
 {
+    Py_ssize_t count = spans_13a(t, kind, data, size);
+    if (count == -2)
+        return 0;
+    for (Py_ssize_t k = 0; k < count; k++)
+        if (!take(context, kind, (const char *)data + t->spans[2 * k] * kind,
+                  t->spans[2 * k + 1]))
+            return 0;
+    if (count >= 0)
+        return 1;
     int escaped;
     size = stripped(kind, data, size, &escaped);
     Rules r = {{0}, {0}, {0}, kind, data, 0, 0, take, context, 0};
@@ -1495,6 +1601,7 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
     if (!split(t, tokenizer, kind, data, size, take_interned, v) ||
         !reserve_ints(ids, table->pending_count))
         return 0;
+    i64 *out = ids->items + ids->size; /* (a local: the compiler would store the size each time) */
     for (Py_ssize_t k = 0; k < table->pending_count; k++) {
         Key *key = &table->pending[k];
         if (key->narrowed >= 0)
@@ -1502,8 +1609,9 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
         i64 id = intern_key(v, key);
         if (id < 0)
             return 0;
-        ids->items[ids->size++] = id;
+        out[k] = id;
     }
+    ids->size += table->pending_count;
     return 1;
 }
 
@@ -1522,8 +1630,7 @@ static int intern_given(Vocabulary *v, const Given *given, int tokenizer, Ints *
                push_int(lengths, ids->size - before);
     }
     Py_END_ALLOW_THREADS
-    free(t.text.chars);
-    free(t.other.chars);
+    free_texts(&t);
     return done;
 }
 
@@ -1654,8 +1761,7 @@ static PyObject *py_tokenize_texts(PyObject *Py_UNUSED(self), PyObject *args, Py
 failed:
     Py_CLEAR(result);
 done:
-    free(t.text.chars);
-    free(t.other.chars);
+    free_texts(&t);
     let_go(&given);
     return result;
 }
@@ -1913,6 +2019,7 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
 /* (defined at the end of the file) */
 static PyObject *ngram_labels(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyObject *count_texts(PyObject *self, PyObject *args, PyObject *kwargs);
+static void utf8_tables(void);
 
 static PyMethodDef methods[] = {
     {"shared_ngram_counts", (PyCFunction)(void (*)(void))shared_ngram_counts,
@@ -1974,8 +2081,17 @@ PyMODINIT_FUNC PyInit__compiled(void)
         SYMBOLS[(unsigned char)*symbol] = 1;
     for (Py_UCS4 c = 0; c < 128; c++)
         LOOKED_AT[c] = SYMBOLS[c] || is_mark(c) || is_digit(c) || c == '-';
-    for (Py_UCS4 c = 0; c < 256; c++)
+    utf8_tables();
+    for (Py_UCS4 c = 0; c < 256; c++) {
         SPACE[c] = (unsigned char)Py_UNICODE_ISSPACE(c);
+        CLASSES[c] = c == '<' || c == '&' || c == '\n' ? ESCAPE
+                     : SPACE[c]                          ? BLANK
+                     : c < 128 && SYMBOLS[c]             ? SYMBOL
+                     : is_mark(c)                        ? MARK
+                     : is_digit(c)                       ? DIGIT
+                     : c == '-'                          ? DASH
+                                                         : PLAIN;
+    }
     if (PyType_Ready(&VocabularyType) < 0)
         return NULL;
     PyObject *created = PyModule_Create(&module);
@@ -2411,80 +2527,99 @@ static Py_ssize_t lines_of(PyObject *block, Py_ssize_t *starts)
     return lines;
 }
 
-/* The number of characters of UTF-8 `bytes`, valid as Python's strict decoder requires
- * (shortest forms, no surrogates, nothing above U+10FFFF), the largest in `*largest`; -1
- * where they are not valid. */
-static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, Py_UCS4 *largest)
+static const uint64_t NOT_ASCII = 0x8080808080808080u; /* (the bit of each of 8 bytes) */
+
+/* Of each byte as the first of a character in UTF-8: how many bytes follow it (4 where none
+ * may start one), and the range of the second, narrower where it would be a shorter form, a
+ * surrogate or above U+10FFFF. */
+static unsigned char UTF8_MORE[256], UTF8_LOW[256], UTF8_HIGH[256];
+
+static void utf8_tables(void)
 {
-    Py_ssize_t characters = 0;
-    Py_UCS4 top = 0;
-    for (Py_ssize_t k = 0; k < size; characters++) {
-        unsigned lead = bytes[k], low = 0x80, high = 0xBF; /* the second byte's range */
-        int more;
-        if (lead < 0x80) {
-            k++;
+    for (unsigned b = 0; b < 256; b++) {
+        UTF8_MORE[b] = b < 0x80 ? 0 : b < 0xC2 ? 4 : b < 0xE0 ? 1 : b < 0xF0 ? 2 : b < 0xF5 ? 3 : 4;
+        UTF8_LOW[b] = b == 0xE0 ? 0xA0 : b == 0xF0 ? 0x90 : 0x80;
+        UTF8_HIGH[b] = b == 0xED ? 0x9F : b == 0xF4 ? 0x8F : 0xBF;
+    }
+}
+
+/* The number of characters of UTF-8 `bytes`, valid as Python's strict decoder requires
+ * (shortest forms, no surrogates, nothing above U+10FFFF), and in `*kind` the kind of str
+ * that holds them (0 where all are ASCII: they are their own characters); -1 where they are
+ * not valid. The kind is told by the largest lead byte: C2 and C3 lead the characters below
+ * 256, F0 and above those beyond 65535. */
+static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, int *kind)
+{
+    Py_ssize_t continuations = 0;
+    unsigned top = 0;
+    for (Py_ssize_t k = 0; k < size;) {
+        unsigned lead = bytes[k];
+        if (lead < 0x80) { /* (then ASCII 8 bytes at a time: most text runs on in it) */
+            for (k++; k + 8 <= size && !(load_64(bytes + k) & NOT_ASCII);)
+                k += 8;
             continue;
         }
-        if (lead >= 0xC2 && lead <= 0xDF)
-            more = 1;
-        else if (lead >= 0xE0 && lead <= 0xEF) {
-            more = 2;
-            low = lead == 0xE0 ? 0xA0 : low;   /* (shorter forms) */
-            high = lead == 0xED ? 0x9F : high; /* (surrogates) */
-        } else if (lead >= 0xF0 && lead <= 0xF4) {
-            more = 3;
-            low = lead == 0xF0 ? 0x90 : low;
-            high = lead == 0xF4 ? 0x8F : high; /* (above U+10FFFF) */
-        } else
-            return -1;
-        if (size - k <= more)
-            return -1;
-        Py_UCS4 code = lead & (0x3F >> more);
-        for (int next = 1; next <= more; next++) {
-            unsigned byte = bytes[k + next];
-            if (byte < (next == 1 ? low : 0x80) || byte > (next == 1 ? high : 0xBF))
-                return -1;
-            code = code << 6 | (byte & 0x3F);
+        if (lead >= 0xE1 && lead <= 0xEC && size - k > 2 &&
+            (bytes[k + 1] & 0xC0) == 0x80 && (bytes[k + 2] & 0xC0) == 0x80) {
+            top = lead > top ? lead : top; /* (most CJK and much else: no narrower range) */
+            continuations += 2;
+            k += 3;
+            continue;
         }
-        top = code > top ? code : top;
+        int more = UTF8_MORE[lead];
+        if (more > 3 || size - k <= more || bytes[k + 1] < UTF8_LOW[lead] ||
+            bytes[k + 1] > UTF8_HIGH[lead])
+            return -1;
+        if (more > 1 && ((bytes[k + 2] & 0xC0) != 0x80 ||
+                         (more > 2 && (bytes[k + 3] & 0xC0) != 0x80)))
+            return -1;
+        top = lead > top ? lead : top;
+        continuations += more;
         k += more + 1;
     }
-    *largest = top;
-    return characters;
+    *kind = top == 0 ? 0 : top < 0xC4 ? PyUnicode_1BYTE_KIND
+                       : top < 0xF0   ? PyUnicode_2BYTE_KIND
+                                      : PyUnicode_4BYTE_KIND;
+    return size - continuations;
 }
 
-/* The characters of valid UTF-8 `bytes`, written at `to` as `kind`. */
+/* The characters of valid UTF-8 `bytes`, written at `to` as `kind` (each kind a loop of its
+ * own: see char_at); a run of ASCII in a loop of its own, as half the bytes of the lines that
+ * are not all ASCII are. */
+static ALWAYS_INLINE void utf8_decoded_as(const unsigned char *bytes, Py_ssize_t size, int kind,
+                                          char *to)
+{
+    for (Py_ssize_t k = 0, at = 0; k < size;) {
+        unsigned lead = bytes[k];
+        if (lead < 0x80) { /* (found 8 bytes at a time, then copied in a loop of its own) */
+            Py_ssize_t end = k + 1;
+            while (end + 8 <= size && !(load_64(bytes + end) & NOT_ASCII))
+                end += 8;
+            while (end < size && bytes[end] < 0x80)
+                end++;
+            for (; k < end; k++, at++)
+                PyUnicode_WRITE(kind, to, at, bytes[k]);
+            continue;
+        }
+        int more = UTF8_MORE[lead];
+        Py_UCS4 code = (lead & (0x3F >> more)) << 6 | (bytes[k + 1] & 0x3F);
+        if (more > 1)
+            code = code << 6 | (bytes[k + 2] & 0x3F);
+        if (more > 2)
+            code = code << 6 | (bytes[k + 3] & 0x3F);
+        PyUnicode_WRITE(kind, to, at++, code);
+        k += more + 1;
+    }
+}
+
 static void utf8_decoded(const unsigned char *bytes, Py_ssize_t size, int kind, char *to)
 {
-    for (Py_ssize_t k = 0, at = 0; k < size; at++) {
-        unsigned lead = bytes[k];
-        int more = lead < 0x80 ? 0 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
-        Py_UCS4 code = more ? lead & (0x3F >> more) : lead;
-        for (int next = 1; next <= more; next++)
-            code = code << 6 | (bytes[k + next] & 0x3F);
-        PyUnicode_WRITE(kind, to, at, code);
-        k += more + 1;
-    }
-}
-
-/* The kind of a str whose largest character is `largest`. */
-static int kind_for(Py_UCS4 largest)
-{
-    return largest < 256 ? PyUnicode_1BYTE_KIND
-           : largest < 65536 ? PyUnicode_2BYTE_KIND : PyUnicode_4BYTE_KIND;
-}
-
-/* Whether `size` bytes are all ASCII, 8 at a time. */
-static int ascii(const unsigned char *bytes, Py_ssize_t size)
-{
-    Py_ssize_t k = 0;
-    for (; k + 8 <= size; k += 8)
-        if (load_64(bytes + k) & 0x8080808080808080ULL)
-            return 0;
-    for (; k < size; k++)
-        if (bytes[k] & 0x80)
-            return 0;
-    return 1;
+    if (kind == PyUnicode_1BYTE_KIND)
+        utf8_decoded_as(bytes, size, PyUnicode_1BYTE_KIND, to);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        utf8_decoded_as(bytes, size, PyUnicode_2BYTE_KIND, to);
+    else
+        utf8_decoded_as(bytes, size, PyUnicode_4BYTE_KIND, to);
 }
 
 /* Each line of the blocks as a str of its own would hold it: decoded from UTF-8 (`utf8`; an
@@ -2502,18 +2637,17 @@ static int narrowed_lines(Held *h, int utf8)
         PyErr_NoMemory();
     for (Py_ssize_t t = 0; done && t < h->texts; t++) {
         const Span *span = &h->spans[t];
-        Py_UCS4 largest = 0;
+        int kind;
         kinds[t] = 0;
-        if (utf8 && ascii(span->data, span->size))
-            continue;
-        characters[t] = utf8 ? utf8_characters(span->data, span->size, &largest) : span->size;
+        characters[t] = utf8 ? utf8_characters(span->data, span->size, &kind) : span->size;
         if (characters[t] < 0) { /* Python's decoder says what is wrong, and where */
             Py_XDECREF(PyUnicode_DecodeUTF8(span->data, span->size, "strict"));
             done = 0;
             break;
         }
-        int kind = utf8 ? kind_for(largest) : narrowest(span->kind, span->data, span->size);
-        if (utf8 || kind < span->kind) {
+        if (!utf8)
+            kind = narrowest(span->kind, span->data, span->size);
+        if (utf8 ? kind > 0 : kind < span->kind) {
             kinds[t] = (unsigned char)kind;
             room += (size_t)(characters[t] * kind) + 3; /* (room to align it: see below) */
         }
@@ -2630,8 +2764,7 @@ static void free_scratch(Scratch *s)
     free_table(&s->vocabulary.table);
     free(s->ids.items);
     free(s->numbers.items);
-    free(s->texts.text.chars);
-    free(s->texts.other.chars);
+    free_texts(&s->texts);
     free(s);
 }
 
