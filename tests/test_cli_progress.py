@@ -44,6 +44,27 @@ def _everything_drawn(leader: int) -> bytes:
     return drawn
 
 
+def _terminal(rows: int, columns: int) -> tuple[int, int]:
+    """A pseudo-terminal of ``rows`` x ``columns`` (a new one has none, and tqdm draws nothing
+    on a screen of no rows): its leader and follower sides."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    return leader, follower
+
+
+def _run_on_a_terminal(
+    command: list[str], cwd: Path, rows: int, columns: int, environment: dict[str, str]
+) -> bytes:
+    """All that ``command`` drew, its standard output and error both on a terminal of that
+    size; it must succeed."""
+    leader, follower = _terminal(rows, columns)
+    process = subprocess.Popen(command, cwd=cwd, stdout=follower, stderr=follower, env=environment)
+    os.close(follower)
+    drawn = _everything_drawn(leader)
+    assert process.wait() == 0
+    return drawn
+
+
 def test_a_bar_shows_count_rate_and_time_left_then_erases_itself(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -88,10 +109,7 @@ _AT_ONCE = {**os.environ, "BLEUPRINT_PROGRESS_DELAY": "0"}
 @pytest.mark.parametrize("quiet", [False, True])
 def test_progress_bar_only_on_a_terminal(tmp_path: Path, quiet: bool) -> None:
     command = _job(tmp_path) + (["--quiet"] if quiet else [])
-    leader, follower = pty.openpty()
-    # A terminal of 24 rows and 80 columns (a new pseudo-terminal has none, and tqdm draws
-    # nothing on a screen of no rows).
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    leader, follower = _terminal(24, 80)
     completed = subprocess.run(
         command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, env=_AT_ONCE, check=False
     )
@@ -135,14 +153,7 @@ def test_a_terminal_sees_every_step_from_the_start_and_a_clean_screen_at_the_end
     command += ["one.txt", "-pbs", "-pbsn", "20", "-b", "--preset", "canonical"]
     # The display shows at once and is redrawn often, whatever the speed of the machine.
     environment = {**_AT_ONCE, "BLEUPRINT_PROGRESS_INTERVAL": "0.01"}
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    process = subprocess.Popen(
-        command, cwd=tmp_path, stdout=follower, stderr=follower, env=environment
-    )
-    os.close(follower)
-    drawn = _everything_drawn(leader)
-    assert process.wait() == 0
+    drawn = _run_on_a_terminal(command, tmp_path, 24, 100, environment)
     text = drawn.decode()
     # Every step shows, in order, from reading the files (the first thing on the screen) on,
     # with its count, and its rate and time left where the total is known.
@@ -225,8 +236,7 @@ def test_the_sacrebleu_commands_paired_tests_show_their_progress_as_compare_does
     command = [sys.executable, "-m", "bleuprint.cli", "sacrebleu", "ref.txt", "-i", "one.txt"]
     command += ["two.txt", "three", *test, "-f", "text"]
     environment = {**_AT_ONCE, "BLEUPRINT_PROGRESS_INTERVAL": "0.01"}
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    leader, follower = _terminal(24, 100)
     on_a_terminal = subprocess.run(
         command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=follower, env=environment, check=False
     )
@@ -255,14 +265,7 @@ def test_a_paired_bootstrap_in_a_terminal_leaves_sacrebleus_output_on_the_screen
     assert expected.returncode == 0, expected.stderr
     command = [sys.executable, "-m", "bleuprint", "sacrebleu", *arguments]
     environment = {**_AT_ONCE, "BLEUPRINT_PROGRESS_INTERVAL": "0.01"}
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 120, 0, 0))
-    process = subprocess.Popen(
-        command, cwd=tmp_path, stdout=follower, stderr=follower, env=environment
-    )
-    os.close(follower)
-    drawn = _everything_drawn(leader)
-    assert process.wait() == 0
+    drawn = _run_on_a_terminal(command, tmp_path, 60, 120, environment)
     assert "testing:" in drawn.decode() and "/100 [" in drawn.decode()  # 50 resamples x 2
     screen = pyte.Screen(120, 60)
     pyte.ByteStream(screen).feed(drawn)
