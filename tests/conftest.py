@@ -92,6 +92,16 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (pyproject.toml's addopts): a worker for each CPU and one more, which runs
+    while another waits on a timeout (the Dask fault tests wait about a minute in all) or on a
+    command it started. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides where it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # (pytest-xdist's own hook reads it)
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cpus or 1) + 1
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     skip_timing = pytest.mark.skip(
         reason="a timing test: coverage's tracing distorts times; the plain runs time it"
