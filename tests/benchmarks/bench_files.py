@@ -56,23 +56,26 @@ with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cl
 
 def measure(command: list[str], timeout: float) -> tuple[float, float, float] | None:
     """CPU seconds, wall seconds and peak MB of the command's process tree; ``None`` past the
-    timeout."""
+    timeout. What the command says on standard error (its warnings about the data) is shown
+    only where it fails."""
     environment = {**os.environ, "BLEUPRINT_THREADS": "1"}
-    start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=environment)
-    deadline = start + timeout
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.perf_counter() > deadline:
-            process.kill()
-            os.wait4(process.pid, 0)
-            return None
-        time.sleep(0.02)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"failed: {' '.join(command)}")
+    with tempfile.TemporaryFile() as said:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=said, env=environment)
+        deadline = start + timeout
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                process.kill()
+                os.wait4(process.pid, 0)
+                return None
+            time.sleep(0.02)
+        wall = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) != 0:
+            said.seek(0)
+            raise SystemExit(f"failed: {' '.join(command)}\n{said.read().decode(errors='replace')}")
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
 
 
