@@ -716,6 +716,44 @@ def test_scoring_means_are_the_scalar_ones(rows: Rows) -> None:
         assert _scoring._weighted_geometric_means(*as_arrays(rows)).tolist() == expected
 
 
+# -- line ends --------------------------------------------------------------------------------
+
+
+def starts_of_partitions(data: bytes, every: int, first: int) -> tuple[int, list[int]]:
+    """The definition: each newline's offset plus one, from newline number ``first`` on, every
+    ``every``-th."""
+    after_newlines = [offset + 1 for offset, byte in enumerate(data) if byte == ord("\n")]
+    return len(after_newlines), after_newlines[first::every]
+
+
+@both_kernels
+@given(
+    st.binary(max_size=200)
+    | st.lists(st.sampled_from([b"\n", b"a", b"\r\n", b"\xff"])).map(b"".join),
+    st.integers(1, 6) | st.just(sys.maxsize),
+    st.integers(0, 8) | st.just(sys.maxsize),
+)
+@example(b"\n\n\n", 1, 0)
+@example(b"", 1, 0)
+def test_line_ends_are_the_definitions(
+    kernel: ModuleType, data: bytes, every: int, first: int
+) -> None:
+    expected = starts_of_partitions(data, every, first)
+    assert kernel.line_ends(data, every, first) == expected
+    assert kernel.line_ends(bytearray(data), every, first) == expected
+    shifted = memoryview(b"x\n" + data)[2:]  # a view that starts inside its buffer
+    assert kernel.line_ends(shifted, every, first) == expected
+
+
+@both_kernels
+@pytest.mark.parametrize(("every", "first"), [(0, 0), (-1, 0), (1, -1)])
+def test_line_ends_refuse_a_partition_of_no_lines(
+    kernel: ModuleType, every: int, first: int
+) -> None:
+    with pytest.raises(ValueError, match="every must be at least 1, first at least 0"):
+        kernel.line_ends(b"a\nb\n", every, first)
+
+
 # -- settings ---------------------------------------------------------------------------------
 
 

@@ -35,6 +35,7 @@ from typing import BinaryIO, ClassVar, cast
 import attrs
 import numpy as np
 
+from bleuprint._kernels import kernel
 from bleuprint.exceptions import InputError, counted
 
 __all__ = [
@@ -240,25 +241,26 @@ def line_count(path: str, encoding: str = "utf-8") -> int:
     if encoding != "utf-8":  # (in UTF-16, a byte 10 need not end a line)
         with open_binary(path) as handle:
             text = transcoded(_read(handle, path, None, None), encoding, path)
-            return _line_count(np.frombuffer(block, np.uint8) for block in text)
+            return _line_count(text)
     return _line_count(_byte_blocks(path))
 
 
-def _line_count(blocks: Iterable[np.ndarray[tuple[int], np.dtype[np.uint8]]]) -> int:
+def _line_count(blocks: Iterable[bytes | memoryview]) -> int:
     newlines, last = 0, ord("\n")
     for block in blocks:
         if len(block):
-            newlines, last = newlines + int(np.count_nonzero(block == ord("\n"))), int(block[-1])
+            found = np.count_nonzero(np.frombuffer(block, np.uint8) == ord("\n"))
+            newlines, last = newlines + int(found), block[-1]
     return newlines + (last != ord("\n"))
 
 
-def _byte_blocks(path: str) -> Iterator[np.ndarray[tuple[int], np.dtype[np.uint8]]]:
+def _byte_blocks(path: str) -> Iterator[memoryview]:
     """The bytes of the plain file at ``path``, a block at a time, as views of one buffer that
     each block overwrites (fresh memory for each block cost more than the scan itself)."""
     buffer = bytearray(LineLayout.BLOCK)
     with open_binary(path) as handle:
         while size := handle.readinto(buffer):  # type: ignore[attr-defined]
-            yield np.frombuffer(buffer, np.uint8, size)
+            yield memoryview(buffer)[:size]
 
 
 @attrs.frozen
@@ -276,7 +278,7 @@ class LineLayout:
     >>> os.remove(handle.name)
     """
 
-    BLOCK: ClassVar[int] = 1 << 22  # (scanned on threads, a block each: 8 MB apiece)
+    BLOCK: ClassVar[int] = 1 << 22  # (scanned on threads, a block each)
 
     path: str
     every: int
@@ -287,18 +289,13 @@ class LineLayout:
     @classmethod
     def scan(cls, path: str, every: int) -> LineLayout:
         starts, newlines, offset, last = [0], 0, 0, ord("\n")
-        # One array of line ends for every block: a new one each time let the allocator's
-        # heap grow block by block (--jobs 2 on 1,000,000 lines peaked 12 MB higher).
-        line_ends = np.empty(cls.BLOCK, bool)
         for block in _byte_blocks(path):
-            ends = np.equal(block, ord("\n"), out=line_ends[: len(block)])
-            found = int(np.count_nonzero(ends))
             # The line after newline number k (counting from 1) starts a partition when k is
-            # a multiple of every; only a block where one starts is searched for it.
+            # a multiple of every: in this block, from its newline number `first` (from 0).
             first = (every - 1 - newlines) % every
-            if first < found:
-                starts.extend((offset + np.flatnonzero(ends)[first::every] + 1).tolist())
-            newlines, offset, last = newlines + found, offset + len(block), int(block[-1])
+            found, block_starts = kernel.line_ends(block, every, first)
+            starts.extend(offset + start for start in block_starts)
+            newlines, offset, last = newlines + found, offset + len(block), block[-1]
         if starts[-1] == offset and len(starts) > 1:
             starts.pop()  # the file ends exactly at a partition boundary
         return cls(path, every, starts, offset, newlines + (last != ord("\n")))
@@ -326,8 +323,9 @@ def line_parts(paths: Sequence[str], every: int) -> list[Part]:
 
 def line_layouts(paths: Sequence[str], every: int) -> list[LineLayout]:
     """Where partitions of ``every`` lines of each file start: one pass over each file, not
-    decoded, the files scanned at once on threads (reading and numpy's comparisons let go of
-    the interpreter). Files of different line counts are an error (:func:`differing_lengths`)."""
+    decoded, the files scanned at once on threads (reading and the kernel's ``line_ends`` let
+    go of the interpreter). Files of different line counts are an error
+    (:func:`differing_lengths`)."""
     # (threads only where they run: the module costs start-up time)
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
 

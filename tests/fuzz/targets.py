@@ -19,15 +19,27 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import tempfile
 import warnings
 from collections.abc import Callable, Hashable, Iterator, Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
+from unittest import mock
 
 import attrs
 import numpy as np
 
-from bleuprint import BLEUError, BLEUScore, brevity, ngrams, smoothing, tokenizers, weights
+from bleuprint import (
+    BLEUError,
+    BLEUScore,
+    _io,
+    brevity,
+    ngrams,
+    smoothing,
+    tokenizers,
+    weights,
+)
 from bleuprint._kernels import _python
 
 try:
@@ -337,3 +349,26 @@ def weighted_geometric_means(data: bytes) -> None:
     hypotheses, references = segments(case)
     same_on_both_kernels(lambda: engine(case, **parts).sentence_scores(hypotheses, references))
     same_on_both_kernels(lambda: engine(case, **parts).corpus_score(hypotheses, references))
+
+
+@target
+def line_ends(data: bytes) -> None:
+    """``line_ends``: where the partitions ``--jobs`` cuts aligned files into start, found by
+    scanning them a block at a time (blocks of 1 to 64 bytes, from the variant's low bits, so
+    that lines straddle them), in partitions of 1 to 8 lines (the options' low bits); the
+    first field of each line is the hypothesis file's line, the second the reference file's
+    (which loses its last line where the variant's bit 6 is set: files of different
+    lengths)."""
+    case = case_of(data)
+    fields = [line.split(b"\t") for line in data[2:].split(b"\n")]
+    hypotheses = b"\n".join(line[0] for line in fields)
+    lines = [(line[1:] or line[:1])[0] for line in fields]
+    references = b"\n".join(lines[:-1] if case.variant & 64 and len(lines) > 1 else lines)
+    every = 1 + (data[0] & 7 if data else 0)
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [str(Path(folder, name)) for name in ("hyp.txt", "ref.txt")]
+        for path, text in zip(paths, (hypotheses, references)):
+            Path(path).write_bytes(text)
+        block = 1 + (case.variant & 63)
+        with mock.patch.object(_io.LineLayout, "BLOCK", block):
+            same_on_both_kernels(lambda: _io.line_layouts(paths, every))

@@ -2016,6 +2016,56 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
     return PyFloat_FromDouble(sum);
 }
 
+/* -- line ends ------------------------------------------------------------------------------ */
+
+/* line_ends(data, every, first): the newlines of a block of a file, found with memchr without
+   the GIL, so that the files of --jobs are scanned on threads at once: how many, and the offset
+   just after those numbered first, first + every, ... (from 0), where partitions start. */
+static PyObject *line_ends(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"data", "every", "first", NULL};
+    Py_buffer view;
+    Py_ssize_t every, first;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*nn:line_ends", keywords, &view, &every,
+                                     &first))
+        return NULL;
+    if (every < 1 || first < 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "line_ends: every must be at least 1, first at least 0");
+        return NULL;
+    }
+    /* A newline is a byte: at most one offset for every `every` bytes, and one more. */
+    Py_ssize_t capacity = view.len / every + 1, found = 0, newlines = 0;
+    Py_ssize_t *offsets = PyMem_Malloc((size_t)capacity * sizeof(Py_ssize_t));
+    if (offsets == NULL) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    const char *start = view.buf, *end = start + view.len, *at = start;
+    Py_ssize_t next = first; /* the number of the next newline that starts a partition */
+    while ((at = memchr(at, '\n', (size_t)(end - at))) != NULL) {
+        if (newlines == next) {
+            offsets[found++] = at - start + 1;
+            next = every > PY_SSIZE_T_MAX - next ? -1 : next + every; /* -1: no more */
+        }
+        newlines++;
+        at++;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    PyObject *starts = PyList_New(found);
+    for (Py_ssize_t k = 0; starts != NULL && k < found; k++) {
+        PyObject *offset = PyLong_FromSsize_t(offsets[k]);
+        if (offset == NULL)
+            Py_CLEAR(starts);
+        else
+            PyList_SET_ITEM(starts, k, offset);
+    }
+    PyMem_Free(offsets);
+    return starts == NULL ? NULL : Py_BuildValue("nN", newlines, starts);
+}
+
 /* (defined at the end of the file) */
 static PyObject *ngram_labels(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyObject *count_texts(PyObject *self, PyObject *args, PyObject *kwargs);
@@ -2040,6 +2090,9 @@ static PyMethodDef methods[] = {
     {"count_texts", (PyCFunction)(void (*)(void))count_texts, METH_VARARGS | METH_KEYWORDS,
      "A chunk's texts (or token lists) tokenized, interned and counted at once; None where "
      "they are not plain (see bleuprint._kernels._python)."},
+    {"line_ends", (PyCFunction)(void (*)(void))line_ends, METH_VARARGS | METH_KEYWORDS,
+     "The newlines of a block of bytes: how many, and the offsets just after every `every`-th "
+     "from number `first` (see bleuprint._kernels._python)."},
     {NULL, NULL, 0, NULL},
 };
 

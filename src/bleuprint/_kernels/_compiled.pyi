@@ -48,3 +48,6 @@ def count_texts(
     lowercase: bool,
     max_n: int,
 ) -> tuple[IntArray, IntArray, IntArray, IntArray] | None: ...
+def line_ends(
+    data: bytes | bytearray | memoryview, every: int, first: int
+) -> tuple[int, list[int]]: ...
