@@ -696,10 +696,9 @@ def _cold_start(options: Any, folder: Path) -> None:
         "| task | tool | wall (ms) | CPU (ms) | wall / bleuprint's | CPU / bleuprint's | output |"
         "\n| --- | --- | ---: | ---: | ---: | ---: | --- |"
     )
-    # Bytecode is written (PYTHONDONTWRITEBYTECODE, if the shell sets it, is dropped) and each
-    # command run once first: the runs that are not "first runs" find every cache written, as
-    # an installed package's are (pip compiles a wheel's), for bleuprint's editable install too.
-    base = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    # Each command is run once first: the runs that are not "first runs" find the files in the
+    # page cache, and bytecode written (main's compile_bytecode wrote bleuprint's).
+    base = dict(os.environ)
     for _, commands in rows:
         for tool, command, extra in commands:
             timed_process(command, {**base, "BLEUPRINT_THREADS": "1", **extra}, stdin_of.get(tool))
@@ -814,6 +813,9 @@ def after_install(
         print(f"| {run} run after install | {1000 * wall:.0f} | {1000 * cpu:.0f} |")
 
 
+REWARD_CALLS = 100  # calls of a reward task, each on a batch of the task's size
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -882,6 +884,7 @@ def main() -> None:
     if options.child:
         print(json.dumps(child(json.loads(options.child))))
         return
+    bench_corpora.compile_bytecode()
     print(
         f"# {platform.platform()}, {os.cpu_count()} CPUs, Python {platform.python_version()}, "
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, repeat {options.repeat}, "
@@ -889,13 +892,12 @@ def main() -> None:
         f"{' '.join(f'{load:.1f}' for load in os.getloadavg())}"
     )
     print(HEADER)
-    reward_calls = 100
     largest = max(
         [
             *options.sizes,
             options.threads_size,
             min(options.stream_size, 100_000),  # the block the stream files repeat
-            *(size * reward_calls for size in options.rewards),
+            *(size * REWARD_CALLS for size in options.rewards),
             1,
         ]
     )
@@ -922,13 +924,13 @@ def main() -> None:
             )
         for size in options.rewards:
             run_task(
-                f"reward, {reward_calls} calls of {size}",
+                f"reward, {REWARD_CALLS} calls of {size}",
                 [
                     bleuprint("bleuprint_rewards"),
                     peer("sacrebleu", "sacrebleu_rewards", imports=("sacrebleu",)),
                 ],
                 "batches",
-                [paths, size, reward_calls],
+                [paths, size, REWARD_CALLS],
                 options,
             )
         if options.token_ids:

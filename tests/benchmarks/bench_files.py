@@ -133,6 +133,7 @@ def main() -> None:
     if options.write:
         bench_corpora.write_distinct_files(int(options.write[0]), Path(options.write[1]))
         return
+    bench_corpora.compile_bytecode()
     print(f"# {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print("| lines | command | CPU s | wall s | peak MB | CPU / floor |")
     print("|---|---|---|---|---|---|")
