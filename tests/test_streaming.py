@@ -231,9 +231,9 @@ def test_memory_of_files_does_not_grow_with_the_corpus(
     monkeypatch.setattr(_io.LineLayout, "BLOCK", 1 << 16)
     small = peak_memory_of_files(tmp_path, 4_000, jobs)
     large = peak_memory_of_files(tmp_path, 40_000, jobs)
-    # Several jobs scan the files for their parts on threads, each holding a block and its
-    # newline flags: at once, or one after the other, as the threads happen to run.
-    scans = 2 * 2 * (1 << 16) if jobs > 1 else 0
+    # Several jobs scan the files for their parts on threads, each holding a block: at once,
+    # or one after the other, as the threads happen to run.
+    scans = 2 * (1 << 16) if jobs > 1 else 0
     assert large < 1.5 * small + scans
 
 

@@ -33,7 +33,6 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO, ClassVar, cast
 
 import attrs
-import numpy as np
 
 from bleuprint._kernels import kernel
 from bleuprint.exceptions import InputError, counted
@@ -100,7 +99,7 @@ def read_aligned_blocks(
     names = [display_name(path) if sacrebleu_names else path for path in paths]
     ranges = byte_ranges or [None] * len(paths)
     with contextlib.ExitStack() as opened:
-        streams = [
+        streams: list[Iterator[bytes | memoryview]] = [
             _read(
                 opened.enter_context(open_binary(path, sacrebleu_names=sacrebleu_names)),
                 name,
@@ -126,7 +125,7 @@ def read_aligned_blocks(
             number += size
 
 
-def transcoded(blocks: Iterable[bytes], encoding: str, name: str) -> Iterator[bytes]:
+def transcoded(blocks: Iterable[bytes | memoryview], encoding: str, name: str) -> Iterator[bytes]:
     """The blocks of the file ``name``, in ``encoding``, as UTF-8, decoded as they come (lines
     end at ``\\n`` only, as sacreBLEU opens files); bytes not valid in the encoding are an
     :class:`~bleuprint.exceptions.InputError` naming the file and the line."""
@@ -146,7 +145,7 @@ def transcoded(blocks: Iterable[bytes], encoding: str, name: str) -> Iterator[by
 
 
 def _decoded_before(
-    encoding: str, state: tuple[bytes, int], block: bytes, error: UnicodeDecodeError
+    encoding: str, state: tuple[bytes, int], block: bytes | memoryview, error: UnicodeDecodeError
 ) -> str:
     """The text of ``block`` before the bytes ``error`` found, decoded from the decoder's
     ``state`` before it (the error's position counts the bytes the decoder held too)."""
@@ -168,13 +167,24 @@ def decoded(data: bytes, name: str, first_line: int) -> str:
 # Files are read a megabyte at a time, and their lines handed on in blocks about as large: a
 # Python call per line would cost several times as much as the reading itself.
 _BLOCK = 1 << 20
-_FEW = 256  # lines found from the end one by one, rather than all found at once
+
+
+def _newlines(data: bytes | bytearray | memoryview) -> int:
+    """The newlines of ``data``, counted by the kernel (no partition starts at newline number
+    ``sys.maxsize``): no array as large as the data, which numpy's comparison would make."""
+    return kernel.line_ends(data, sys.maxsize, sys.maxsize)[0]
 
 
 class _Lines:
-    """The lines of a file's bytes, held until they are taken a number at a time."""
+    """The lines of a file's bytes, held until they are taken a number at a time.
 
-    def __init__(self, blocks: Iterator[bytes]) -> None:
+    The blocks of bytes it reads may be views of one buffer that the next read overwrites:
+    each is copied as it comes. A process that sets glibc's ``MALLOC_TRIM_THRESHOLD_`` (a Dask
+    worker does) maps fresh memory for every large allocation, page by page: a new bytes object
+    for every block, and an array of line ends as large, cost a worker half as much time again
+    as the counting."""
+
+    def __init__(self, blocks: Iterator[bytes | memoryview]) -> None:
         self.blocks = blocks
         self.held, self.newlines, self.ended = bytearray(), 0, False
 
@@ -191,21 +201,18 @@ class _Lines:
                 self.ended = True
             else:
                 self.held += block
-                self.newlines += int(np.count_nonzero(np.frombuffer(block, np.uint8) == 10))
+                self.newlines += _newlines(block)
 
     def take(self, lines: int) -> bytes:
         """The next ``lines`` lines (at most those held), separated by ``\\n``."""
         if lines > self.newlines:  # the last line, without a \n
             data, self.held, self.newlines = bytes(self.held), bytearray(), 0
             return data
-        past = self.newlines - lines  # lines held past those taken: usually few
-        if past < _FEW:
-            end = len(self.held)
-            for _ in range(past + 1):
-                end = self.held.rindex(b"\n", 0, end)
-        else:
-            end = int(np.flatnonzero(np.frombuffer(self.held, np.uint8) == 10)[lines - 1])
-        data, self.held[: end + 1] = bytes(self.held[:end]), b""
+        # (the offset just after newline number lines - 1, counting from 0)
+        end = kernel.line_ends(self.held, lines, lines - 1)[1][0] - 1
+        with memoryview(self.held) as held:
+            data = bytes(held[:end])
+        del self.held[: end + 1]  # (from the front of a bytearray: no copy)
         self.newlines -= lines
         return data
 
@@ -213,7 +220,7 @@ class _Lines:
         """The lines held and those left in the file, read to its end and counted."""
         newlines, last = self.newlines, bytes(self.held[-1:])
         for block in self.blocks:
-            newlines, last = newlines + block.count(b"\n"), block[-1:]
+            newlines, last = newlines + _newlines(block), bytes(block[-1:])
         return newlines + (last not in (b"", b"\n"))
 
 
@@ -222,12 +229,12 @@ def _read(
     name: str,
     byte_range: tuple[int, int] | None,
     progress: Callable[[int], object] | None,
-) -> Iterator[bytes]:
+) -> Iterator[memoryview]:
     """The bytes of the open file ``name`` (of its byte range if given), in blocks, telling
     ``progress`` how many were read; a damaged gzip file or a failing read is an
     :class:`~bleuprint.exceptions.InputError` naming it."""
     try:
-        blocks = _blocks(handle, byte_range)
+        blocks = _blocks(handle, byte_range, _BLOCK)
         yield from blocks if progress is None else _reported(blocks, progress)
     except _gzip_errors():
         raise InputError("not a valid gzip file", path=name) from None
@@ -249,18 +256,14 @@ def _line_count(blocks: Iterable[bytes | memoryview]) -> int:
     newlines, last = 0, ord("\n")
     for block in blocks:
         if len(block):
-            found = np.count_nonzero(np.frombuffer(block, np.uint8) == ord("\n"))
-            newlines, last = newlines + int(found), block[-1]
+            newlines, last = newlines + _newlines(block), block[-1]
     return newlines + (last != ord("\n"))
 
 
 def _byte_blocks(path: str) -> Iterator[memoryview]:
-    """The bytes of the plain file at ``path``, a block at a time, as views of one buffer that
-    each block overwrites (fresh memory for each block cost more than the scan itself)."""
-    buffer = bytearray(LineLayout.BLOCK)
+    """The bytes of the plain file at ``path``, a block at a time (:func:`_blocks`)."""
     with open_binary(path) as handle:
-        while size := handle.readinto(buffer):  # type: ignore[attr-defined]
-            yield memoryview(buffer)[:size]
+        yield from _blocks(handle, None, LineLayout.BLOCK)
 
 
 @attrs.frozen
@@ -529,23 +532,29 @@ def _unreadable(error: OSError, name: str) -> InputError:
     return InputError(reason, path=name)
 
 
-def _blocks(handle: BinaryIO, byte_range: tuple[int, int] | None) -> Iterator[bytes]:
-    """The bytes of ``handle``, in blocks, from the byte range only if given."""
+def _blocks(
+    handle: BinaryIO, byte_range: tuple[int, int] | None, block: int
+) -> Iterator[memoryview]:
+    """The bytes of ``handle``, in blocks of at most ``block`` bytes, from the byte range only
+    if given: views of one buffer that each block overwrites (see :class:`_Lines`)."""
+    buffer = memoryview(bytearray(block))
     size = None
     if byte_range is not None:
         start, end = byte_range
         handle.seek(start)
         size = end - start
     while size is None or size > 0:
-        block = handle.read(_BLOCK if size is None else min(_BLOCK, size))
-        if not block:
+        read = handle.readinto(buffer if size is None else buffer[:size])  # type: ignore[attr-defined]
+        if not read:
             return
         if size is not None:
-            size -= len(block)
-        yield block
+            size -= read
+        yield buffer[:read]
 
 
-def _reported(blocks: Iterable[bytes], progress: Callable[[int], object]) -> Iterator[bytes]:
+def _reported(
+    blocks: Iterable[memoryview], progress: Callable[[int], object]
+) -> Iterator[memoryview]:
     for block in blocks:
         progress(len(block))
         yield block
