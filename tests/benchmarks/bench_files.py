@@ -3,9 +3,11 @@ plain Python loop that reads both files and splits every line, and against sacre
 on distinct WMT22-derived lines (``bench_corpora.write_distinct_files``: no line repeats, so no
 cache is measured).
 
-Each row is one process tree, timed by ``os.wait4``: CPU (user + system, the tree's), wall and
-peak resident memory (``ru_maxrss``: the largest process of the tree). bleuprint counts on one
-thread a process (``BLEUPRINT_THREADS=1``), so ``--jobs 2`` and 2 Dask workers use two cores::
+Each run is one process tree, timed by ``os.wait4``: CPU (user + system, the tree's), wall and
+peak resident memory (``ru_maxrss``: the largest process of the tree); each row gives the
+medians of ``--rounds`` runs, the commands taken in turn (and the largest peak), since a
+shared machine's speed drifts. bleuprint counts on one thread a process
+(``BLEUPRINT_THREADS=1``), so ``--jobs 2`` and 2 Dask workers use two cores::
 
     python tests/benchmarks/bench_files.py --sizes 1000000 10000000 --sacrebleu-up-to 1000000
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -54,10 +57,18 @@ with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cl
 """
 
 
-def measure(command: list[str], timeout: float) -> tuple[float, float, float] | None:
-    """CPU seconds, wall seconds and peak MB of the command's process tree; ``None`` past the
-    timeout. What the command says on standard error (its warnings about the data) is shown
-    only where it fails."""
+SCORING = os.path.join(tempfile.gettempdir(), f"bench_files_scoring_{os.getpid()}.txt")
+"""Where a Dask row's script writes the wall time of its scoring alone."""
+
+Run = tuple[float, float, float, float | None] | None
+"""A command's CPU seconds, wall seconds, peak MB and (a Dask row's) wall seconds of the
+scoring alone; ``None`` past the timeout."""
+
+
+def measure(command: list[str], timeout: float) -> Run:
+    """CPU seconds, wall seconds and peak MB of the command's process tree, and the wall
+    seconds of a Dask row's scoring alone; ``None`` past the timeout. What the command says on
+    standard error (its warnings about the data) is shown only where it fails."""
     environment = {**os.environ, "BLEUPRINT_THREADS": "1"}
     with tempfile.TemporaryFile() as said:
         start = time.perf_counter()
@@ -76,11 +87,9 @@ def measure(command: list[str], timeout: float) -> tuple[float, float, float] | 
         if os.waitstatus_to_exitcode(status) != 0:
             said.seek(0)
             raise SystemExit(f"failed: {' '.join(command)}\n{said.read().decode(errors='replace')}")
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
-
-
-SCORING = os.path.join(tempfile.gettempdir(), f"bench_files_scoring_{os.getpid()}.txt")
-"""Where a Dask row's script writes the wall time of its scoring alone."""
+    # (a Dask row writes the wall time of its scoring alone, its cluster running)
+    scoring = float(Path(SCORING).read_text()) if SCORING in command else None
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, scoring
 
 
 def rows(size: int, hypotheses: str, references: str, options: argparse.Namespace) -> None:
@@ -101,20 +110,29 @@ def rows(size: int, hypotheses: str, references: str, options: argparse.Namespac
     if size <= options.sacrebleu_up_to:
         sacrebleu = str(Path(sys.executable).with_name("sacrebleu"))
         commands.append(("sacrebleu command", [sacrebleu, references, "-i", hypotheses]))
-    floor_cpu = None
-    for name, command in commands:
-        measured = measure(command, options.timeout)
-        if measured is None:
+    runs: dict[str, list[Run]] = {name: [] for name, _ in commands}
+    for number in range(options.rounds):  # (the commands in turn, each first once)
+        turn = number % len(commands)
+        for name, command in commands[turn:] + commands[:turn]:
+            if runs[name] == [None] or (name == "sacrebleu command" and runs[name]):
+                continue  # (past the timeout once, or sacreBLEU's minutes: run once)
+            runs[name].append(measure(command, options.timeout))
+    floor_cpu: float | None = None
+    for name, _ in commands:
+        if runs[name] == [None]:
             print(f"| {size:,} | {name} | > {options.timeout:g} s | | | |")
             continue
-        cpu, wall, peak = measured
+        done = [run for run in runs[name] if run is not None]
+        cpu = statistics.median(run[0] for run in done)
+        wall = statistics.median(run[1] for run in done)
+        peak = max(run[2] for run in done)
         floor_cpu = floor_cpu or cpu
         print(
             f"| {size:,} | {name} | {cpu:.2f} | {wall:.2f} | {peak:.0f} | {cpu / floor_cpu:.2f} |"
         )
-        if SCORING in command:  # the wall time of the scoring alone, the cluster running
-            scoring = float(Path(SCORING).read_text())
-            print(f"| {size:,} | {name}, scoring alone | | {scoring:.2f} | | |")
+        scorings = [run[3] for run in done if run[3] is not None]
+        if scorings:
+            print(f"| {size:,} | {name}, scoring alone | | {statistics.median(scorings):.2f} | | |")
 
 
 def main() -> None:
@@ -122,6 +140,12 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000_000, 10_000_000])
     parser.add_argument("--sacrebleu-up-to", type=int, default=1_000_000)
     parser.add_argument("--timeout", type=float, default=900, help="seconds a command may take")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="runs of each command (sacreBLEU's once), taken in turn: medians of CPU and wall",
+    )
     parser.add_argument(
         "--folder",
         type=Path,
