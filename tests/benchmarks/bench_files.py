@@ -45,9 +45,11 @@ DASK = """
 import sys, time
 from distributed import Client, LocalCluster
 from bleuprint import BLEUScore
-from bleuprint.dask import corpus_score_files
+from bleuprint.dask import adaptive_malloc, corpus_score_files
 workers = int(sys.argv[3])
-with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True) as cluster:
+with adaptive_malloc():  # (as the documentation asks of a LocalCluster of one's own)
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True)
+with cluster:
     with Client(cluster) as client:
         start = time.perf_counter()
         print(corpus_score_files(BLEUScore.sacrebleu(), sys.argv[1], [sys.argv[2]],
