@@ -191,7 +191,7 @@ def adaptive_malloc() -> Iterator[None]:
     Setting it turns off glibc's adaptive threshold for ``mmap``, so every large temporary
     array of the engine's fast path is mapped and unmapped again, and the heap's top is
     handed back and taken again: counting 1,000,000 lines of files took a fifth more CPU in
-    such a worker (twice as much before the file reader reused its buffers). :func:`connect`
+    such a worker (a third more before the file reader reused its buffer). :func:`connect`
     starts its local cluster in this block; start a ``LocalCluster`` of your own in it the
     same way. On a cluster started elsewhere, put
     ``MALLOC_TRIM_THRESHOLD_: null`` under ``distributed.nanny.pre-spawn-environ`` in the
