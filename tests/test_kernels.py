@@ -228,19 +228,30 @@ def test_flat_ids_leave_anything_but_ints_of_64_bits_to_the_caller(
     assert kernel.flat_ids(sequences) is None
 
 
+def long_call(name: str) -> Callable[[], object]:
+    """A call of the compiled kernel that spends nearly all its time in a GIL-free loop: one
+    long segment to count, or 48 MB of short lines to scan."""
+    if name == "shared_ngram_counts":
+        rng = np.random.default_rng(7)
+        texts = [rng.integers(0, 2000, 400_000).tolist() for _ in range(2)]
+        arguments = kernel_arguments(texts, [0], [[1]], 4)
+        return lambda: compiled().shared_ngram_counts(*arguments)
+    lines = b"ab\n" * (1 << 24)
+    return lambda: compiled().line_ends(lines, 1024, 0)
+
+
 @NOT_BUILT
 @pytest.mark.timing
-def test_the_compiled_kernel_counts_without_the_gil() -> None:
-    # One long segment: the GIL-free loop takes nearly all of the call, so a thread that
-    # holds the GIL throughout would leave this one a gap as long as the call.
-    rng = np.random.default_rng(7)
-    texts = [rng.integers(0, 2000, 400_000).tolist() for _ in range(2)]
-    arguments = kernel_arguments(texts, [0], [[1]], 4)
+@pytest.mark.parametrize("name", ["shared_ngram_counts", "line_ends"])
+def test_the_compiled_kernel_loops_without_the_gil(name: str) -> None:
+    # A thread that held the GIL throughout the call would leave this one a gap as long as
+    # the call.
+    call = long_call(name)
     span: list[float] = []
 
     def count() -> None:
         span.append(time.perf_counter())
-        compiled().shared_ngram_counts(*arguments)
+        call()
         span.append(time.perf_counter())
 
     worker = threading.Thread(target=count)
