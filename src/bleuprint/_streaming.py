@@ -363,7 +363,7 @@ class LineBlock:
 
     @lines.default
     def _count_lines(self) -> int:
-        return self.data[0].count(b"\n") + 1
+        return _io.newline_count(self.data[0]) + 1
 
     def counted(self, engine: Counter, system: int = 0) -> SegmentStats:
         """The statistics of each line of system number ``system``."""
