@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef int64_t i64;
 
@@ -1280,6 +1283,52 @@ static ALWAYS_INLINE int alone_13a(int kind, const void *data, Py_ssize_t k, Py_
     return now == SYMBOL || (now == DASH && before == DIGIT);
 }
 
+#if defined(__SSE2__)
+/* Of 16 bytes of text of `kind` (1 or 2), a mask of the bytes of its letters: ASCII letters,
+ * and in 2-byte text every character from U+0100 on but U+1680..U+3000 (where the spaces
+ * above 255 are). Each range is compared as signed numbers, shifted to start at the least
+ * (SSE2 has no unsigned compare). */
+static ALWAYS_INLINE unsigned letter_bytes(int kind, __m128i c)
+{
+    if (kind == PyUnicode_1BYTE_KIND) {
+        __m128i folded = _mm_or_si128(c, _mm_set1_epi8(0x20)); /* (A-Z to a-z) */
+        __m128i from_a = _mm_sub_epi8(folded, _mm_set1_epi8((char)('a' + 0x80)));
+        return (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(from_a, _mm_set1_epi8(-0x80 + 26)));
+    }
+    __m128i folded = _mm_or_si128(c, _mm_set1_epi16(0x20));
+    __m128i from_a = _mm_sub_epi16(folded, _mm_set1_epi16((short)('a' + 0x8000)));
+    __m128i ascii = _mm_cmplt_epi16(from_a, _mm_set1_epi16(-0x8000 + 26));
+    __m128i u = _mm_xor_si128(c, _mm_set1_epi16((short)0x8000)); /* (unsigned order) */
+    __m128i low = _mm_and_si128(_mm_cmpgt_epi16(u, _mm_set1_epi16((short)0x80FF)),
+                                _mm_cmplt_epi16(u, _mm_set1_epi16((short)0x9680)));
+    __m128i high = _mm_cmpgt_epi16(u, _mm_set1_epi16((short)0xB000));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(ascii, _mm_or_si128(low, high)));
+}
+#endif
+
+/* How many characters from `k` on are letters (see letter_bytes), found 16 bytes at a time:
+ * most of a word's characters are, and no rule looks at them. Whole blocks of 16 bytes only,
+ * and none without SSE2 (x86-64 always has it): what it leaves is read a character at a
+ * time, as all of it was. */
+static ALWAYS_INLINE Py_ssize_t letters_from(int kind, const void *data, Py_ssize_t k,
+                                             Py_ssize_t size)
+{
+    Py_ssize_t from = k;
+#if defined(__SSE2__)
+    if (kind == PyUnicode_4BYTE_KIND)
+        return 0;
+    for (; k + 16 / kind <= size; k += 16 / kind) {
+        __m128i block = _mm_loadu_si128((const __m128i *)((const char *)data + k * kind));
+        unsigned others = ~letter_bytes(kind, block) & 0xFFFF;
+        if (others != 0)
+            return k + __builtin_ctz(others) / kind - from;
+    }
+#else
+    (void)kind, (void)data, (void)size;
+#endif
+    return k - from;
+}
+
 /* t->spans with room for more than `count` spans (twice as many as it had), how many in
  * `*room`; NULL where memory ran out. */
 static Py_ssize_t *more_spans(Texts *t, Py_ssize_t count, Py_ssize_t *room)
@@ -1312,7 +1361,9 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
             k++;
             continue;
         }
-        Py_ssize_t start = k;
+        Py_ssize_t start = k, letters = letters_from(kind, data, k + 1, size);
+        if (letters > 0)
+            k += letters, now = PLAIN;
         do { /* (a word: what joins it is read again only where it is not plain) */
             before = now;
             if (++k == size)
