@@ -983,18 +983,18 @@ static int load(Chars *buffer, int kind, const void *data, Py_ssize_t size)
 /* Where a tokenizer gives each token (`size` characters of `kind` at `chars`); 0 where it
  * failed (memory ran out). */
 typedef int (*Take)(void *context, int kind, const void *chars, Py_ssize_t size);
+/* What forgets the tokens given of the text being split (13a's one pass gives them as it
+ * goes, and may find that the text is not for it); 0 where it failed. */
+typedef int (*Forget)(void *context);
 
 typedef struct {
     Chars text, other;
-    Py_ssize_t *spans; /* 13a's tokens found at once: start and size of each (see spans_13a) */
-    Py_ssize_t span_capacity;
 } Texts;
 
 static void free_texts(Texts *t)
 {
     free(t->text.chars);
     free(t->other.chars);
-    free(t->spans);
 }
 
 static void swap(Texts *t)
@@ -1329,22 +1329,14 @@ static ALWAYS_INLINE Py_ssize_t letters_from(int kind, const void *data, Py_ssiz
     return k - from;
 }
 
-/* t->spans with room for more than `count` spans (twice as many as it had), how many in
- * `*room`; NULL where memory ran out. */
-static Py_ssize_t *more_spans(Texts *t, Py_ssize_t count, Py_ssize_t *room)
+/* The tokens of a text, each given to `take` as it is found; 1, or -1 where two marks meet
+ * or an escape may start (the tokens given so far are then not 13a's), 0 where `take`
+ * failed. */
+static ALWAYS_INLINE int one_pass_13a(int kind, const void *data, Py_ssize_t size, Take take,
+                                      void *context)
 {
-    void *spans = t->spans;
-    int reserved = reserve(&spans, &t->span_capacity, 2 * count + 2, sizeof(Py_ssize_t), 256);
-    t->spans = spans;
-    *room = t->span_capacity / 2;
-    return reserved ? t->spans : NULL;
-}
-
-/* The tokens of a text, as start and size in t->spans; how many, -1 where two marks meet or
- * an escape may start, -2 where memory ran out. */
-static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, Py_ssize_t size)
-{
-    Py_ssize_t *spans = t->spans, room = t->span_capacity / 2, count = 0, k = 0;
+    const char *chars = data;
+    Py_ssize_t k = 0;
     int before = BLANK;
     while (k < size) {
         int now = class_13a(kind, data, k);
@@ -1352,11 +1344,8 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
         if (alone < 0)
             return -1;
         if (now == BLANK || alone) {
-            if (alone) {
-                if (count == room && (spans = more_spans(t, count, &room)) == NULL)
-                    return -2;
-                spans[2 * count] = k, spans[2 * count + 1] = 1, count++;
-            }
+            if (alone && !take(context, kind, chars + k * kind, 1))
+                return 0;
             before = now;
             k++;
             continue;
@@ -1375,29 +1364,24 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
             if (alone < 0)
                 return -1;
         } while (!alone);
-        if (count == room && (spans = more_spans(t, count, &room)) == NULL)
-            return -2;
-        spans[2 * count] = start, spans[2 * count + 1] = k - start, count++;
+        if (!take(context, kind, chars + start * kind, k - start))
+            return 0;
     }
-    return count;
+    return 1;
 }
 
-/* The tokens of 13a, each given to `take`: at once where no two marks meet and there is no
- * escape (the trailing whitespace sacreBLEU strips makes no token); else the escapes (on a
- * copy, where there are any), then the streamed rules. 0 where memory ran out (or `take`
- * failed). */
+/* The tokens of 13a, each given to `take`: in one pass where no two marks meet and there is
+ * no escape (the trailing whitespace sacreBLEU strips makes no token); else, what that pass
+ * gave forgotten, the escapes (on a copy, where there are any), then the streamed rules. 0
+ * where memory ran out (or `take` or `forget` failed). */
 static ALWAYS_INLINE int tokens_13a(Texts *t, int kind, const void *data, Py_ssize_t size,
-                                    Take take, void *context)
+                                    Take take, Forget forget, void *context)
 {
-    Py_ssize_t count = spans_13a(t, kind, data, size);
-    if (count == -2)
+    int done = one_pass_13a(kind, data, size, take, context);
+    if (done >= 0)
+        return done;
+    if (!forget(context))
         return 0;
-    for (Py_ssize_t k = 0; k < count; k++)
-        if (!take(context, kind, (const char *)data + t->spans[2 * k] * kind,
-                  t->spans[2 * k + 1]))
-            return 0;
-    if (count >= 0)
-        return 1;
     int escaped;
     size = stripped(kind, data, size, &escaped);
     Rules r = {{0}, {0}, {0}, kind, data, 0, 0, take, context, 0};
@@ -1420,10 +1404,10 @@ static const char *TOKENIZER_NAMES[TOKENIZERS] = {"whitespace", "13a", "char"};
  * scratch room; 0 where memory ran out (or `take` failed). Every tokenizer splits on what
  * str.split() splits on. */
 static ALWAYS_INLINE int split_kind(Texts *t, int tokenizer, int kind, const void *data,
-                                    Py_ssize_t size, Take take, void *context)
+                                    Py_ssize_t size, Take take, Forget forget, void *context)
 {
     if (tokenizer == MTEVAL_13A)
-        return tokens_13a(t, kind, data, size, take, context);
+        return tokens_13a(t, kind, data, size, take, forget, context);
     Py_ssize_t k = 0;
     while (k < size) {
         while (k < size && is_space(char_at(kind, data, k)))
@@ -1444,13 +1428,13 @@ static ALWAYS_INLINE int split_kind(Texts *t, int tokenizer, int kind, const voi
 
 /* (Inlined, so that each caller's `take` is inlined into the loops.) */
 static ALWAYS_INLINE int split(Texts *t, int tokenizer, int kind, const void *data,
-                               Py_ssize_t size, Take take, void *context)
+                               Py_ssize_t size, Take take, Forget forget, void *context)
 {
     if (kind == PyUnicode_1BYTE_KIND)
-        return split_kind(t, tokenizer, PyUnicode_1BYTE_KIND, data, size, take, context);
+        return split_kind(t, tokenizer, PyUnicode_1BYTE_KIND, data, size, take, forget, context);
     if (kind == PyUnicode_2BYTE_KIND)
-        return split_kind(t, tokenizer, PyUnicode_2BYTE_KIND, data, size, take, context);
-    return split_kind(t, tokenizer, PyUnicode_4BYTE_KIND, data, size, take, context);
+        return split_kind(t, tokenizer, PyUnicode_2BYTE_KIND, data, size, take, forget, context);
+    return split_kind(t, tokenizer, PyUnicode_4BYTE_KIND, data, size, take, forget, context);
 }
 
 /* Texts taken from Python (with their characters held, so the GIL may be released). */
@@ -1543,6 +1527,13 @@ static ALWAYS_INLINE int take_interned(void *context, int kind, const void *char
         return 0;
     PREFETCH(&t->slots[key->hash & (uint64_t)t->mask]);
     t->pending_count++;
+    return 1;
+}
+
+static int forget_interned(void *context)
+{
+    Table *t = &((Vocabulary *)context)->table;
+    t->pending_count = t->narrowed.size = 0;
     return 1;
 }
 
@@ -1649,7 +1640,7 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
 {
     Table *table = &v->table;
     table->pending_count = table->narrowed.size = 0;
-    if (!split(t, tokenizer, kind, data, size, take_interned, v) ||
+    if (!split(t, tokenizer, kind, data, size, take_interned, forget_interned, v) ||
         !reserve_ints(ids, table->pending_count))
         return 0;
     i64 *out = ids->items + ids->size; /* (a local: the compiler would store the size each time) */
@@ -1782,6 +1773,12 @@ static int take_listed(void *context, int kind, const void *chars, Py_ssize_t si
     return appended;
 }
 
+static int forget_listed(void *context)
+{
+    Listing *listing = context;
+    return PyList_SetSlice(listing->tokens, 0, PyList_GET_SIZE(listing->tokens), NULL) == 0;
+}
+
 static PyObject *py_tokenize_texts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"texts", "tokenizer", NULL};
@@ -1802,7 +1799,7 @@ static PyObject *py_tokenize_texts(PyObject *Py_UNUSED(self), PyObject *args, Py
             goto failed;
         PyList_SET_ITEM(result, k, listing.tokens);
         if (!split(&t, tokenizer, given.kinds[k], given.data[k], given.sizes[k], take_listed,
-                   &listing)) {
+                   forget_listed, &listing)) {
             if (!PyErr_Occurred())
                 PyErr_NoMemory();
             goto failed;
