@@ -771,13 +771,14 @@ static int reserve_bytes(Bytes *buffer, Py_ssize_t size)
     return done;
 }
 
-/* The narrowest kind that holds the characters. */
+/* The narrowest kind that holds the characters; read only until one needs the str's own
+ * kind (the first, in most tokens of wide text). */
 static ALWAYS_INLINE int narrowest(int kind, const void *chars, Py_ssize_t size)
 {
     if (kind == PyUnicode_1BYTE_KIND)
         return kind;
-    Py_UCS4 all = 0;
-    for (Py_ssize_t k = 0; k < size; k++)
+    Py_UCS4 all = 0, wide = kind == PyUnicode_2BYTE_KIND ? 256 : 65536;
+    for (Py_ssize_t k = 0; k < size && all < wide; k++)
         all |= char_at(kind, chars, k);
     return all < 256 ? PyUnicode_1BYTE_KIND : all < 65536 ? PyUnicode_2BYTE_KIND : kind;
 }
@@ -1643,9 +1644,12 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
     if (!split(t, tokenizer, kind, data, size, take_interned, forget_interned, v) ||
         !reserve_ints(ids, table->pending_count))
         return 0;
-    i64 *out = ids->items + ids->size; /* (a local: the compiler would store the size each time) */
-    for (Py_ssize_t k = 0; k < table->pending_count; k++) {
-        Key *key = &table->pending[k];
+    /* (locals: the compiler would read the fields again after each store) */
+    i64 *out = ids->items + ids->size;
+    Key *pending = table->pending;
+    Py_ssize_t count = table->pending_count;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Key *key = &pending[k];
         if (key->narrowed >= 0)
             key->bytes = table->narrowed.bytes + key->narrowed; /* (it may have moved) */
         i64 id = intern_key(v, key);
@@ -1653,7 +1657,7 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
             return 0;
         out[k] = id;
     }
-    ids->size += table->pending_count;
+    ids->size += count;
     return 1;
 }
 
