@@ -361,9 +361,11 @@ static int count_segments(Counter *c)
             if (distinct == 0)
                 break;
             count_in_references(c, segment, size, n, unigrams, mask);
-            i64 shared = 0, singles = 0;
             if (!reserve_repeated(c, distinct))
                 return 0;
+            /* (locals: the compiler would read the fields again after each row's stores) */
+            i64 shared = 0, singles = 0, found = c->found, order = segment * c->max_n + n;
+            i64 *repeated = c->repeated;
             for (i64 label = 0; label < distinct; label++) {
                 const ByLabel *counts = &c->by_label[label];
                 if (n > 0)
@@ -372,13 +374,14 @@ static int count_segments(Counter *c)
                 int single = (counts->in_hypothesis == 1) & (most == 1); /* (no branch) */
                 shared += most > 0; /* (summed, not branched on: shared or not is random) */
                 singles += single;
-                i64 *row = &c->repeated[3 * c->found]; /* (written always, kept if repeated) */
-                row[0] = segment * c->max_n + n;
+                i64 *row = &repeated[3 * found]; /* (written always, kept if repeated) */
+                row[0] = order;
                 row[1] = counts->in_hypothesis;
                 row[2] = most;
-                c->found += (most > 0) & !single;
+                found += (most > 0) & !single;
             }
-            c->singles[segment * c->max_n + n] = singles;
+            c->found = found;
+            c->singles[order] = singles;
             if (shared == 0 || n == c->max_n - 1)
                 break;
             if (n == 0) {
@@ -1367,6 +1370,8 @@ static ALWAYS_INLINE int one_pass_13a(int kind, const void *data, Py_ssize_t siz
         } while (!alone);
         if (!take(context, kind, chars + start * kind, k - start))
             return 0;
+        if (now == BLANK) /* (the space that ended the word, read already) */
+            before = BLANK, k++;
     }
     return 1;
 }
