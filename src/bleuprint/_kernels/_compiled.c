@@ -2653,6 +2653,15 @@ static void utf8_tables(void)
     }
 }
 
+/* Whether a character of three bytes whose lead is E1..EF but ED starts at `k`: what most
+ * CJK text is made of, where any continuation bytes make a valid character (no shorter form,
+ * no surrogate). */
+static ALWAYS_INLINE int plain_three(const unsigned char *bytes, Py_ssize_t k, Py_ssize_t size)
+{
+    return size - k > 2 && bytes[k] - 0xE1u <= 0xEF - 0xE1 && bytes[k] != 0xED &&
+           (bytes[k + 1] & 0xC0) == 0x80 && (bytes[k + 2] & 0xC0) == 0x80;
+}
+
 /* The number of characters of UTF-8 `bytes`, valid as Python's strict decoder requires
  * (shortest forms, no surrogates, nothing above U+10FFFF), and in `*kind` the kind of str
  * that holds them (0 where all are ASCII: they are their own characters); -1 where they are
@@ -2669,11 +2678,13 @@ static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, i
                 k += 8;
             continue;
         }
-        if (lead >= 0xE1 && lead <= 0xEC && size - k > 2 &&
-            (bytes[k + 1] & 0xC0) == 0x80 && (bytes[k + 2] & 0xC0) == 0x80) {
-            top = lead > top ? lead : top; /* (most CJK and much else: no narrower range) */
-            continuations += 2;
-            k += 3;
+        if (plain_three(bytes, k, size)) { /* (a run of them, read in a loop of its own) */
+            Py_ssize_t from = k;
+            do
+                k += 3;
+            while (plain_three(bytes, k, size));
+            top = lead > top ? lead : top; /* (the run's other leads tell the same kind) */
+            continuations += (k - from) / 3 * 2;
             continue;
         }
         int more = UTF8_MORE[lead];
@@ -2709,6 +2720,12 @@ static ALWAYS_INLINE void utf8_decoded_as(const unsigned char *bytes, Py_ssize_t
                 end++;
             for (; k < end; k++, at++)
                 PyUnicode_WRITE(kind, to, at, bytes[k]);
+            continue;
+        }
+        if (lead >= 0xE0 && lead < 0xF0) { /* (three bytes, as most CJK is: no table) */
+            PyUnicode_WRITE(kind, to, at++,
+                            (lead & 0x0F) << 12 | (bytes[k + 1] & 0x3F) << 6 | (bytes[k + 2] & 0x3F));
+            k += 3;
             continue;
         }
         int more = UTF8_MORE[lead];
