@@ -168,12 +168,13 @@ def test_blocks_of_lines_are_counted_as_their_lines(
 
 
 @both_kernels
-def test_blocks_of_utf8_with_three_byte_characters_are_decoded_as_python_decodes(
-    kernel: ModuleType,
-) -> None:
+def test_blocks_of_utf8_are_decoded_as_python_decodes(kernel: ModuleType) -> None:
     # Each lead of three bytes with continuation bytes at the edges of their ranges (E0 and ED
     # narrow the second's), inside a run of such characters (as CJK text is), and cut short
-    # at the end of a line: Python's strict decoder says which are valid.
+    # at the end of a line; one character of two or three bytes, or a byte no character
+    # starts with, after every length of a run of ASCII (read 16 bytes at a time), with more
+    # ASCII after it or none. Python's
+    # strict decoder says which are valid.
     middle = "\u4e2d".encode()
     cases = [
         bytes([lead, second, third])
@@ -183,6 +184,12 @@ def test_blocks_of_utf8_with_three_byte_characters_are_decoded_as_python_decodes
     ]
     lines = [b"a " + middle + case + middle + b" b" for case in cases]
     lines += [b"a " + middle + case[:cut] for case in cases[::4] for cut in (1, 2)]
+    lines += [
+        b"ab " * (run // 3) + b"ab"[: run % 3] + other + b" c" * after
+        for run in range(40)
+        for other in ("\u00e9".encode(), middle, b"\x80", b"\xff")
+        for after in (0, 1, 5, 12)
+    ]
     for line in lines:
         block = line + b"\n" + middle * 9
         try:

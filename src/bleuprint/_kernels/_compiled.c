@@ -2653,6 +2653,25 @@ static void utf8_tables(void)
     }
 }
 
+/* Where the run of ASCII bytes from `k` ends (`size` at the latest): found 16 bytes at a time
+ * where there is SSE2, 8 where not, then a byte at a time. */
+static ALWAYS_INLINE Py_ssize_t ascii_end(const unsigned char *bytes, Py_ssize_t k,
+                                          Py_ssize_t size)
+{
+#if defined(__SSE2__)
+    for (; k + 16 <= size; k += 16) {
+        unsigned high = (unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(bytes + k)));
+        if (high != 0)
+            return k + __builtin_ctz(high);
+    }
+#endif
+    while (k + 8 <= size && !(load_64(bytes + k) & NOT_ASCII))
+        k += 8;
+    while (k < size && bytes[k] < 0x80)
+        k++;
+    return k;
+}
+
 /* Whether a character of three bytes whose lead is E1..EF but ED starts at `k`: what most
  * CJK text is made of, where any continuation bytes make a valid character (no shorter form,
  * no surrogate). */
@@ -2673,9 +2692,8 @@ static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, i
     unsigned top = 0;
     for (Py_ssize_t k = 0; k < size;) {
         unsigned lead = bytes[k];
-        if (lead < 0x80) { /* (then ASCII 8 bytes at a time: most text runs on in it) */
-            for (k++; k + 8 <= size && !(load_64(bytes + k) & NOT_ASCII);)
-                k += 8;
+        if (lead < 0x80) { /* (most text runs on in ASCII) */
+            k = ascii_end(bytes, k + 1, size);
             continue;
         }
         if (plain_three(bytes, k, size)) { /* (a run of them, read in a loop of its own) */
@@ -2712,12 +2730,8 @@ static ALWAYS_INLINE void utf8_decoded_as(const unsigned char *bytes, Py_ssize_t
 {
     for (Py_ssize_t k = 0, at = 0; k < size;) {
         unsigned lead = bytes[k];
-        if (lead < 0x80) { /* (found 8 bytes at a time, then copied in a loop of its own) */
-            Py_ssize_t end = k + 1;
-            while (end + 8 <= size && !(load_64(bytes + end) & NOT_ASCII))
-                end += 8;
-            while (end < size && bytes[end] < 0x80)
-                end++;
+        if (lead < 0x80) { /* (a run of ASCII, copied in a loop of its own) */
+            Py_ssize_t end = ascii_end(bytes, k + 1, size);
             for (; k < end; k++, at++)
                 PyUnicode_WRITE(kind, to, at, bytes[k]);
             continue;
