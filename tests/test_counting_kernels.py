@@ -168,6 +168,43 @@ def test_blocks_of_lines_are_counted_as_their_lines(
 
 
 @both_kernels
+def test_blocks_of_utf8_are_decoded_as_python_decodes(kernel: ModuleType) -> None:
+    # Each lead of three bytes with continuation bytes at the edges of their ranges (E0 and ED
+    # narrow the second's), inside a run of such characters (as CJK text is), and cut short
+    # at the end of a line; one character of two or three bytes, or a byte no character
+    # starts with, after every length of a run of ASCII (read 16 bytes at a time), with more
+    # ASCII after it or none. Python's
+    # strict decoder says which are valid.
+    middle = "\u4e2d".encode()
+    cases = [
+        bytes([lead, second, third])
+        for lead in range(0xE0, 0xF0)
+        for second in (0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0)
+        for third in (0x7F, 0x80, 0xBF, 0xC0)
+    ]
+    lines = [b"a " + middle + case + middle + b" b" for case in cases]
+    lines += [b"a " + middle + case[:cut] for case in cases[::4] for cut in (1, 2)]
+    lines += [
+        b"ab " * (run // 3) + b"ab"[: run % 3] + other + b" c" * after
+        for run in range(40)
+        for other in ("\u00e9".encode(), middle, b"\x80", b"\xff")
+        for after in (0, 1, 5, 12)
+    ]
+    for line in lines:
+        block = line + b"\n" + middle * 9
+        try:
+            text = block.decode()
+        except UnicodeDecodeError:
+            with pytest.raises(UnicodeDecodeError):
+                kernel.count_texts(block, [block], "13a", None, False, 4)
+            continue
+        counted = kernel.count_texts(block, [block], "13a", None, False, 4)
+        assert as_lists(counted) == as_lists(
+            kernel.count_texts(text, [text], "13a", None, False, 4)
+        )
+
+
+@both_kernels
 def test_blocks_of_lines_are_checked(kernel: ModuleType) -> None:
     with pytest.raises(ValueError, match="reference block 1 has 3 lines, the hypotheses 2"):
         kernel.count_texts("a\nb", ["a\nb", "a\nb\nc"], "13a", str.split, False, 4)

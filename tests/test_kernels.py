@@ -414,6 +414,23 @@ def test_the_compiled_tokenizers_are_sacrebleus_on_every_code_point() -> None:
         assert compiled().tokenize_texts(texts, name) == [preprocess(t).split() for t in texts]
 
 
+@NOT_BUILT
+def test_the_compiled_13a_is_sacrebleus_on_every_code_point_within_words() -> None:
+    from sacrebleu.metrics import BLEU  # noqa: PLC0415
+
+    # Each character inside and after long words, of ASCII letters and of Cyrillic ones (a
+    # str of two bytes a character), where 13a's kernel reads a word's letters 16 bytes at a
+    # time; no escape or pair of marks, so its one pass reads them all.
+    code_points = [chr(c) for c in range(0x10000)]
+    code_points += [chr(c) for c in range(0x10000, sys.maxunicode + 1, 61)]
+    words = ("abcdefghijklmnopqrstuvwxyz", "абвгдежзийклмнопрстуфхцчшщ")
+    texts = [
+        f"{word[:5]}{c}{word}{c}{c}{word[3:]} {word[:17]}{c}" for c in code_points for word in words
+    ]
+    preprocess = BLEU(tokenize="13a")._preprocess_segment
+    assert compiled().tokenize_texts(texts, "13a") == [preprocess(t).split() for t in texts]
+
+
 @functools.cache
 def wmt22_tokens(folder: Path) -> tuple[list[str], dict[str, list[list[str]]]]:
     """Every distinct line of every WMT22 file in the folder (references and systems), and

@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 typedef int64_t i64;
 
@@ -358,9 +361,11 @@ static int count_segments(Counter *c)
             if (distinct == 0)
                 break;
             count_in_references(c, segment, size, n, unigrams, mask);
-            i64 shared = 0, singles = 0;
             if (!reserve_repeated(c, distinct))
                 return 0;
+            /* (locals: the compiler would read the fields again after each row's stores) */
+            i64 shared = 0, singles = 0, found = c->found, order = segment * c->max_n + n;
+            i64 *repeated = c->repeated;
             for (i64 label = 0; label < distinct; label++) {
                 const ByLabel *counts = &c->by_label[label];
                 if (n > 0)
@@ -369,13 +374,14 @@ static int count_segments(Counter *c)
                 int single = (counts->in_hypothesis == 1) & (most == 1); /* (no branch) */
                 shared += most > 0; /* (summed, not branched on: shared or not is random) */
                 singles += single;
-                i64 *row = &c->repeated[3 * c->found]; /* (written always, kept if repeated) */
-                row[0] = segment * c->max_n + n;
+                i64 *row = &repeated[3 * found]; /* (written always, kept if repeated) */
+                row[0] = order;
                 row[1] = counts->in_hypothesis;
                 row[2] = most;
-                c->found += (most > 0) & !single;
+                found += (most > 0) & !single;
             }
-            c->singles[segment * c->max_n + n] = singles;
+            c->found = found;
+            c->singles[order] = singles;
             if (shared == 0 || n == c->max_n - 1)
                 break;
             if (n == 0) {
@@ -768,13 +774,14 @@ static int reserve_bytes(Bytes *buffer, Py_ssize_t size)
     return done;
 }
 
-/* The narrowest kind that holds the characters. */
+/* The narrowest kind that holds the characters; read only until one needs the str's own
+ * kind (the first, in most tokens of wide text). */
 static ALWAYS_INLINE int narrowest(int kind, const void *chars, Py_ssize_t size)
 {
     if (kind == PyUnicode_1BYTE_KIND)
         return kind;
-    Py_UCS4 all = 0;
-    for (Py_ssize_t k = 0; k < size; k++)
+    Py_UCS4 all = 0, wide = kind == PyUnicode_2BYTE_KIND ? 256 : 65536;
+    for (Py_ssize_t k = 0; k < size && all < wide; k++)
         all |= char_at(kind, chars, k);
     return all < 256 ? PyUnicode_1BYTE_KIND : all < 65536 ? PyUnicode_2BYTE_KIND : kind;
 }
@@ -980,18 +987,18 @@ static int load(Chars *buffer, int kind, const void *data, Py_ssize_t size)
 /* Where a tokenizer gives each token (`size` characters of `kind` at `chars`); 0 where it
  * failed (memory ran out). */
 typedef int (*Take)(void *context, int kind, const void *chars, Py_ssize_t size);
+/* What forgets the tokens given of the text being split (13a's one pass gives them as it
+ * goes, and may find that the text is not for it); 0 where it failed. */
+typedef int (*Forget)(void *context);
 
 typedef struct {
     Chars text, other;
-    Py_ssize_t *spans; /* 13a's tokens found at once: start and size of each (see spans_13a) */
-    Py_ssize_t span_capacity;
 } Texts;
 
 static void free_texts(Texts *t)
 {
     free(t->text.chars);
     free(t->other.chars);
-    free(t->spans);
 }
 
 static void swap(Texts *t)
@@ -1280,22 +1287,60 @@ static ALWAYS_INLINE int alone_13a(int kind, const void *data, Py_ssize_t k, Py_
     return now == SYMBOL || (now == DASH && before == DIGIT);
 }
 
-/* t->spans with room for more than `count` spans (twice as many as it had), how many in
- * `*room`; NULL where memory ran out. */
-static Py_ssize_t *more_spans(Texts *t, Py_ssize_t count, Py_ssize_t *room)
+#if defined(__SSE2__)
+/* Of 16 bytes of text of `kind` (1 or 2), a mask of the bytes of its letters: ASCII letters,
+ * and in 2-byte text every character from U+0100 on but U+1680..U+3000 (where the spaces
+ * above 255 are). Each range is compared as signed numbers, shifted to start at the least
+ * (SSE2 has no unsigned compare). */
+static ALWAYS_INLINE unsigned letter_bytes(int kind, __m128i c)
 {
-    void *spans = t->spans;
-    int reserved = reserve(&spans, &t->span_capacity, 2 * count + 2, sizeof(Py_ssize_t), 256);
-    t->spans = spans;
-    *room = t->span_capacity / 2;
-    return reserved ? t->spans : NULL;
+    if (kind == PyUnicode_1BYTE_KIND) {
+        __m128i folded = _mm_or_si128(c, _mm_set1_epi8(0x20)); /* (A-Z to a-z) */
+        __m128i from_a = _mm_sub_epi8(folded, _mm_set1_epi8((char)('a' + 0x80)));
+        return (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(from_a, _mm_set1_epi8(-0x80 + 26)));
+    }
+    __m128i folded = _mm_or_si128(c, _mm_set1_epi16(0x20));
+    __m128i from_a = _mm_sub_epi16(folded, _mm_set1_epi16((short)('a' + 0x8000)));
+    __m128i ascii = _mm_cmplt_epi16(from_a, _mm_set1_epi16(-0x8000 + 26));
+    __m128i u = _mm_xor_si128(c, _mm_set1_epi16((short)0x8000)); /* (unsigned order) */
+    __m128i low = _mm_and_si128(_mm_cmpgt_epi16(u, _mm_set1_epi16((short)0x80FF)),
+                                _mm_cmplt_epi16(u, _mm_set1_epi16((short)0x9680)));
+    __m128i high = _mm_cmpgt_epi16(u, _mm_set1_epi16((short)0xB000));
+    return (unsigned)_mm_movemask_epi8(_mm_or_si128(ascii, _mm_or_si128(low, high)));
+}
+#endif
+
+/* How many characters from `k` on are letters (see letter_bytes), found 16 bytes at a time:
+ * most of a word's characters are, and no rule looks at them. Whole blocks of 16 bytes only,
+ * and none without SSE2 (x86-64 always has it): what it leaves is read a character at a
+ * time, as all of it was. */
+static ALWAYS_INLINE Py_ssize_t letters_from(int kind, const void *data, Py_ssize_t k,
+                                             Py_ssize_t size)
+{
+    Py_ssize_t from = k;
+#if defined(__SSE2__)
+    if (kind == PyUnicode_4BYTE_KIND)
+        return 0;
+    for (; k + 16 / kind <= size; k += 16 / kind) {
+        __m128i block = _mm_loadu_si128((const __m128i *)((const char *)data + k * kind));
+        unsigned others = ~letter_bytes(kind, block) & 0xFFFF;
+        if (others != 0)
+            return k + __builtin_ctz(others) / kind - from;
+    }
+#else
+    (void)kind, (void)data, (void)size;
+#endif
+    return k - from;
 }
 
-/* The tokens of a text, as start and size in t->spans; how many, -1 where two marks meet or
- * an escape may start, -2 where memory ran out. */
-static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, Py_ssize_t size)
+/* The tokens of a text, each given to `take` as it is found; 1, or -1 where two marks meet
+ * or an escape may start (the tokens given so far are then not 13a's), 0 where `take`
+ * failed. */
+static ALWAYS_INLINE int one_pass_13a(int kind, const void *data, Py_ssize_t size, Take take,
+                                      void *context)
 {
-    Py_ssize_t *spans = t->spans, room = t->span_capacity / 2, count = 0, k = 0;
+    const char *chars = data;
+    Py_ssize_t k = 0;
     int before = BLANK;
     while (k < size) {
         int now = class_13a(kind, data, k);
@@ -1303,16 +1348,15 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
         if (alone < 0)
             return -1;
         if (now == BLANK || alone) {
-            if (alone) {
-                if (count == room && (spans = more_spans(t, count, &room)) == NULL)
-                    return -2;
-                spans[2 * count] = k, spans[2 * count + 1] = 1, count++;
-            }
+            if (alone && !take(context, kind, chars + k * kind, 1))
+                return 0;
             before = now;
             k++;
             continue;
         }
-        Py_ssize_t start = k;
+        Py_ssize_t start = k, letters = letters_from(kind, data, k + 1, size);
+        if (letters > 0)
+            k += letters, now = PLAIN;
         do { /* (a word: what joins it is read again only where it is not plain) */
             before = now;
             if (++k == size)
@@ -1324,29 +1368,26 @@ static ALWAYS_INLINE Py_ssize_t spans_13a(Texts *t, int kind, const void *data, 
             if (alone < 0)
                 return -1;
         } while (!alone);
-        if (count == room && (spans = more_spans(t, count, &room)) == NULL)
-            return -2;
-        spans[2 * count] = start, spans[2 * count + 1] = k - start, count++;
+        if (!take(context, kind, chars + start * kind, k - start))
+            return 0;
+        if (now == BLANK) /* (the space that ended the word, read already) */
+            before = BLANK, k++;
     }
-    return count;
+    return 1;
 }
 
-/* The tokens of 13a, each given to `take`: at once where no two marks meet and there is no
- * escape (the trailing whitespace sacreBLEU strips makes no token); else the escapes (on a
- * copy, where there are any), then the streamed rules. 0 where memory ran out (or `take`
- * failed). */
+/* The tokens of 13a, each given to `take`: in one pass where no two marks meet and there is
+ * no escape (the trailing whitespace sacreBLEU strips makes no token); else, what that pass
+ * gave forgotten, the escapes (on a copy, where there are any), then the streamed rules. 0
+ * where memory ran out (or `take` or `forget` failed). */
 static ALWAYS_INLINE int tokens_13a(Texts *t, int kind, const void *data, Py_ssize_t size,
-                                    Take take, void *context)
+                                    Take take, Forget forget, void *context)
 {
-    Py_ssize_t count = spans_13a(t, kind, data, size);
-    if (count == -2)
+    int done = one_pass_13a(kind, data, size, take, context);
+    if (done >= 0)
+        return done;
+    if (!forget(context))
         return 0;
-    for (Py_ssize_t k = 0; k < count; k++)
-        if (!take(context, kind, (const char *)data + t->spans[2 * k] * kind,
-                  t->spans[2 * k + 1]))
-            return 0;
-    if (count >= 0)
-        return 1;
     int escaped;
     size = stripped(kind, data, size, &escaped);
     Rules r = {{0}, {0}, {0}, kind, data, 0, 0, take, context, 0};
@@ -1369,10 +1410,10 @@ static const char *TOKENIZER_NAMES[TOKENIZERS] = {"whitespace", "13a", "char"};
  * scratch room; 0 where memory ran out (or `take` failed). Every tokenizer splits on what
  * str.split() splits on. */
 static ALWAYS_INLINE int split_kind(Texts *t, int tokenizer, int kind, const void *data,
-                                    Py_ssize_t size, Take take, void *context)
+                                    Py_ssize_t size, Take take, Forget forget, void *context)
 {
     if (tokenizer == MTEVAL_13A)
-        return tokens_13a(t, kind, data, size, take, context);
+        return tokens_13a(t, kind, data, size, take, forget, context);
     Py_ssize_t k = 0;
     while (k < size) {
         while (k < size && is_space(char_at(kind, data, k)))
@@ -1393,13 +1434,13 @@ static ALWAYS_INLINE int split_kind(Texts *t, int tokenizer, int kind, const voi
 
 /* (Inlined, so that each caller's `take` is inlined into the loops.) */
 static ALWAYS_INLINE int split(Texts *t, int tokenizer, int kind, const void *data,
-                               Py_ssize_t size, Take take, void *context)
+                               Py_ssize_t size, Take take, Forget forget, void *context)
 {
     if (kind == PyUnicode_1BYTE_KIND)
-        return split_kind(t, tokenizer, PyUnicode_1BYTE_KIND, data, size, take, context);
+        return split_kind(t, tokenizer, PyUnicode_1BYTE_KIND, data, size, take, forget, context);
     if (kind == PyUnicode_2BYTE_KIND)
-        return split_kind(t, tokenizer, PyUnicode_2BYTE_KIND, data, size, take, context);
-    return split_kind(t, tokenizer, PyUnicode_4BYTE_KIND, data, size, take, context);
+        return split_kind(t, tokenizer, PyUnicode_2BYTE_KIND, data, size, take, forget, context);
+    return split_kind(t, tokenizer, PyUnicode_4BYTE_KIND, data, size, take, forget, context);
 }
 
 /* Texts taken from Python (with their characters held, so the GIL may be released). */
@@ -1492,6 +1533,13 @@ static ALWAYS_INLINE int take_interned(void *context, int kind, const void *char
         return 0;
     PREFETCH(&t->slots[key->hash & (uint64_t)t->mask]);
     t->pending_count++;
+    return 1;
+}
+
+static int forget_interned(void *context)
+{
+    Table *t = &((Vocabulary *)context)->table;
+    t->pending_count = t->narrowed.size = 0;
     return 1;
 }
 
@@ -1598,12 +1646,15 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
 {
     Table *table = &v->table;
     table->pending_count = table->narrowed.size = 0;
-    if (!split(t, tokenizer, kind, data, size, take_interned, v) ||
+    if (!split(t, tokenizer, kind, data, size, take_interned, forget_interned, v) ||
         !reserve_ints(ids, table->pending_count))
         return 0;
-    i64 *out = ids->items + ids->size; /* (a local: the compiler would store the size each time) */
-    for (Py_ssize_t k = 0; k < table->pending_count; k++) {
-        Key *key = &table->pending[k];
+    /* (locals: the compiler would read the fields again after each store) */
+    i64 *out = ids->items + ids->size;
+    Key *pending = table->pending;
+    Py_ssize_t count = table->pending_count;
+    for (Py_ssize_t k = 0; k < count; k++) {
+        Key *key = &pending[k];
         if (key->narrowed >= 0)
             key->bytes = table->narrowed.bytes + key->narrowed; /* (it may have moved) */
         i64 id = intern_key(v, key);
@@ -1611,7 +1662,7 @@ static int intern_text(Vocabulary *v, Texts *t, int kind, const void *data, Py_s
             return 0;
         out[k] = id;
     }
-    ids->size += table->pending_count;
+    ids->size += count;
     return 1;
 }
 
@@ -1731,6 +1782,12 @@ static int take_listed(void *context, int kind, const void *chars, Py_ssize_t si
     return appended;
 }
 
+static int forget_listed(void *context)
+{
+    Listing *listing = context;
+    return PyList_SetSlice(listing->tokens, 0, PyList_GET_SIZE(listing->tokens), NULL) == 0;
+}
+
 static PyObject *py_tokenize_texts(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"texts", "tokenizer", NULL};
@@ -1751,7 +1808,7 @@ static PyObject *py_tokenize_texts(PyObject *Py_UNUSED(self), PyObject *args, Py
             goto failed;
         PyList_SET_ITEM(result, k, listing.tokens);
         if (!split(&t, tokenizer, given.kinds[k], given.data[k], given.sizes[k], take_listed,
-                   &listing)) {
+                   forget_listed, &listing)) {
             if (!PyErr_Occurred())
                 PyErr_NoMemory();
             goto failed;
@@ -2596,6 +2653,34 @@ static void utf8_tables(void)
     }
 }
 
+/* Where the run of ASCII bytes from `k` ends (`size` at the latest): found 16 bytes at a time
+ * where there is SSE2, 8 where not, then a byte at a time. */
+static ALWAYS_INLINE Py_ssize_t ascii_end(const unsigned char *bytes, Py_ssize_t k,
+                                          Py_ssize_t size)
+{
+#if defined(__SSE2__)
+    for (; k + 16 <= size; k += 16) {
+        unsigned high = (unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(bytes + k)));
+        if (high != 0)
+            return k + __builtin_ctz(high);
+    }
+#endif
+    while (k + 8 <= size && !(load_64(bytes + k) & NOT_ASCII))
+        k += 8;
+    while (k < size && bytes[k] < 0x80)
+        k++;
+    return k;
+}
+
+/* Whether a character of three bytes whose lead is E1..EF but ED starts at `k`: what most
+ * CJK text is made of, where any continuation bytes make a valid character (no shorter form,
+ * no surrogate). */
+static ALWAYS_INLINE int plain_three(const unsigned char *bytes, Py_ssize_t k, Py_ssize_t size)
+{
+    return size - k > 2 && bytes[k] - 0xE1u <= 0xEF - 0xE1 && bytes[k] != 0xED &&
+           (bytes[k + 1] & 0xC0) == 0x80 && (bytes[k + 2] & 0xC0) == 0x80;
+}
+
 /* The number of characters of UTF-8 `bytes`, valid as Python's strict decoder requires
  * (shortest forms, no surrogates, nothing above U+10FFFF), and in `*kind` the kind of str
  * that holds them (0 where all are ASCII: they are their own characters); -1 where they are
@@ -2607,16 +2692,17 @@ static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, i
     unsigned top = 0;
     for (Py_ssize_t k = 0; k < size;) {
         unsigned lead = bytes[k];
-        if (lead < 0x80) { /* (then ASCII 8 bytes at a time: most text runs on in it) */
-            for (k++; k + 8 <= size && !(load_64(bytes + k) & NOT_ASCII);)
-                k += 8;
+        if (lead < 0x80) { /* (most text runs on in ASCII) */
+            k = ascii_end(bytes, k + 1, size);
             continue;
         }
-        if (lead >= 0xE1 && lead <= 0xEC && size - k > 2 &&
-            (bytes[k + 1] & 0xC0) == 0x80 && (bytes[k + 2] & 0xC0) == 0x80) {
-            top = lead > top ? lead : top; /* (most CJK and much else: no narrower range) */
-            continuations += 2;
-            k += 3;
+        if (plain_three(bytes, k, size)) { /* (a run of them, read in a loop of its own) */
+            Py_ssize_t from = k;
+            do
+                k += 3;
+            while (plain_three(bytes, k, size));
+            top = lead > top ? lead : top; /* (the run's other leads tell the same kind) */
+            continuations += (k - from) / 3 * 2;
             continue;
         }
         int more = UTF8_MORE[lead];
@@ -2644,14 +2730,16 @@ static ALWAYS_INLINE void utf8_decoded_as(const unsigned char *bytes, Py_ssize_t
 {
     for (Py_ssize_t k = 0, at = 0; k < size;) {
         unsigned lead = bytes[k];
-        if (lead < 0x80) { /* (found 8 bytes at a time, then copied in a loop of its own) */
-            Py_ssize_t end = k + 1;
-            while (end + 8 <= size && !(load_64(bytes + end) & NOT_ASCII))
-                end += 8;
-            while (end < size && bytes[end] < 0x80)
-                end++;
+        if (lead < 0x80) { /* (a run of ASCII, copied in a loop of its own) */
+            Py_ssize_t end = ascii_end(bytes, k + 1, size);
             for (; k < end; k++, at++)
                 PyUnicode_WRITE(kind, to, at, bytes[k]);
+            continue;
+        }
+        if (lead >= 0xE0 && lead < 0xF0) { /* (three bytes, as most CJK is: no table) */
+            PyUnicode_WRITE(kind, to, at++,
+                            (lead & 0x0F) << 12 | (bytes[k + 1] & 0x3F) << 6 | (bytes[k + 2] & 0x3F));
+            k += 3;
             continue;
         }
         int more = UTF8_MORE[lead];
