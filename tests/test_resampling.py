@@ -14,11 +14,11 @@ from bleuprint._resampling import (
     DerivedRows,
     NgramTotals,
     RowStore,
+    SegmentRows,
     block_rows,
     bootstrap_blocks,
     bootstrap_sums,
     coin_blocks,
-    compact,
     concatenated,
     mean_and_ci,
     p_value,
@@ -148,6 +148,13 @@ def _bleu_rows(segments: int, seed: int) -> npt.NDArray[np.int64]:
 _CONTIGUOUS = NgramTotals.of(BLEUScore.sacrebleu().ngrams)
 
 
+def _stored(rows: npt.NDArray[np.int64]) -> SegmentRows:
+    """``rows`` kept by a store without the totals that follow from the lengths."""
+    store = RowStore(_CONTIGUOUS)
+    store.append_columns([rows])
+    return store.rows
+
+
 @pytest.mark.parametrize(
     ("segments", "samples"),
     [(7, 300), (2037, 40), (100_003, 3)],  # blocks of rows; rows in pieces, sums past 2**24
@@ -156,7 +163,7 @@ def test_bleu_rows_without_their_totals_draw_and_sum_as_whole_ones(
     segments: int, samples: int
 ) -> None:
     systems = [_bleu_rows(segments, 1), _bleu_rows(segments, 2)]
-    derived = [compact([rows], _CONTIGUOUS) for rows in systems]
+    derived = [_stored(rows) for rows in systems]
     whole = [CompactRows.of(rows) for rows in systems]
     for rows, kept in zip(systems, derived):
         assert isinstance(kept, DerivedRows)
@@ -188,7 +195,7 @@ def test_rows_whose_totals_do_not_follow_their_lengths_are_kept_whole() -> None:
     rows = _bleu_rows(3000, 3)
     odd = rows.copy()
     odd[1017, -1] += 1  # one more 4-gram than a hypothesis of its length holds
-    assert isinstance(compact([odd], _CONTIGUOUS), CompactRows)
+    assert isinstance(_stored(odd), CompactRows)
     assert NgramTotals.of(BLEUScore.sacrebleu().ngrams) == _CONTIGUOUS
     # A store keeps rows without their totals until a block's do not follow: then every row.
     store = RowStore(_CONTIGUOUS)
@@ -205,7 +212,7 @@ def test_rows_whose_totals_do_not_follow_their_lengths_are_kept_whole() -> None:
 
 def test_parts_join_without_their_totals_only_where_every_part_is() -> None:
     rows = _bleu_rows(5000, 4)
-    parts = [compact([rows[:2000]], _CONTIGUOUS), compact([rows[2000:]], _CONTIGUOUS)]
+    parts = [_stored(rows[:2000]), _stored(rows[2000:])]
     both = concatenated(parts)
     assert isinstance(both, DerivedRows)
     np.testing.assert_array_equal(both.rows(0, 5000), rows)

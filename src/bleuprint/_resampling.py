@@ -12,7 +12,7 @@ number, are made here from those numbers, a flip per bit, the bits left over kep
 piece.
 
 What is resampled is a corpus's statistics, one row of whole numbers per segment, kept compact
-(:class:`CompactRows`, made by :func:`compact` or a :class:`RowStore`: a byte a number for
+(:class:`CompactRows`, made by a :class:`RowStore`: a byte a number for
 nearly every segment's BLEU statistics, rather than eight; and BLEU's totals, which follow from
 the hypothesis's length where its n-grams are runs of tokens, not kept at all but derived as
 the rows are drawn: :class:`DerivedRows`, :class:`NgramTotals`): each resampled corpus's sums
@@ -458,19 +458,6 @@ def concatenated(parts: Sequence[SegmentRows]) -> SegmentRows:
     )
 
 
-def compact(
-    columns: Sequence[npt.NDArray[Any]], derivation: Derivation | None = None
-) -> SegmentRows:
-    """Columns (one entry, or a row of entries, per segment) side by side as compact rows
-    (without the columns that follow from the others, by ``derivation``, where every row's
-    do), made a few thousand rows at a time."""
-    matrices = [np.asarray(column).reshape(len(column), -1) for column in columns]
-    store = RowStore(derivation)
-    for start in range(0, max(len(matrices[0]), 1), _DRAWS):
-        store.append(np.hstack([matrix[start : start + _DRAWS] for matrix in matrices]))
-    return store.rows
-
-
 def column_sums(rows: Rows | SegmentRows) -> Rows:
     """The sum of each column of ``rows`` (``int64`` for whole numbers)."""
     if not isinstance(rows, np.ndarray):
@@ -526,6 +513,18 @@ class RowStore:
         self._large.append(part.large)
         self._count = end
 
+    def append_columns(self, columns: Sequence[npt.NDArray[Any]]) -> None:
+        """Append the rows of ``columns`` side by side (one entry, or a row of entries, per
+        row), a few thousand rows at a time."""
+        matrices = [np.asarray(column).reshape(len(column), -1) for column in columns]
+        for start in range(0, len(matrices[0]), _DRAWS):
+            self.append(np.hstack([matrix[start : start + _DRAWS] for matrix in matrices]))
+
+    def extend(self, rows: SegmentRows) -> None:
+        """Append ``rows``, a few thousand at a time."""
+        for start in range(0, len(rows), _DRAWS):
+            self.append(rows.rows(start, min(start + _DRAWS, len(rows))))
+
     def _keep_whole(self) -> None:
         """Keep every row whole from now on, those so far too."""
         if self._small is not None:
@@ -538,6 +537,13 @@ class RowStore:
         kept = CompactRows.of(rows, dtype)
         self._small = kept.small
         self._large_at, self._large = [kept.large_at], [kept.large]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled without the room left to grow (another process's store, say), which an
+        # unpickled array, a view of the pickle's bytes, could not give back.
+        if self._small is not None:
+            self._compacted()
+        return self.__dict__
 
     def _compacted(self) -> CompactRows:
         """The rows appended as they are kept (the store's own arrays: append no more)."""

@@ -48,12 +48,12 @@ from bleuprint._engine import BLEUScore
 from bleuprint._resampling import (
     Indices,
     NgramTotals,
+    RowStore,
     SegmentRows,
     Sums,
     bootstrap_blocks,
     bootstrap_sums,
     coin_blocks,
-    compact,
     concatenated,
     mean_and_ci,
     p_value,
@@ -69,6 +69,7 @@ __all__ = [
     "DEFAULT_SEED",
     "DEFAULT_TRIALS",
     "CompactSegments",
+    "CompactStore",
     "Segments",
     "SignificanceResult",
     "bootstrap_confidence",
@@ -141,19 +142,9 @@ class CompactSegments:
     @classmethod
     def of(cls, segments: SegmentStats, engine: BLEUScore) -> CompactSegments:
         """The segments (at least one) of a corpus counted by ``engine``, kept compactly."""
-        if not engine.scoring.reads_only_sums:
-            raise ConfigurationError(
-                "compact segments are tested on the sums of their rows, and this engine's "
-                "scoring reads more than sums: keep the SegmentStats"
-            )
-        _check_segments(segments)
-        return cls(
-            _rows(segments, engine),
-            engine.total(segments),
-            segments.max_n,
-            int(segments.reference_counts[0]),
-            segments.counting,
-        )
+        store = CompactStore(engine)
+        store.append(segments)
+        return store.segments
 
     @classmethod
     def joined(cls, parts: Sequence[CompactSegments]) -> CompactSegments:
@@ -167,6 +158,71 @@ class CompactSegments:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+class CompactStore:
+    """A system's segments kept compactly as they are counted, a chunk at a time, for a test
+    scored on sums: their rows in one array that grows in place, so that they are held once
+    (chunks kept apart are held twice while they are joined). ``bleuprint score
+    --confidence`` and ``compare`` keep their files' segments so.
+
+    >>> from bleuprint import BLEUScore
+    >>> bleu = BLEUScore.sacrebleu()
+    >>> segments = bleu.count_segments(["the cat sat", "a dog"], [["the cat sat"], ["a dog"]])
+    >>> store = CompactStore(bleu)
+    >>> store.append(segments[:1])
+    >>> store.append(segments[1:])
+    >>> kept = store.segments
+    >>> len(kept), kept.total == bleu.total(segments), kept.rows.sum().tolist()
+    (2, True, [5, 5, 5, 3, 1, 0, 5, 3, 1, 0])
+    """
+
+    def __init__(self, engine: BLEUScore) -> None:
+        if not engine.scoring.reads_only_sums:
+            raise ConfigurationError(
+                "compact segments are tested on the sums of their rows, and this engine's "
+                "scoring reads more than sums: keep the SegmentStats"
+            )
+        self._engine = engine
+        self._rows = RowStore(NgramTotals.of(engine.ngrams))
+        self._total = engine.empty_stats()
+        self._first: SegmentStats | None = None  # (says what the rows are of)
+
+    def append(self, segments: SegmentStats) -> None:
+        """Keep the next segments (at least one)."""
+        _check_segments(segments)
+        self._rows.append_columns(
+            [
+                segments.hypothesis_lengths,
+                segments.reference_lengths,
+                segments.matches,
+                segments.totals,
+            ]
+        )
+        self._total = self._engine.total(segments, self._total)
+        self._first = self._first or segments[:1]
+
+    def extend(self, other: CompactStore) -> None:
+        """Keep the segments of ``other`` (a store of the same engine's) after these."""
+        if other._first is None:
+            return
+        self._rows.extend(other._rows.rows)
+        self._total += other._total
+        self._first = self._first or other._first
+
+    @property
+    def segments(self) -> CompactSegments:
+        """The segments kept, in order (the store's own arrays: keep no more)."""
+        first = self._first
+        if first is None:
+            raise InputError("no segments: significance needs at least one")
+        return CompactSegments(
+            self._rows.rows,
+            self._total,
+            first.max_n,
+            int(first.reference_counts[0]),
+            first.counting,
+        )
 
 
 Segments: TypeAlias = "SegmentStats | CompactSegments"
@@ -422,21 +478,6 @@ class _Scoring:
 def _tell(progress: Progress | None, done: int) -> None:
     if progress is not None:
         progress(done)
-
-
-def _rows(segments: SegmentStats, engine: BLEUScore) -> SegmentRows:
-    """Every additive statistic of each segment, one compact row per segment: the hypothesis
-    length, the reference length, the matches of orders 1 to N, then the totals (sacreBLEU's
-    layout; the totals derived, not kept, where the engine's n-grams follow from lengths)."""
-    return compact(
-        [
-            segments.hypothesis_lengths,
-            segments.reference_lengths,
-            segments.matches,
-            segments.totals,
-        ],
-        NgramTotals.of(engine.ngrams),
-    )
 
 
 def _whole(pool: Segments) -> SegmentStats:
