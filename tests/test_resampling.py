@@ -208,6 +208,7 @@ def test_rows_whose_totals_do_not_follow_their_lengths_are_kept_whole() -> None:
     assert _CONTIGUOUS is not None
     assert _CONTIGUOUS.kept(rows[:, :-1]) is None
     assert _CONTIGUOUS.kept(np.array([[3, 2, 1, 0, 0, 0, 2, 1, 0, 0]])) is None
+    assert _CONTIGUOUS.kept(rows.astype(np.float64)) is None  # fractions are summed as given
 
 
 def test_parts_join_without_their_totals_only_where_every_part_is() -> None:

@@ -12,12 +12,12 @@ number, are made here from those numbers, a flip per bit, the bits left over kep
 piece.
 
 What is resampled is a corpus's statistics, one row of whole numbers per segment, kept compact
-(:class:`CompactRows`, made by a :class:`RowStore`: a byte a number for
-nearly every segment's BLEU statistics, rather than eight; and BLEU's totals, which follow from
-the hypothesis's length where its n-grams are runs of tokens, not kept at all but derived as
-the rows are drawn: :class:`DerivedRows`, :class:`NgramTotals`): each resampled corpus's sums
-are made from the rows drawn, in 64-bit integers, or in single precision in the order of the
-draws, as sacreBLEU sums them (:func:`bootstrap_sums`, :func:`swapped_sums`).
+(:class:`CompactRows`, made by a :class:`RowStore`: a byte a number for nearly every segment's
+BLEU statistics, rather than eight; and BLEU's totals, which follow from the hypothesis's
+length where its n-grams are runs of tokens, not kept at all but derived as the rows are drawn:
+:class:`DerivedRows`, :class:`NgramTotals`): each resampled corpus's sums are made from the
+rows drawn, in 64-bit integers, or in single precision in the order of the draws, as sacreBLEU
+sums them (:func:`bootstrap_sums`, :func:`swapped_sums`).
 
 Both the engine's tests (:mod:`bleuprint.significance`) and ``bleuprint sacrebleu``'s own
 arithmetic draw and summarize through these.
@@ -377,7 +377,10 @@ class NgramTotals:
         return cls(ngrams) if isinstance(ngrams, ArrayNgramExtractor) else None
 
     def kept(self, rows: Rows) -> Rows | None:
-        """The lengths and matches of rows whose totals are their hypothesis's, else ``None``."""
+        """The lengths and matches of rows (of whole numbers) whose totals are their
+        hypothesis's, else ``None``."""
+        if rows.dtype.kind not in "iub":
+            return None
         totals = self._totals(rows[:, 0])
         columns = 2 + totals.shape[1]
         if rows.shape[1] != columns + totals.shape[1] or not np.array_equal(

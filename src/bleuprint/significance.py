@@ -114,10 +114,10 @@ class CompactSegments:
     memory of :class:`~bleuprint.SegmentStats`: each segment's additive statistics as one
     compact row (a byte a count where it fits, and no totals where the engine's n-gram
     extractor derives them from the hypothesis's length), the corpus's total, and what the rows
-    are of. The tests
-    take it wherever they take segment statistics, with an engine whose scoring reads only the
-    sums of a corpus (the canonical and sacreBLEU presets, for example); ``bleuprint score
-    --confidence`` and ``compare`` keep their files' segments so, a chunk at a time.
+    are of. The tests take it wherever they take segment statistics, with an engine whose
+    scoring reads only the sums of a corpus (the canonical and sacreBLEU presets, for example);
+    ``bleuprint score --confidence`` and ``compare`` keep their files' segments so, a chunk at
+    a time (:class:`CompactStore`).
 
     >>> from bleuprint import BLEUScore
     >>> bleu = BLEUScore.sacrebleu()

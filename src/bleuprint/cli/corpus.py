@@ -125,8 +125,8 @@ def count_corpus(
         rstrip=True,
         sacrebleu_names=True,
     )
-    # A test of an engine that scores sums keeps each segment's sums compactly (a tenth of the
-    # memory); sentence scores need the segments' statistics.
+    # A test of an engine that scores sums keeps each segment's sums compactly (a fifteenth of
+    # the memory); sentence scores need the segments' statistics.
     compact = keep_segments and on_counted is None and engine.scoring.reads_only_sums
     with progress.stage("reading and counting", total_bytes(paths), "bytes") as update:
         if arguments.jobs == 1 or not all(map(_splittable, paths)):
