@@ -8,13 +8,18 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from bleuprint import BLEUScore
 from bleuprint._resampling import (
     CompactRows,
+    DerivedRows,
+    NgramTotals,
     RowStore,
+    SegmentRows,
     block_rows,
     bootstrap_blocks,
     bootstrap_sums,
     coin_blocks,
+    concatenated,
     mean_and_ci,
     p_value,
     swapped_sums,
@@ -125,6 +130,96 @@ def test_a_row_store_widens_as_blocks_need() -> None:
     rows = store.rows
     np.testing.assert_array_equal(rows.rows(0, len(rows)), np.vstack(blocks))
     assert rows.small.dtype == np.uint16
+
+
+def _bleu_rows(segments: int, seed: int) -> npt.NDArray[np.int64]:
+    """BLEU rows in sacreBLEU's layout, 4-grams: lengths, matches at most the totals, and the
+    totals of a hypothesis of that many tokens by their definition, ``max(0, length - n + 1)``;
+    a few hypotheses longer than 255 tokens."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 40, size=segments)
+    lengths[rng.integers(0, segments, size=3)] = [256, 300, 70_000]
+    totals = np.array([[max(0, length - n + 1) for n in range(1, 5)] for length in lengths])
+    matches = rng.integers(0, totals + 1)
+    references = rng.integers(1, 40, size=segments)
+    return np.column_stack([lengths, references, matches, totals])
+
+
+_CONTIGUOUS = NgramTotals.of(BLEUScore.sacrebleu().ngrams)
+
+
+def _stored(rows: npt.NDArray[np.int64]) -> SegmentRows:
+    """``rows`` kept by a store without the totals that follow from the lengths."""
+    store = RowStore(_CONTIGUOUS)
+    store.append_columns([rows])
+    return store.rows
+
+
+@pytest.mark.parametrize(
+    ("segments", "samples"),
+    [(7, 300), (2037, 40), (100_003, 3)],  # blocks of rows; rows in pieces, sums past 2**24
+)
+def test_bleu_rows_without_their_totals_draw_and_sum_as_whole_ones(
+    segments: int, samples: int
+) -> None:
+    systems = [_bleu_rows(segments, 1), _bleu_rows(segments, 2)]
+    derived = [_stored(rows) for rows in systems]
+    whole = [CompactRows.of(rows) for rows in systems]
+    for rows, kept in zip(systems, derived):
+        assert isinstance(kept, DerivedRows)
+        assert kept.kept.small.shape == (segments, 6)  # 2 lengths, 4 matches: no totals
+        np.testing.assert_array_equal(kept.rows(0, segments), rows)
+        indices = np.array([[segments - 1, 0], [1, 1]]) % segments
+        np.testing.assert_array_equal(kept.take(indices), rows[indices])
+        np.testing.assert_array_equal(kept.sum(), rows.sum(axis=0))
+    for single in (False, True):
+        got, expected = (
+            list(bootstrap_sums(np.random.default_rng(5), pools, samples, single=single))
+            for pools in (derived, whole)
+        )
+        for got_block, expected_block in zip(got, expected, strict=True):
+            for got_sums, expected_sums in zip(got_block, expected_block):
+                assert got_sums.dtype == expected_sums.dtype
+                np.testing.assert_array_equal(got_sums, expected_sums)
+    got, expected = (
+        list(swapped_sums(np.random.default_rng(9), *pools, samples)) for pools in (derived, whole)
+    )
+    for got_sides, expected_sides in zip(got, expected, strict=True):
+        for got_sums, expected_sums in zip(got_sides, expected_sides):
+            np.testing.assert_array_equal(got_sums, expected_sums)
+    if segments > 100_000:  # three long rows aside, the rest a byte a number
+        assert kept.kept.small.nbytes == 6 * segments
+
+
+def test_rows_whose_totals_do_not_follow_their_lengths_are_kept_whole() -> None:
+    rows = _bleu_rows(3000, 3)
+    odd = rows.copy()
+    odd[1017, -1] += 1  # one more 4-gram than a hypothesis of its length holds
+    assert isinstance(_stored(odd), CompactRows)
+    assert NgramTotals.of(BLEUScore.sacrebleu().ngrams) == _CONTIGUOUS
+    # A store keeps rows without their totals until a block's do not follow: then every row.
+    store = RowStore(_CONTIGUOUS)
+    for block in (rows[:1000], odd[1000:2000], rows[2000:]):
+        store.append(block)
+    kept = store.rows
+    assert isinstance(kept, CompactRows)
+    np.testing.assert_array_equal(kept.rows(0, 3000), np.vstack([rows[:1000], odd[1000:]]))
+    # Not 2 + 2 N columns, or totals of a length the rows do not give: kept whole.
+    assert _CONTIGUOUS is not None
+    assert _CONTIGUOUS.kept(rows[:, :-1]) is None
+    assert _CONTIGUOUS.kept(np.array([[3, 2, 1, 0, 0, 0, 2, 1, 0, 0]])) is None
+    assert _CONTIGUOUS.kept(rows.astype(np.float64)) is None  # fractions are summed as given
+
+
+def test_parts_join_without_their_totals_only_where_every_part_is() -> None:
+    rows = _bleu_rows(5000, 4)
+    parts = [_stored(rows[:2000]), _stored(rows[2000:])]
+    both = concatenated(parts)
+    assert isinstance(both, DerivedRows)
+    np.testing.assert_array_equal(both.rows(0, 5000), rows)
+    mixed = concatenated([parts[0], CompactRows.of(rows[2000:])])
+    assert isinstance(mixed, CompactRows)
+    np.testing.assert_array_equal(mixed.rows(0, 5000), rows)
 
 
 def test_mean_and_interval_by_hand() -> None:

@@ -6,6 +6,7 @@ segment), so these tests check the resampling and testing, independent of bleupr
 
 from __future__ import annotations
 
+import pickle
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -17,7 +18,8 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 from sacrebleu.metrics import BLEU
 
-from bleuprint import BLEUScore, BLEUStats, SegmentStats, significance
+from bleuprint import BLEUScore, BLEUStats, SegmentStats, brevity, significance
+from bleuprint._resampling import DerivedRows
 from bleuprint.exceptions import ConfigurationError, InputError
 from tests.conftest import load_shared_json
 
@@ -313,3 +315,41 @@ def test_corpora_scored_as_rows_of_sums_give_the_same_figures(
         on_arrays = significance.compare_systems(tables, engine, test=test, samples=300)  # type: ignore[arg-type]
         row_by_row = significance.compare_systems(tables, one_by_one, test=test, samples=300)  # type: ignore[arg-type]
         assert on_arrays == row_by_row
+
+
+_LINES = ["the cat sat on the mat", "a dog barked at the cat", "it rained", "", "so it did"]
+_REFERENCES = [["the cat sat on a mat"], ["a dog barked"], ["it rained all day"], ["x"], ["so"]]
+
+
+@pytest.mark.parametrize(
+    ("engine", "derived"),
+    [
+        (BLEUScore.sacrebleu(), True),
+        (BLEUScore.canonical(max_n=2), True),
+        # Lengths in characters: the totals do not follow from them, and are kept.
+        (BLEUScore(length=brevity.Characters()), False),
+    ],
+    ids=["sacrebleu", "bigrams", "lengths in characters"],
+)
+def test_segments_kept_compactly_test_as_their_statistics_do(
+    engine: BLEUScore, derived: bool
+) -> None:
+    baseline = engine.count_segments(_LINES * 40, _REFERENCES * 40)
+    system = engine.count_segments(list(reversed(_LINES)) * 40, _REFERENCES * 40)
+    compact = [significance.CompactSegments.of(segments, engine) for segments in (baseline, system)]
+    assert isinstance(compact[0].rows, DerivedRows) is derived
+    # Kept a chunk at a time, one of them counted in another process (pickled).
+    store = significance.CompactStore(engine)
+    store.append(baseline[:70])
+    elsewhere = significance.CompactStore(engine)
+    elsewhere.append(baseline[70:])
+    store.extend(pickle.loads(pickle.dumps(elsewhere)))
+    chunked = store.segments
+    assert chunked.total == compact[0].total == engine.total(baseline)
+    np.testing.assert_array_equal(chunked.rows.rows(0, 200), compact[0].rows.rows(0, 200))
+    for test in (
+        lambda pools: significance.bootstrap_confidence(pools[0], engine, resamples=30),
+        lambda pools: significance.compare_systems(pools, engine, samples=30),
+        lambda pools: significance.compare_systems(pools, engine, test="ar", samples=30),
+    ):
+        assert test(compact) == test([chunked, compact[1]]) == test([baseline, system])

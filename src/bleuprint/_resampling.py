@@ -12,10 +12,12 @@ number, are made here from those numbers, a flip per bit, the bits left over kep
 piece.
 
 What is resampled is a corpus's statistics, one row of whole numbers per segment, kept compact
-(:class:`CompactRows`, made by :func:`compact` or a :class:`RowStore`: a byte a number for
-nearly every segment's BLEU statistics, rather than eight): each resampled corpus's sums are
-made from the rows drawn, in 64-bit integers, or in single precision in the order of the
-draws, as sacreBLEU sums them (:func:`bootstrap_sums`, :func:`swapped_sums`).
+(:class:`CompactRows`, made by a :class:`RowStore`: a byte a number for nearly every segment's
+BLEU statistics, rather than eight; and BLEU's totals, which follow from the hypothesis's
+length where its n-grams are runs of tokens, not kept at all but derived as the rows are drawn:
+:class:`DerivedRows`, :class:`NgramTotals`): each resampled corpus's sums are made from the
+rows drawn, in 64-bit integers, or in single precision in the order of the draws, as sacreBLEU
+sums them (:func:`bootstrap_sums`, :func:`swapped_sums`).
 
 Both the engine's tests (:mod:`bleuprint.significance`) and ``bleuprint sacrebleu``'s own
 arithmetic draw and summarize through these.
@@ -24,11 +26,13 @@ arithmetic draw and summarize through these.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 import attrs
 import numpy as np
 import numpy.typing as npt
+
+from bleuprint.typing import ArrayNgramExtractor, NgramExtractor
 
 DEFAULT_SEED = 12345
 """sacreBLEU's default seed (its ``SACREBLEU_SEED``)."""
@@ -107,9 +111,33 @@ class _Coins:
         return flips[:count]
 
 
+class SegmentRows(Protocol):
+    """A corpus's rows, one per segment, however they are kept (:class:`CompactRows`,
+    :class:`DerivedRows`): what the resampling draws and sums, each row whole."""
+
+    def __len__(self) -> int: ...
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The smallest type that holds every number."""
+        ...
+
+    def take(self, indices: Indices) -> Rows:
+        """The rows at ``indices`` (an array of any shape; a row of numbers for each)."""
+        ...
+
+    def rows(self, start: int, end: int) -> Rows:
+        """Rows ``start`` to ``end``."""
+        ...
+
+    def sum(self) -> Rows:
+        """The sum of each column (``int64`` for whole numbers)."""
+        ...
+
+
 def bootstrap_sums(
     rng: np.random.Generator,
-    systems: Sequence[CompactRows],
+    systems: Sequence[SegmentRows],
     resamples: int,
     *,
     single: bool = False,
@@ -131,7 +159,7 @@ def bootstrap_sums(
 class _Resampled:
     """The sums of the rows drawn into resampled corpora, as the draws come."""
 
-    def __init__(self, rows: CompactRows, single: bool) -> None:
+    def __init__(self, rows: SegmentRows, single: bool) -> None:
         self._rows = rows
         self._single = single
         self._unsigned = rows.dtype.kind == "u"  # (sums of signed numbers can come back down)
@@ -188,7 +216,7 @@ class _Resampled:
 
 
 def swapped_sums(
-    rng: np.random.Generator, first: CompactRows, second: CompactRows, trials: int
+    rng: np.random.Generator, first: SegmentRows, second: SegmentRows, trials: int
 ) -> Iterator[tuple[Sums, Sums]]:
     """The ``int64`` sums of approximate randomization's pseudo-systems, a block of trials at
     a time: one takes ``first``'s row of a segment where the trial's coin (sacreBLEU's draw)
@@ -310,21 +338,132 @@ def _narrowest(rows: Rows) -> np.dtype[Any]:
     return _smallest(rows)
 
 
-def compact(columns: Sequence[npt.NDArray[Any]]) -> CompactRows:
-    """Columns (one entry, or a row of entries, per segment) side by side as
-    :class:`CompactRows`, made a few thousand rows at a time."""
-    matrices = [np.asarray(column).reshape(len(column), -1) for column in columns]
-    count = len(matrices[0])
-    parts = [
-        CompactRows.of(np.hstack([matrix[start : start + _DRAWS] for matrix in matrices]))
-        for start in range(0, max(count, 1), _DRAWS)
-    ]
-    return parts[0] if len(parts) == 1 else CompactRows.concatenate(parts)
+class Derivation(Protocol):
+    """How the last columns of a corpus's rows follow from the others, which alone are kept."""
+
+    def kept(self, rows: Rows) -> Rows | None:
+        """The columns of ``rows`` that are kept, or ``None`` where some row's other columns do
+        not follow from them."""
+        ...
+
+    def completed(self, kept: Rows) -> Rows:
+        """Whole rows, from their kept columns (the last axis of ``kept``)."""
+        ...
 
 
-def column_sums(rows: Rows | CompactRows) -> Rows:
+@attrs.frozen
+class NgramTotals:
+    """BLEU statistics in sacreBLEU's layout (the hypothesis's length, the reference's, the
+    matches of orders 1 to N, the totals of orders 1 to N) whose totals are the n-grams
+    ``ngrams`` finds in a hypothesis of that many tokens: runs of adjacent tokens, with the
+    length counted in tokens. A row is kept without its totals; the extractor, which knows
+    them, derives them.
+
+    >>> from bleuprint.ngrams import Contiguous
+    >>> totals = NgramTotals(Contiguous(2))
+    >>> totals.kept(np.array([[3, 4, 2, 1, 3, 2], [1, 1, 1, 0, 1, 0]])).tolist()
+    [[3, 4, 2, 1], [1, 1, 1, 0]]
+    >>> totals.completed(np.array([[3, 4, 2, 1]])).tolist()
+    [[3, 4, 2, 1, 3, 2]]
+    >>> totals.kept(np.array([[3, 4, 2, 1, 3, 3]])) is None  # not runs of 3 tokens
+    True
+    """
+
+    ngrams: ArrayNgramExtractor
+
+    @classmethod
+    def of(cls, ngrams: NgramExtractor) -> NgramTotals | None:
+        """The totals of an extractor that derives them from lengths, else ``None``."""
+        return cls(ngrams) if isinstance(ngrams, ArrayNgramExtractor) else None
+
+    def kept(self, rows: Rows) -> Rows | None:
+        """The lengths and matches of rows (of whole numbers) whose totals are their
+        hypothesis's, else ``None``."""
+        if rows.dtype.kind not in "iub":
+            return None
+        totals = self._totals(rows[:, 0])
+        columns = 2 + totals.shape[1]
+        if rows.shape[1] != columns + totals.shape[1] or not np.array_equal(
+            rows[:, columns:], totals
+        ):
+            return None
+        kept: Rows = rows[:, :columns]
+        return kept
+
+    def completed(self, kept: Rows) -> Rows:
+        """The rows with their totals, in the kept columns' type (a total is at most its
+        hypothesis's length)."""
+        flat = kept.reshape(-1, kept.shape[-1])
+        whole = np.hstack([flat, self._totals(flat[:, 0]).astype(kept.dtype)])
+        return whole.reshape(*kept.shape[:-1], whole.shape[1])
+
+    def _totals(self, lengths: Rows) -> Rows:
+        totals: Rows = self.ngrams.order_totals_array(lengths.astype(np.int64))
+        return totals
+
+
+@attrs.frozen
+class DerivedRows:
+    """A corpus's rows kept without the columns that follow from the others (``derivation``
+    says which and how): each row is made whole as it is taken. BLEU's statistics, kept
+    without their totals (:class:`NgramTotals`), take six bytes a segment rather than ten.
+
+    >>> from bleuprint.ngrams import Contiguous
+    >>> rows = RowStore(NgramTotals(Contiguous(2)))
+    >>> rows.append(np.array([[3, 4, 2, 1, 3, 2], [1, 1, 1, 0, 1, 0]]))
+    >>> derived = rows.rows
+    >>> derived.kept.small.shape, derived.take(np.array([1, 1])).tolist(), derived.sum().tolist()
+    ((2, 4), [[1, 1, 1, 0, 1, 0], [1, 1, 1, 0, 1, 0]], [4, 5, 3, 1, 4, 2])
+    """
+
+    kept: CompactRows
+    derivation: Derivation
+
+    def __len__(self) -> int:
+        return len(self.kept)
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """The smallest type that holds every number (a derived one too)."""
+        return self.kept.dtype
+
+    def take(self, indices: Indices) -> Rows:
+        """The whole rows at ``indices`` (an array of any shape; a row of numbers for each)."""
+        return self.derivation.completed(self.kept.take(indices))
+
+    def rows(self, start: int, end: int) -> Rows:
+        """Whole rows ``start`` to ``end``."""
+        return self.take(np.arange(start, end))
+
+    def sum(self) -> Rows:
+        """The sum of each column (``int64``), a few thousand whole rows at a time."""
+        parts = [
+            self.rows(start, min(start + _DRAWS, len(self))).sum(axis=0, dtype=np.int64)
+            for start in range(0, max(len(self), 1), _DRAWS)
+        ]
+        summed: Rows = np.vstack(parts).sum(axis=0)
+        return summed
+
+
+def concatenated(parts: Sequence[SegmentRows]) -> SegmentRows:
+    """The rows of several parts, one part after the other: derived alike where every part's
+    are, else whole."""
+    derived = [part for part in parts if isinstance(part, DerivedRows)]
+    if len(derived) == len(parts) and len({part.derivation for part in derived}) == 1:
+        return DerivedRows(
+            CompactRows.concatenate([part.kept for part in derived]), derived[0].derivation
+        )
+    return CompactRows.concatenate(
+        [
+            part if isinstance(part, CompactRows) else CompactRows.of(part.rows(0, len(part)))
+            for part in parts
+        ]
+    )
+
+
+def column_sums(rows: Rows | SegmentRows) -> Rows:
     """The sum of each column of ``rows`` (``int64`` for whole numbers)."""
-    if isinstance(rows, CompactRows):
+    if not isinstance(rows, np.ndarray):
         return rows.sum()
     summed: Rows = rows.sum(axis=0, dtype=np.int64 if rows.dtype.kind in "iub" else None)
     return summed
@@ -341,22 +480,31 @@ def _smallest(numbers: npt.NDArray[Any]) -> np.dtype[Any]:
 
 class RowStore:
     """Rows of whole numbers appended a block at a time, kept as :class:`CompactRows` in an
-    array that grows by an eighth when full (in place, where the system can move its pages)."""
+    array that grows by an eighth when full (in place, where the system can move its pages);
+    without the columns that follow from the others, by ``derivation``, while every block's
+    do (once one's do not, every row is kept whole)."""
 
-    def __init__(self) -> None:
+    def __init__(self, derivation: Derivation | None = None) -> None:
+        self._derivation = derivation
         self._small: Rows | None = None
         self._count = 0
         self._large_at: list[Indices] = []
         self._large: list[Rows] = []
 
     def append(self, block: Rows) -> None:
+        if self._derivation is not None:
+            kept = self._derivation.kept(block)
+            if kept is None:
+                self._keep_whole()
+            else:
+                block = kept
         part = CompactRows.of(block)
         if self._small is None:
             self._small = np.empty((0, block.shape[1]), part.small.dtype)
         if part.small.dtype != self._small.dtype:
             dtype = np.result_type(part.small.dtype, self._small.dtype)
             if dtype != self._small.dtype:  # the rows so far, in the wider type
-                self._widen(dtype)
+                self._restore(self._compacted().rows(0, self._count), dtype)
             part = CompactRows.of(part.rows(0, len(part)), dtype)
         end = self._count + len(part)
         if end > len(self._small):
@@ -364,24 +512,60 @@ class RowStore:
                 (max(end, len(self._small) * 9 // 8), block.shape[1]), refcheck=False
             )
         self._small[self._count : end] = part.small
-        self._large_at.append(part.large_at + self._count)
-        self._large.append(part.large)
+        # Only blocks with rows aside leave arrays behind: an empty pair for each of thousands
+        # of blocks, scattered through the memory the counting frees, kept the system from
+        # taking that back (some 30 MB for two systems at ten million segments).
+        if len(part.large_at):
+            self._large_at.append(part.large_at + self._count)
+            self._large.append(part.large)
         self._count = end
 
-    def _widen(self, dtype: np.dtype[Any]) -> None:
-        rows = self.rows
-        widened = CompactRows.of(rows.rows(0, len(rows)), dtype)
-        self._small = widened.small
-        self._large_at, self._large = [widened.large_at], [widened.large]
+    def append_columns(self, columns: Sequence[npt.NDArray[Any]]) -> None:
+        """Append the rows of ``columns`` side by side (one entry, or a row of entries, per
+        row), a few thousand rows at a time."""
+        matrices = [np.asarray(column).reshape(len(column), -1) for column in columns]
+        for start in range(0, len(matrices[0]), _DRAWS):
+            self.append(np.hstack([matrix[start : start + _DRAWS] for matrix in matrices]))
+
+    def extend(self, rows: SegmentRows) -> None:
+        """Append ``rows``, a few thousand at a time."""
+        for start in range(0, len(rows), _DRAWS):
+            self.append(rows.rows(start, min(start + _DRAWS, len(rows))))
+
+    def _keep_whole(self) -> None:
+        """Keep every row whole from now on, those so far too."""
+        if self._small is not None:
+            whole = self.rows.rows(0, self._count)
+            self._restore(whole, _narrowest(whole))
+        self._derivation = None
+
+    def _restore(self, rows: Rows, dtype: np.dtype[Any]) -> None:
+        """Keep ``rows`` in ``dtype`` in place of the rows so far."""
+        kept = CompactRows.of(rows, dtype)
+        self._small = kept.small
+        self._large_at, self._large = [kept.large_at], [kept.large]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled without the room left to grow (another process's store, say), which an
+        # unpickled array, a view of the pickle's bytes, could not give back.
+        if self._small is not None:
+            self._compacted()
+        return self.__dict__
+
+    def _compacted(self) -> CompactRows:
+        """The rows appended as they are kept (the store's own arrays: append no more)."""
+        assert self._small is not None
+        columns = self._small.shape[1]
+        self._small.resize((self._count, columns), refcheck=False)
+        self._large_at = [np.concatenate([np.zeros(0, np.intp), *self._large_at])]
+        self._large = [np.concatenate([np.zeros((0, columns), np.uint8), *self._large])]
+        return CompactRows(self._small, self._large_at[0], self._large[0])
 
     @property
-    def rows(self) -> CompactRows:
+    def rows(self) -> SegmentRows:
         """The rows appended, in order (the store's own arrays: append no more)."""
-        assert self._small is not None
-        self._small.resize((self._count, self._small.shape[1]), refcheck=False)
-        self._large_at = [np.concatenate(self._large_at)]
-        self._large = [np.concatenate(self._large)]
-        return CompactRows(self._small, self._large_at[0], self._large[0])
+        kept = self._compacted()
+        return kept if self._derivation is None else DerivedRows(kept, self._derivation)
 
 
 def mean_and_ci(scores: Scores) -> tuple[float, float]:

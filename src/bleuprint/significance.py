@@ -46,13 +46,15 @@ import numpy.typing as npt
 from bleuprint import _resampling
 from bleuprint._engine import BLEUScore
 from bleuprint._resampling import (
-    CompactRows,
     Indices,
+    NgramTotals,
+    RowStore,
+    SegmentRows,
     Sums,
     bootstrap_blocks,
     bootstrap_sums,
     coin_blocks,
-    compact,
+    concatenated,
     mean_and_ci,
     p_value,
     swapped_sums,
@@ -67,6 +69,7 @@ __all__ = [
     "DEFAULT_SEED",
     "DEFAULT_TRIALS",
     "CompactSegments",
+    "CompactStore",
     "Segments",
     "SignificanceResult",
     "bootstrap_confidence",
@@ -107,12 +110,14 @@ class SignificanceResult:
 
 @attrs.frozen
 class CompactSegments:
-    """A system's segments as a test scored on sums needs them, in about a tenth of the memory
-    of :class:`~bleuprint.SegmentStats`: each segment's additive statistics as one compact row
-    (a byte a count where it fits), the corpus's total, and what the rows are of. The tests
-    take it wherever they take segment statistics, with an engine whose scoring reads only the
-    sums of a corpus (the canonical and sacreBLEU presets, for example); ``bleuprint score
-    --confidence`` and ``compare`` keep their files' segments so, a chunk at a time.
+    """A system's segments as a test scored on sums needs them, in about a fifteenth of the
+    memory of :class:`~bleuprint.SegmentStats`: each segment's additive statistics as one
+    compact row (a byte a count where it fits, and no totals where the engine's n-gram
+    extractor derives them from the hypothesis's length), the corpus's total, and what the rows
+    are of. The tests take it wherever they take segment statistics, with an engine whose
+    scoring reads only the sums of a corpus (the canonical and sacreBLEU presets, for example);
+    ``bleuprint score --confidence`` and ``compare`` keep their files' segments so, a chunk at
+    a time (:class:`CompactStore`).
 
     >>> from bleuprint import BLEUScore
     >>> bleu = BLEUScore.sacrebleu()
@@ -121,14 +126,14 @@ class CompactSegments:
     ...     [["the cat sat down"], ["a dog barked"], ["it rained"]])
     >>> kept = CompactSegments.joined(
     ...     [CompactSegments.of(segments[:2], bleu), CompactSegments.of(segments[2:], bleu)])
-    >>> len(kept), kept.rows.small.dtype.name
-    (3, 'uint8')
+    >>> len(kept), kept.rows.kept.small.dtype.name, kept.rows.kept.small.shape
+    (3, 'uint8', (3, 6))
     >>> same = bootstrap_confidence(kept, bleu, resamples=50)
     >>> same == bootstrap_confidence(segments, bleu, resamples=50)
     True
     """
 
-    rows: CompactRows
+    rows: SegmentRows
     total: BLEUStats
     max_n: int
     reference_count: int
@@ -137,19 +142,9 @@ class CompactSegments:
     @classmethod
     def of(cls, segments: SegmentStats, engine: BLEUScore) -> CompactSegments:
         """The segments (at least one) of a corpus counted by ``engine``, kept compactly."""
-        if not engine.scoring.reads_only_sums:
-            raise ConfigurationError(
-                "compact segments are tested on the sums of their rows, and this engine's "
-                "scoring reads more than sums: keep the SegmentStats"
-            )
-        _check_segments(segments)
-        return cls(
-            _rows(segments),
-            engine.total(segments),
-            segments.max_n,
-            int(segments.reference_counts[0]),
-            segments.counting,
-        )
+        store = CompactStore(engine)
+        store.append(segments)
+        return store.segments
 
     @classmethod
     def joined(cls, parts: Sequence[CompactSegments]) -> CompactSegments:
@@ -158,11 +153,76 @@ class CompactSegments:
         total = first.total
         for part in parts[1:]:
             total += part.total  # (a mismatch of configurations raises here)
-        rows = CompactRows.concatenate([part.rows for part in parts])
+        rows = concatenated([part.rows for part in parts])
         return cls(rows, total, first.max_n, first.reference_count, first.counting)
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+class CompactStore:
+    """A system's segments kept compactly as they are counted, a chunk at a time, for a test
+    scored on sums: their rows in one array that grows in place, so that they are held once
+    (chunks kept apart are held twice while they are joined). ``bleuprint score
+    --confidence`` and ``compare`` keep their files' segments so.
+
+    >>> from bleuprint import BLEUScore
+    >>> bleu = BLEUScore.sacrebleu()
+    >>> segments = bleu.count_segments(["the cat sat", "a dog"], [["the cat sat"], ["a dog"]])
+    >>> store = CompactStore(bleu)
+    >>> store.append(segments[:1])
+    >>> store.append(segments[1:])
+    >>> kept = store.segments
+    >>> len(kept), kept.total == bleu.total(segments), kept.rows.sum().tolist()
+    (2, True, [5, 5, 5, 3, 1, 0, 5, 3, 1, 0])
+    """
+
+    def __init__(self, engine: BLEUScore) -> None:
+        if not engine.scoring.reads_only_sums:
+            raise ConfigurationError(
+                "compact segments are tested on the sums of their rows, and this engine's "
+                "scoring reads more than sums: keep the SegmentStats"
+            )
+        self._engine = engine
+        self._rows = RowStore(NgramTotals.of(engine.ngrams))
+        self._total = engine.empty_stats()
+        self._first: SegmentStats | None = None  # (says what the rows are of)
+
+    def append(self, segments: SegmentStats) -> None:
+        """Keep the next segments (at least one)."""
+        _check_segments(segments)
+        self._rows.append_columns(
+            [
+                segments.hypothesis_lengths,
+                segments.reference_lengths,
+                segments.matches,
+                segments.totals,
+            ]
+        )
+        self._total = self._engine.total(segments, self._total)
+        self._first = self._first or segments[:1]
+
+    def extend(self, other: CompactStore) -> None:
+        """Keep the segments of ``other`` (a store of the same engine's) after these."""
+        if other._first is None:
+            return
+        self._rows.extend(other._rows.rows)
+        self._total += other._total
+        self._first = self._first or other._first
+
+    @property
+    def segments(self) -> CompactSegments:
+        """The segments kept, in order (the store's own arrays: keep no more)."""
+        first = self._first
+        if first is None:
+            raise InputError("no segments: significance needs at least one")
+        return CompactSegments(
+            self._rows.rows,
+            self._total,
+            first.max_n,
+            int(first.reference_counts[0]),
+            first.counting,
+        )
 
 
 Segments: TypeAlias = "SegmentStats | CompactSegments"
@@ -418,20 +478,6 @@ class _Scoring:
 def _tell(progress: Progress | None, done: int) -> None:
     if progress is not None:
         progress(done)
-
-
-def _rows(segments: SegmentStats) -> CompactRows:
-    """Every additive statistic of each segment, one compact row per segment: the hypothesis
-    length, the reference length, the matches of orders 1 to N, then the totals (sacreBLEU's
-    layout)."""
-    return compact(
-        [
-            segments.hypothesis_lengths,
-            segments.reference_lengths,
-            segments.matches,
-            segments.totals,
-        ]
-    )
 
 
 def _whole(pool: Segments) -> SegmentStats:

@@ -9,7 +9,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Literal
 
 import attrs
 
@@ -42,7 +42,7 @@ from bleuprint.exceptions import InputError
 from bleuprint.typing import Segment
 
 if TYPE_CHECKING:
-    from bleuprint.significance import CompactSegments, Segments
+    from bleuprint.significance import CompactStore, Segments
 
 # Segments are counted in chunks of at least this many (as many as a megabyte's read of each
 # file holds): enough for the counting's threads to share, few enough for the progress to
@@ -125,21 +125,20 @@ def count_corpus(
         rstrip=True,
         sacrebleu_names=True,
     )
-    # A test of an engine that scores sums keeps each segment's sums compactly (a tenth of the
-    # memory); sentence scores need the segments' statistics.
+    # A test of an engine that scores sums keeps each segment's sums compactly (a fifteenth of
+    # the memory); sentence scores need the segments' statistics.
     compact = keep_segments and on_counted is None and engine.scoring.reads_only_sums
     with progress.stage("reading and counting", total_bytes(paths), "bytes") as update:
-        counted = _Counted.empty(engine, len(names))
         if arguments.jobs == 1 or not all(map(_splittable, paths)):
-            keep = _keeping(engine, keep_segments, compact)
-            part = _count_part(engine, files, None, keep, on_counted=on_counted, update=update)
-            counted.add(part, keep_segments)
+            keep = _keeping(keep_segments, compact)
+            counted = _count_part(engine, files, None, keep, on_counted=on_counted, update=update)
         else:
-            keep = _keeping(engine, keep_segments or on_counted is not None, compact)
+            counted = _Counted.empty(engine, len(names), _keeping(keep_segments, compact))
+            keep = _keeping(keep_segments or on_counted is not None, compact)
             for part in _counted_parts(engine, files, arguments.jobs, keep, update):
                 if on_counted is not None:
                     for chunk in part.chunks[0]:
-                        on_counted(cast("SegmentStats", chunk))  # (kept whole for it)
+                        on_counted(chunk)  # (kept whole for it)
                 counted.add(part, keep_segments)
     if not counted.lines:
         raise InputError("the file is empty", path=files.names[0])
@@ -149,7 +148,7 @@ def count_corpus(
         [name for name, count in zip(files.names, counted.tokenized) if count >= TOKENIZED_LINES],
         arguments,
     )
-    segments = [_joined(system) for system in counted.chunks] if keep_segments else []
+    segments = counted.segments() if keep_segments else []
     return CountedCorpus(files.names[: files.systems], counted.totals, segments)
 
 
@@ -158,16 +157,33 @@ class _Counted:
     """What was counted of the files (or of a part of them), by system."""
 
     totals: list[BLEUStats]
-    chunks: list[list[Segments]]  # each chunk's statistics, where kept
+    chunks: list[list[SegmentStats]]  # each chunk's statistics, where kept whole
+    compact: list[CompactStore]  # each system's statistics, where kept compactly
     tokenized: list[int]  # lines that end in " ." (up to the warning's number)
     first_lines: list[tuple[str, str]]  # each file's first line, from the first part
     lines: int = 0
 
     @classmethod
-    def empty(cls, engine: BLEUScore, systems: int) -> _Counted:
+    def empty(cls, engine: BLEUScore, systems: int, keep: _Keeping) -> _Counted:
+        compact = []
+        if keep == "compact":
+            from bleuprint.significance import CompactStore  # noqa: PLC0415 - only for a test
+
+            compact = [CompactStore(engine) for _ in range(systems)]
         return cls(
-            [engine.empty_stats()] * systems, [[] for _ in range(systems)], [0] * systems, []
+            [engine.empty_stats()] * systems,
+            [[] for _ in range(systems)],
+            compact,
+            [0] * systems,
+            [],
         )
+
+    def keep(self, system: int, stats: SegmentStats) -> None:
+        """Keep a chunk of a system's statistics, as this count keeps them."""
+        if self.compact:
+            self.compact[system].append(stats)
+        else:
+            self.chunks[system].append(stats)
 
     def add(self, part: _Counted, keep_segments: bool) -> None:
         """Add the next part's counts (its statistics too, with ``keep_segments``)."""
@@ -175,37 +191,28 @@ class _Counted:
         if keep_segments:
             for chunks, more in zip(self.chunks, part.chunks):
                 chunks.extend(more)
+            for store, kept in zip(self.compact, part.compact):
+                store.extend(kept)
         self.tokenized = [count + more for count, more in zip(self.tokenized, part.tokenized)]
         self.first_lines = self.first_lines or part.first_lines
         self.lines += part.lines
 
+    def segments(self) -> list[Segments]:
+        """Each system's kept statistics, as one."""
+        if self.compact:
+            return [store.segments for store in self.compact]
+        return [SegmentStats.concatenate(chunks) for chunks in self.chunks]
 
-_Keeping = Callable[[SegmentStats], "Segments"]
-"""How a chunk's statistics are kept: whole, or compactly."""
+
+_Keeping = Literal["whole", "compact"] | None
+"""How chunks' statistics are kept: not at all, whole, or compactly (a test scored on sums)."""
 
 
-def _keeping(engine: BLEUScore, keep: bool, compact: bool) -> _Keeping | None:
+def _keeping(keep: bool, compact: bool) -> _Keeping:
     """How chunks are kept: not at all, whole, or compactly (a test scored on sums)."""
     if not keep:
         return None
-    if not compact:
-        return _unchanged
-    from bleuprint.significance import CompactSegments  # noqa: PLC0415 - only for a test
-
-    return functools.partial(CompactSegments.of, engine=engine)
-
-
-def _unchanged(stats: SegmentStats) -> SegmentStats:
-    return stats
-
-
-def _joined(chunks: Sequence[Segments]) -> Segments:
-    """A system's kept chunks as one."""
-    if isinstance(chunks[0], SegmentStats):
-        return SegmentStats.concatenate(cast("Sequence[SegmentStats]", chunks))
-    from bleuprint.significance import CompactSegments  # noqa: PLC0415 - only for a test
-
-    return CompactSegments.joined(cast("Sequence[CompactSegments]", chunks))
+    return "compact" if compact else "whole"
 
 
 def _splittable(path: str) -> bool:
@@ -237,7 +244,7 @@ def _count_part(
     """The counts of the files (or of a ``part`` of them), read a chunk of lines at a time;
     each chunk's statistics kept as ``keep`` keeps them (if given), and the first system's
     given to ``on_counted``; ``update`` is told the bytes read."""
-    counted = _Counted.empty(engine, files.systems)
+    counted = _Counted.empty(engine, files.systems, keep)
     for block in line_blocks(files, _CHUNK, part, update):
         if block.first_line == 1:
             counted.first_lines = first_lines(block)
@@ -245,7 +252,7 @@ def _count_part(
             stats = block.counted(engine, index)
             counted.totals[index] = engine.total(stats, counted.totals[index])
             if keep is not None:
-                counted.chunks[index].append(keep(stats))
+                counted.keep(index, stats)
             if on_counted is not None and index == 0:
                 on_counted(stats)
             counted.tokenized[index] += tokenized_lines(block.data[index], counted.tokenized[index])

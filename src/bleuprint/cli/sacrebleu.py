@@ -51,9 +51,11 @@ from bleuprint._resampling import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     DEFAULT_TRIALS,
-    CompactRows,
+    Derivation,
+    NgramTotals,
     Rows,
     RowStore,
+    SegmentRows,
     column_sums,
 )
 from bleuprint._result import Signature
@@ -457,7 +459,7 @@ def _metric(name: str, arguments: argparse.Namespace) -> _Metric:
         )
         signature = _signature_of(configuration, references)
         count = functools.partial(_bleu_rows, configuration, bleu)
-        return _Metric("BLEU", name, signature, bleu, count)
+        return _Metric("BLEU", name, signature, bleu, count, NgramTotals.of(configuration.ngrams))
     definition = _chrf(arguments)
     chrf = ChrFArithmetic(definition)
     # The signature names the number of references, the same for every segment.
@@ -501,7 +503,10 @@ def _counted(  # noqa: PLR0917 - one caller
     lines: each segment's rows kept with ``keep`` (for a test, compactly: a :class:`RowStore`),
     else each block's sum; the first system's rows of each block given to ``write`` as they
     come (``-sl``). Warns, once the blocks are read, as sacreBLEU does as it reads the files."""
-    rows = [[RowStore() for _ in range(systems)] for _ in metrics]
+    rows = [
+        [RowStore(metric.derivation if keep else None) for _ in range(systems)]
+        for metric in metrics
+    ]
     tokenized = [0] * systems
     warn = "bleu" in arguments.metrics and not (
         arguments.bleu_force or arguments.sentence_level or arguments.quiet
@@ -591,7 +596,8 @@ class _Score:
 class _Metric:
     """A metric of ``-m``: its name as sacreBLEU prints it, its option's name (which orders
     sacreBLEU's reports of one system), its signature, sacreBLEU's arithmetic of it, how it
-    counts a block of lines of a system into rows of statistics, and, once counted, each
+    counts a block of lines of a system into rows of statistics, which of their columns follow
+    from the others (not kept where a test keeps each segment's), and, once counted, each
     system's rows: one per segment where a test resamples them, else a sum per block."""
 
     name: str
@@ -599,7 +605,8 @@ class _Metric:
     signature: _SacreBLEUSignature
     arithmetic: Arithmetic | ChrFArithmetic
     count: Callable[[LineBlock, int], Rows] = attrs.field(eq=False)
-    rows: list[CompactRows] = attrs.Factory(list)
+    derivation: Derivation | None = None
+    rows: list[SegmentRows] = attrs.Factory(list)
 
     def score(self, stats: Sequence[int]) -> _Score:
         """The score of statistics summed as sacreBLEU sums them (Python integers)."""

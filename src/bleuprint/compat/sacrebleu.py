@@ -44,9 +44,9 @@ import numpy.typing as npt
 from bleuprint import brevity, matching, ngrams, smoothing, tokenizers, weights
 from bleuprint._engine import BLEUScore
 from bleuprint._resampling import (
-    CompactRows,
     Rows,
     Scores,
+    SegmentRows,
     bootstrap_sums,
     column_sums,
     mean_and_ci,
@@ -685,7 +685,7 @@ class _Tests:
     ones for the bootstrap, ``int64`` ones for approximate randomization, as sacreBLEU makes
     them)."""
 
-    def value(self, rows: Rows | CompactRows) -> float:
+    def value(self, rows: Rows | SegmentRows) -> float:
         """The corpus score of ``rows``."""
         raise NotImplementedError
 
@@ -696,7 +696,7 @@ class _Tests:
 
     def resampled(
         self,
-        systems: Sequence[CompactRows],
+        systems: Sequence[SegmentRows],
         seed: int | None,
         resamples: int,
         progress: Callable[[int], object] | None = None,
@@ -714,7 +714,7 @@ class _Tests:
 
     def interval(
         self,
-        rows: CompactRows,
+        rows: SegmentRows,
         resamples: int,
         seed: int | None,
         progress: Callable[[int], object] | None = None,
@@ -734,7 +734,7 @@ class _Tests:
 
     def paired(
         self,
-        systems: Sequence[CompactRows],
+        systems: Sequence[SegmentRows],
         *,
         test: str,
         samples: int,
@@ -771,7 +771,7 @@ class _Tests:
 
     def _bootstrap(
         self,
-        systems: Sequence[CompactRows],
+        systems: Sequence[SegmentRows],
         samples: int,
         seed: int | None,
         baseline_seed: int | None,
@@ -799,8 +799,8 @@ class _Tests:
         self,
         rng: np.random.Generator,
         trials: int,
-        first: CompactRows,
-        second: CompactRows,
+        first: SegmentRows,
+        second: SegmentRows,
         progress: Callable[[int], object] | None,
     ) -> tuple[Scores, Scores]:
         """The scores of each trial's two pseudo-systems, of whole-number statistics
@@ -836,11 +836,11 @@ class Arithmetic(_Tests):
         rows: Rows = np.rint(np.hstack(columns)).astype(np.int64)
         return rows
 
-    def corpus(self, rows: Rows | CompactRows) -> Score:
+    def corpus(self, rows: Rows | SegmentRows) -> Score:
         """The corpus score, summed in Python integers as sacreBLEU sums its lists."""
         return self.score([int(value) for value in column_sums(rows)])
 
-    def value(self, rows: Rows | CompactRows) -> float:
+    def value(self, rows: Rows | SegmentRows) -> float:
         """The corpus score of ``rows``."""
         return self.corpus(rows).score
 
@@ -1000,7 +1000,7 @@ class ChrFArithmetic(_Tests):
         rows: Rows = np.hstack([segments.hypothesis, segments.reference, segments.matches])
         return rows.astype(np.int64)
 
-    def value(self, rows: Rows | CompactRows) -> float:
+    def value(self, rows: Rows | SegmentRows) -> float:
         """The corpus score of ``rows``."""
         return float(self.scores(column_sums(rows)[None])[0])
 
