@@ -74,6 +74,7 @@ nitpick_ignore_regex = [
     # the compact rows of per-segment statistics that sacreBLEU's tests resample (the drop-in
     # command's machinery, not documented)
     ("py:class", r"bleuprint\._resampling\.CompactRows"),
+    ("py:class", r"bleuprint\._resampling\.SegmentRows"),
 ]
 
 

@@ -212,7 +212,7 @@ class CompactStore:
 
     @property
     def segments(self) -> CompactSegments:
-        """The segments kept, in order (the store's own arrays: keep no more)."""
+        """The segments kept, in order; the store's own arrays, so keep no more."""
         first = self._first
         if first is None:
             raise InputError("no segments: significance needs at least one")
