@@ -14,10 +14,13 @@ from typing import Any
 import numpy as np
 import pytest
 import regex
+from hypothesis import given
+from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
 from bleuprint import BLEUScore, __version__, brevity, presets, tokenizers
+from bleuprint.cli.corpus import tokenized_lines
 from tests.cli_helpers import (
     BETTER,
     CANONICAL,
@@ -725,6 +728,17 @@ def test_the_warning_is_sacrebleus(tmp_path: Path, after: str) -> None:
         completed = sacrebleu_run("ref.txt", "-i", "hyp.txt", cwd=tmp_path)
         assert completed.returncode == 0
         assert (b"forgot to detokenize" in completed.stderr) is warned
+
+
+@given(
+    st.text(alphabet=st.sampled_from(" .a\n\t\r\x85\u3000\u200b\u2028é"), max_size=60),
+    st.integers(0, 110),
+)
+def test_tokenized_lines_are_counted_as_sacrebleu_counts_them(text: str, found: int) -> None:
+    # sacreBLEU's test, line by line: the line without its trailing whitespace ends in " .".
+    # Counting stops once the warning's number (100) is reached with what was found before.
+    expected = sum(line.rstrip().endswith(" .") for line in text.split("\n"))
+    assert tokenized_lines(text.encode(), found) == max(0, min(expected, 100 - found))
 
 
 @pytest.mark.parametrize(
