@@ -446,6 +446,61 @@ def test_importing_without_dask_says_what_to_install() -> None:
     assert "pip install '.[dask]' (from the repository's root)" in completed.stderr
 
 
+def test_importing_without_pandas_says_what_to_install_when_collections_are_used() -> None:
+    # Scoring files needs no pandas; a collection's function does.
+    program = (
+        "import sys; sys.modules['pandas'] = None; import bleuprint.dask as d; "
+        "print(d.corpus_score_files.__name__); d.corpus_score"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=False
+    )
+    assert (completed.returncode, completed.stdout) == (1, "corpus_score_files\n")
+    assert "ImportError: bleuprint.dask needs Dask's distributed scheduler and pandas" in (
+        completed.stderr
+    )
+    assert "(cannot import pandas)" in completed.stderr
+
+
+_SCORE_FILES_ON_A_NEW_CLUSTER = """
+import sys
+from distributed import Client, LocalCluster
+from bleuprint import BLEUScore
+from bleuprint.dask import adaptive_malloc, corpus_score_files
+
+def loaded():
+    return [name for name in ("pandas", "dask.dataframe") if name in sys.modules]
+
+with adaptive_malloc():
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=None)
+with cluster, Client(cluster) as client:
+    result = corpus_score_files(BLEUScore.sacrebleu(), sys.argv[1], [sys.argv[2]],
+                                scheduler=client, lines_per_partition=1)
+    print(result.stats.matches, loaded(), list(client.run(loaded).values()))
+"""
+
+
+def test_scoring_files_loads_pandas_neither_on_the_client_nor_on_the_workers(
+    tmp_path: Path,
+) -> None:
+    # (Importing pandas and dask.dataframe costs a worker about 0.6 s of CPU on its first
+    # task, and tens of megabytes.) A fresh interpreter, with a cluster of its own.
+    (tmp_path / "hyp.txt").write_text("the cat sat\na dog\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("the cat sat down\na dog\n", encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-c", _SCORE_FILES_ON_A_NEW_CLUSTER, "hyp.txt", "ref.txt"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    # 5 of 5 words match, 3 of 3 pairs, 1 of 1 triple (one pair has no 4-gram).
+    assert completed.stdout == "(5, 3, 1, 0) [] [[]]\n"
+
+
 @settings(max_examples=60)
 @given(
     st.lists(st.text(st.sampled_from("ab \r\u00a0é"), max_size=5), max_size=12),

@@ -21,36 +21,59 @@ local schedulers).
 
 Install the optional dependencies with ``pip install '.[dask]'`` from the repository's root.
 
-The package has three modules: ``bleuprint.dask.core`` (the graphs: counting partitions,
-the tree of sums, sentence scores), ``bleuprint.dask.files`` (text files split into
-partitions that the workers read) and ``bleuprint.dask.cluster`` (connecting to a
-scheduler, starting a local cluster).
+The package has four modules: ``bleuprint.dask.core`` (collections: counting their
+partitions, sentence scores), ``bleuprint.dask.files`` (text files split into partitions
+that the workers read), ``bleuprint.dask.sums`` (the tree of sums and the score, which both
+end with) and ``bleuprint.dask.cluster`` (connecting to a scheduler, starting a local
+cluster). Only ``core`` needs pandas and ``dask.dataframe``: it is imported when one of its
+names is first used, so that scoring files, on the client and on the workers, never loads
+them.
 """
 
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-# Checked here, once, for every module of the package.
-try:
-    for _module in ("dask.bag", "dask.dataframe", "distributed", "pandas"):
-        importlib.import_module(_module)
-except ImportError as error:
-    raise ImportError(
-        f"bleuprint.dask needs Dask's distributed scheduler and pandas (cannot import "
-        f"{error.name}); install them with: pip install '.[dask]' (from the repository's root)"
-    ) from error
 
-from bleuprint.dask.cluster import DEFAULT_TIMEOUT, adaptive_malloc, connect, waited
-from bleuprint.dask.core import (
-    SPLIT_EVERY,
-    Collection,
-    corpus_score,
-    corpus_stats,
-    from_pandas,
-    sentence_scores,
-)
-from bleuprint.dask.files import LINES_PER_PARTITION, corpus_score_files, read_corpus
+def _imported(module: str) -> ModuleType:
+    """The module, or an ImportError that says what to install."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise ImportError(
+            f"bleuprint.dask needs Dask's distributed scheduler and pandas (cannot import "
+            f"{error.name}); install them with: pip install '.[dask]' (from the repository's root)"
+        ) from error
+
+
+# Checked here, once, for every module of the package; pandas when core is first used.
+for _module in ("dask.bag", "distributed"):
+    _imported(_module)
+
+from bleuprint.dask.cluster import DEFAULT_TIMEOUT, adaptive_malloc, connect, waited  # noqa: E402
+from bleuprint.dask.files import LINES_PER_PARTITION, corpus_score_files, read_corpus  # noqa: E402
+from bleuprint.dask.sums import SPLIT_EVERY  # noqa: E402
+
+if TYPE_CHECKING:
+    from bleuprint.dask.core import (
+        Collection,
+        corpus_score,
+        corpus_stats,
+        from_pandas,
+        sentence_scores,
+    )
+
+_CORE = frozenset({"Collection", "corpus_score", "corpus_stats", "from_pandas", "sentence_scores"})
+
+
+def __getattr__(name: str) -> Any:
+    """The names of :mod:`bleuprint.dask.core`, imported when first used (PEP 562)."""
+    if name in _CORE:
+        return getattr(_imported("bleuprint.dask.core"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DEFAULT_TIMEOUT",

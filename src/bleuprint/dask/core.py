@@ -9,8 +9,6 @@ segment being counted within it.
 from __future__ import annotations
 
 import contextlib
-import functools
-import operator
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeAlias
 
@@ -22,12 +20,11 @@ import pandas as pd
 from dask.delayed import Delayed, delayed
 
 from bleuprint._engine import BLEUScore
-from bleuprint._result import BLEUResult
 from bleuprint._stats import BLEUStats
+from bleuprint.dask.sums import SPLIT_EVERY, scored, summed_in_a_tree
 from bleuprint.exceptions import ConfigurationError, InputError
 
 __all__ = [
-    "SPLIT_EVERY",
     "Collection",
     "corpus_score",
     "corpus_stats",
@@ -43,10 +40,6 @@ _Segments: TypeAlias = "tuple[list[str], list[list[str]]]"
 _Reader: TypeAlias = "Callable[[Any, int | None], _Segments]"
 """Turns one partition (and its number, where known) into the engine's input: the
 hypotheses, and one list of references per hypothesis."""
-
-SPLIT_EVERY = 8
-"""How many statistics one task of the tree reduction adds up."""
-
 
 # -- corpus scores ------------------------------------------------------------------------
 
@@ -79,17 +72,6 @@ def corpus_stats(
     )
 
 
-def summed_in_a_tree(stats: list[Delayed], split_every: int = SPLIT_EVERY) -> Delayed:
-    """The sum of delayed statistics (at least one), added in a tree whose tasks add
-    ``split_every`` values each."""
-    add = delayed(_add, pure=True)
-    while len(stats) > 1:
-        stats = [
-            add(*stats[start : start + split_every]) for start in range(0, len(stats), split_every)
-        ]
-    return stats[0]
-
-
 def corpus_score(
     engine: BLEUScore,
     data: Collection,
@@ -120,7 +102,7 @@ def corpus_score(
     stats = corpus_stats(
         engine, data, hypothesis=hypothesis, references=references, split_every=split_every
     )
-    return delayed(score_corpus, pure=True)(engine, stats)
+    return scored(engine, stats)
 
 
 def _count_partition(engine: BLEUScore, read: _Reader, partition: Any, number: int) -> BLEUStats:
@@ -129,16 +111,6 @@ def _count_partition(engine: BLEUScore, read: _Reader, partition: Any, number: i
         return engine.empty_stats()
     with _in_partition(number):
         return engine.count(hypotheses, references)
-
-
-def _add(*stats: BLEUStats) -> BLEUStats:
-    return functools.reduce(operator.add, stats)
-
-
-def score_corpus(engine: BLEUScore, stats: BLEUStats) -> BLEUResult:
-    if not stats.segments:
-        raise InputError("the corpus is empty: there is nothing to score")
-    return engine.score(stats)
 
 
 # -- sentence scores ----------------------------------------------------------------------

@@ -21,7 +21,7 @@ from bleuprint._engine import BLEUScore
 from bleuprint._result import BLEUResult
 from bleuprint._streaming import Files, count_part, line_blocks
 from bleuprint.dask.cluster import DEFAULT_TIMEOUT, connect, waited
-from bleuprint.dask.core import score_corpus, summed_in_a_tree
+from bleuprint.dask.sums import scored, summed_in_a_tree
 from bleuprint.exceptions import ConfigurationError
 
 __all__ = ["LINES_PER_PARTITION", "corpus_score_files", "read_corpus"]
@@ -103,7 +103,7 @@ def corpus_score_files(
     files, parts = _partitioned(hypothesis_path, reference_paths, lines_per_partition, rstrip)
     count = delayed(count_part, pure=True)
     stats = summed_in_a_tree([count(engine, files, part, _READ_LINES) for part in parts])
-    lazy = delayed(score_corpus, pure=True)(engine, stats)
+    lazy = scored(engine, stats)
     if isinstance(scheduler, distributed.Client):
         return waited(scheduler, scheduler.compute(lazy, retries=retries), timeout)
     with connect(scheduler, timeout=timeout) as client:
