@@ -264,7 +264,7 @@ def tokenized_lines(data: bytes, found: int = 0) -> int:
     counts, on bytes), where ``found`` lines so far do not yet make the warning's number:
     counting stops at the warning's number, and most text holds no " ." to look for."""
     count = 0
-    start = data.find(b" .")
+    start = data.find(b" .") if found < TOKENIZED_LINES else -1
     while start >= 0 and found + count < TOKENIZED_LINES:
         end = data.find(b"\n", start)
         end = len(data) if end < 0 else end
