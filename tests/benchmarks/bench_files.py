@@ -10,6 +10,7 @@ shared machine's speed drifts. bleuprint counts on one thread a process
 (``BLEUPRINT_THREADS=1``), so ``--jobs 2`` and 2 Dask workers use two cores::
 
     python tests/benchmarks/bench_files.py --sizes 1000000 10000000 --sacrebleu-up-to 1000000
+    python tests/benchmarks/bench_files.py --sizes 10000000 --significance 10   # tests' memory
 
 See docs/performance/benchmark.md, "From files".
 """
@@ -111,6 +112,57 @@ def rows(size: int, hypotheses: str, references: str, options: argparse.Namespac
         ("bleuprint.dask, 1 worker", [python, "-c", DASK, hypotheses, references, "1", SCORING]),
         ("bleuprint.dask, 2 workers", [python, "-c", DASK, hypotheses, references, "2", SCORING]),
     ]
+    if options.significance:
+        # (the second system is the reference file itself: a test needs two)
+        samples = str(options.significance)
+        commands += [
+            (
+                f"bleuprint score --confidence -cin {samples}",
+                [
+                    bleuprint,
+                    "score",
+                    "-r",
+                    references,
+                    "-i",
+                    hypotheses,
+                    "--confidence",
+                    "-cin",
+                    samples,
+                ],
+            ),
+            (
+                f"bleuprint compare -pbsn {samples}, 2 systems",
+                [
+                    bleuprint,
+                    "compare",
+                    "-r",
+                    references,
+                    "-i",
+                    hypotheses,
+                    references,
+                    "-pbsn",
+                    samples,
+                ],
+            ),
+            (
+                f"bleuprint sacrebleu -ci -cin {samples}",
+                [bleuprint, "sacrebleu", references, "-i", hypotheses, "-ci", "-cin", samples],
+            ),
+            (
+                f"bleuprint sacrebleu -pbs -pbsn {samples}, 2 systems",
+                [
+                    bleuprint,
+                    "sacrebleu",
+                    references,
+                    "-i",
+                    hypotheses,
+                    references,
+                    "-pbs",
+                    "-pbsn",
+                    samples,
+                ],
+            ),
+        ]
     if size <= options.sacrebleu_up_to:
         sacrebleu = str(Path(sys.executable).with_name("sacrebleu"))
         commands.append(("sacrebleu command", [sacrebleu, references, "-i", hypotheses]))
@@ -156,6 +208,14 @@ def main() -> None:
         help="keep the files here, and use those already written (10,000,000 lines take minutes "
         "to write); by default they are written to a temporary folder and removed",
     )
+    parser.add_argument(
+        "--significance",
+        type=int,
+        default=0,
+        metavar="SAMPLES",
+        help="also time significance tests with this many resamples (their peak memory: each "
+        "segment's statistics are kept)",
+    )
     parser.add_argument("--write", nargs=2, metavar=("SIZE", "FOLDER"), help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.write:
@@ -167,6 +227,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     with contextlib.ExitStack() as stack:
         folder = options.folder or Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        folder.mkdir(parents=True, exist_ok=True)
         for size in options.sizes:
             hypotheses, references = bench_corpora.distinct_file_names(size, folder)
             if not (hypotheses.exists() and references.exists()):
