@@ -123,9 +123,9 @@ class BLEUResult:
     @property
     def ratio(self) -> float:
         """Hypothesis length over reference length (0 when the reference length is 0)."""
-        if not self.stats.reference_length:
+        if not self.reference_length:
             return 0.0
-        return self.stats.hypothesis_length / self.stats.reference_length
+        return self.hypothesis_length / self.reference_length
 
     def __float__(self) -> float:
         return self.score
@@ -138,9 +138,10 @@ class BLEUResult:
         >>> print(bleu.sentence_score("the cat is here", ["the cat was here"]))
         BLEU = 50.00 75.0/33.3 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
         """
-        precisions = "/".join(f"{percent:.1f}" for percent in self._percent_precisions())
+        percents = self._percent_precisions()
+        precisions = "/".join(f"{percent:.1f}" for percent in percents)
         return (
-            f"BLEU = {self._percent_score():.{width}f} {precisions} "
+            f"BLEU = {self._percent_score(percents):.{width}f} {precisions} "
             f"(BP = {self.brevity_penalty:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {_length(self.hypothesis_length)} "
             f"ref_len = {_length(self.reference_length)})"
@@ -154,8 +155,9 @@ class BLEUResult:
         totals = itertools.chain(self.totals, itertools.repeat(0.0))
         return [_as_percentage(*order) for order in zip(self.precisions, totals)]
 
-    def _percent_score(self) -> float:
-        """``100 * score``, computed in sacreBLEU's order where the score is its formula.
+    def _percent_score(self, percent_precisions: list[float]) -> float:
+        """``100 * score``, computed in sacreBLEU's order where the score is its formula
+        (from the precisions as percentages, :meth:`_percent_precisions`).
 
         sacreBLEU multiplies the brevity penalty by the exponential of the mean log of the
         percentages of the leading orders. Where a score is an exact tie such as 31.25, that
@@ -164,9 +166,7 @@ class BLEUResult:
         the same operations. Other definitions print ``100 * score``.
         """
         percent = 100 * self.score
-        leading = list(
-            itertools.takewhile(lambda precision: precision > 0, self._percent_precisions())
-        )
+        leading = list(itertools.takewhile(lambda precision: precision > 0, percent_precisions))
         if not percent or not leading:
             return percent
         logs = sum(math.log(precision) for precision in leading)
@@ -185,6 +185,8 @@ def _as_percentage(ratio: float, total: float) -> float:
     ``1 / (2**k * total)``): with a denominator up to 10**7 each is the fraction the general
     search finds, at a fraction of its cost.
     """
+    if not ratio:  # (an order with no n-gram at all: a short segment's)
+        return 0.0
     if 0 < total <= _LARGEST_DENOMINATOR and float(total).is_integer():
         whole_total = int(total)
         matches = round(ratio * whole_total)

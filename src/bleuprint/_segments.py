@@ -8,6 +8,7 @@ for :meth:`bleuprint.BLEUScore.sentence_scores`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, overload
 
@@ -22,6 +23,8 @@ from bleuprint.exceptions import StatisticsMismatchError, counted
 __all__ = ["SegmentStats", "SentenceScores"]
 
 Column = npt.NDArray[Any]
+_RowFields = tuple[tuple[float, ...], tuple[float, ...], float, float, frozenset[int]]
+"""A row's matches, totals, hypothesis and reference lengths, and reference counts."""
 
 
 def _fold(start: float, column: Column) -> float:
@@ -117,14 +120,29 @@ class SegmentStats(Sequence[BLEUStats]):
             rows = (getattr(self, name)[index] for name in _COLUMNS)
             return SegmentStats(*rows, counting=self.counting)  # type: ignore[misc]
         index = range(len(self))[index]  # negative indices, and IndexError past the end
+        matches, totals, hypothesis_length, reference_length, reference_counts = self._fields_of(
+            index
+        )
         return BLEUStats(
-            self.matches[index].tolist(),
-            self.totals[index].tolist(),
+            matches,
+            totals,
+            hypothesis_length,
+            reference_length,
+            segments=1,
+            reference_counts=reference_counts,
+            counting=self.counting,
+        )
+
+    def _fields_of(self, index: int) -> _RowFields:
+        """Row ``index``'s fields as its :class:`~bleuprint.BLEUStats` holds them (matches,
+        totals, the two lengths, the reference counts), unchecked: ``self[index]`` checks
+        them as it builds the statistics, which a loop over many rows may not need."""
+        return (
+            tuple(self.matches[index].tolist()),
+            tuple(self.totals[index].tolist()),
             self.hypothesis_lengths[index].item(),
             self.reference_lengths[index].item(),
-            segments=1,
-            reference_counts=frozenset({int(self.reference_counts[index])}),
-            counting=self.counting,
+            frozenset({int(self.reference_counts[index])}),
         )
 
     def take(self, indices: npt.ArrayLike) -> SegmentStats:
@@ -180,6 +198,16 @@ class _Row(SegmentStats):
             return super().__getitem__(index)
         range(1)[index]  # IndexError past the one row
         return self.stats
+
+    def _fields_of(self, index: int) -> _RowFields:
+        stats = self[index]
+        return (
+            stats.matches,
+            stats.totals,
+            stats.hypothesis_length,
+            stats.reference_length,
+            stats.reference_counts,
+        )
 
 
 def _numeric(values: object) -> Column:
@@ -255,6 +283,19 @@ class SentenceScores(Sequence[BLEUResult]):
         _INDEX_OF(row, index)
         return row
 
+    def _signature(self, index: int, reference_counts: frozenset[int]) -> Signature:
+        """Row ``index``'s signature, whose ``reference_counts`` are the row's: the
+        configuration's with those counts, so one object for each set of counts seen (a
+        signature is built and checked field by field)."""
+        signatures = self._signatures
+        if reference_counts not in signatures:
+            signatures[reference_counts] = self.signature_of(self.stats[index])
+        return signatures[reference_counts]
+
+    @functools.cached_property
+    def _signatures(self) -> dict[frozenset[int], Signature]:
+        return {}
+
 
 class _SentenceResult(BLEUResult):
     """Segment ``index``'s :class:`~bleuprint.BLEUResult` in a :class:`SentenceScores`, its
@@ -262,10 +303,11 @@ class _SentenceResult(BLEUResult):
     results makes one small object per segment, not statistics and a signature each. It
     compares, prints, copies and pickles as the plain result it stands for."""
 
-    __slots__ = ("_index", "_rows", "_stats")
+    __slots__ = ("_counts", "_index", "_rows", "_stats")
     _rows: SentenceScores
     _index: int
     _stats: BLEUStats
+    _counts: _RowFields
 
     def __new__(cls, *args: Any, **fields: Any) -> Any:
         # attrs.evolve(row, ...) calls the row's class with every field: a plain result.
@@ -293,8 +335,34 @@ class _SentenceResult(BLEUResult):
             return stats
 
     @property
+    def matches(self) -> tuple[float, ...]:
+        return self._row_fields[0]
+
+    @property
+    def totals(self) -> tuple[float, ...]:
+        return self._row_fields[1]
+
+    @property
+    def hypothesis_length(self) -> float:
+        return self._row_fields[2]
+
+    @property
+    def reference_length(self) -> float:
+        return self._row_fields[3]
+
+    @property
+    def _row_fields(self) -> _RowFields:
+        """The row's counts, read once, without the checks of building its statistics."""
+        try:
+            return self._counts
+        except AttributeError:
+            counts = self._rows.stats._fields_of(self._index)
+            _COUNTS_OF(self, counts)
+            return counts
+
+    @property
     def signature(self) -> Signature:
-        return self._rows.signature_of(self.stats)
+        return self._rows._signature(self._index, self._row_fields[4])
 
     def _plain(self) -> BLEUResult:
         """The plain :class:`~bleuprint.BLEUResult` this row stands for."""
@@ -319,3 +387,4 @@ class _SentenceResult(BLEUResult):
 _ROWS_OF = _SentenceResult.__dict__["_rows"].__set__
 _INDEX_OF = _SentenceResult.__dict__["_index"].__set__
 _STATS_OF = _SentenceResult.__dict__["_stats"].__set__
+_COUNTS_OF = _SentenceResult.__dict__["_counts"].__set__

@@ -13,6 +13,7 @@ scores of its ``segments`` where the command scores segments. The schema is
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import re
@@ -170,7 +171,7 @@ def score_fields(
         )
     fields["verbose_score"] = verbose(result)
     if signature is not None:
-        fields.update(field.partition(":")[::2] for field in signature.split("|"))
+        fields.update(_signature_fields(signature))
     if test is not None:
         fields.update(
             p_value=test.p_value, mean=printed.scaled(test.mean), ci=printed.scaled(test.ci)
@@ -185,6 +186,13 @@ def score_fields(
         totals=list(result.totals),
     )
     return fields
+
+
+@functools.lru_cache(maxsize=64)
+def _signature_fields(signature: str) -> tuple[tuple[str, str], ...]:
+    """The key and value of each field of a signature (every segment of a run has the same)."""
+    pairs = (field.partition(":") for field in signature.split("|"))
+    return tuple((key, value) for key, _, value in pairs)
 
 
 def sacrebleu_signature(result: BLEUResult, tested: Mapping[str, object]) -> str | None:

@@ -75,6 +75,10 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_CORE})
+
+
 __all__ = [
     "DEFAULT_TIMEOUT",
     "LINES_PER_PARTITION",
