@@ -11,6 +11,7 @@ shared machine's speed drifts. bleuprint counts on one thread a process
 
     python tests/benchmarks/bench_files.py --sizes 1000000 10000000 --sacrebleu-up-to 1000000
     python tests/benchmarks/bench_files.py --sizes 10000000 --significance 10   # tests' memory
+    python tests/benchmarks/bench_files.py --sizes 1000000 --sentence-level       # score -sl
 
 See docs/performance/benchmark.md, "From files".
 """
@@ -112,6 +113,13 @@ def rows(size: int, hypotheses: str, references: str, options: argparse.Namespac
         ("bleuprint.dask, 1 worker", [python, "-c", DASK, hypotheses, references, "1", SCORING]),
         ("bleuprint.dask, 2 workers", [python, "-c", DASK, hypotheses, references, "2", SCORING]),
     ]
+    if options.sentence_level:
+        commands.append(
+            (
+                "bleuprint score -sl",
+                [bleuprint, "score", "-r", references, "-i", hypotheses, "--sentence-level"],
+            )
+        )
     if options.significance:
         # (the second system is the reference file itself: a test needs two)
         samples = str(options.significance)
@@ -207,6 +215,11 @@ def main() -> None:
         type=Path,
         help="keep the files here, and use those already written (10,000,000 lines take minutes "
         "to write); by default they are written to a temporary folder and removed",
+    )
+    parser.add_argument(
+        "--sentence-level",
+        action="store_true",
+        help="also time sentence scores (score -sl: a JSON object a segment)",
     )
     parser.add_argument(
         "--significance",
