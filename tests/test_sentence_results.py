@@ -62,3 +62,17 @@ def test_an_item_copies_pickles_and_evolves_as_a_plain_result() -> None:
     assert (evolved.score, evolved.totals) == (0.25, (4, 3))
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         result.score = 1.0  # type: ignore[misc]
+
+
+def test_each_item_has_the_signature_of_its_own_number_of_references() -> None:
+    # A signature is made once for each number of references: segments with one, two and
+    # one again each carry their own, as the segment scored alone does.
+    bleu = BLEUScore.canonical(max_n=2)
+    references = [["the cat was here"], ["a dog barks loudly", "a dog barks"], ["zzz"]]
+    results = bleu.sentence_scores(HYPOTHESES, references)
+    nrefs = [result.signature.nrefs for result in results]
+    assert nrefs == ["1", "2", "1"]
+    for number, result in enumerate(results):
+        alone = bleu.sentence_score(HYPOTHESES[number], references[number])
+        assert result.signature == alone.signature
+        assert result.stats == alone.stats
