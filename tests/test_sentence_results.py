@@ -76,3 +76,26 @@ def test_each_item_has_the_signature_of_its_own_number_of_references() -> None:
         alone = bleu.sentence_score(HYPOTHESES[number], references[number])
         assert result.signature == alone.signature
         assert result.stats == alone.stats
+
+
+def test_items_read_in_any_order_are_their_segments_results() -> None:
+    # More segments than the rows read from the arrays at once (1,024), read backwards: each
+    # item is the result of its own statistics, scored alone.
+    bleu = BLEUScore.canonical(max_n=2)
+    hypotheses = [f"w{i % 7} w{i % 5} w{i % 3}" for i in range(2500)]
+    references = [[f"w{i % 5} w{i % 7} w{i % 3} w{i % 2}"] for i in range(2500)]
+    results = bleu.sentence_scores(hypotheses, references)
+    for number in reversed(range(len(hypotheses))):
+        result = results[number]
+        alone = bleu.score(result.stats)
+        assert result.stats == bleu.count([hypotheses[number]], [references[number]])
+        assert (result.matches, result.totals) == (alone.matches, alone.totals)
+        assert (result.hypothesis_length, result.reference_length) == (
+            alone.hypothesis_length,
+            alone.reference_length,
+        )
+        assert (result.score, result.precisions, result.brevity_penalty) == (
+            alone.score,
+            alone.precisions,
+            alone.brevity_penalty,
+        )

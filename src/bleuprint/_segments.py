@@ -25,6 +25,9 @@ __all__ = ["SegmentStats", "SentenceScores"]
 Column = npt.NDArray[Any]
 _RowFields = tuple[tuple[float, ...], tuple[float, ...], float, float, frozenset[int]]
 """A row's matches, totals, hypothesis and reference lengths, and reference counts."""
+_RowValues = tuple[tuple[float, ...], float, _RowFields]
+"""A sentence result's precisions, brevity penalty and counts."""
+_WINDOW = 1024  # sentence results read from the arrays at once
 
 
 def _fold(start: float, column: Column) -> float:
@@ -137,13 +140,19 @@ class SegmentStats(Sequence[BLEUStats]):
         """Row ``index``'s fields as its :class:`~bleuprint.BLEUStats` holds them (matches,
         totals, the two lengths, the reference counts), unchecked: ``self[index]`` checks
         them as it builds the statistics, which a loop over many rows may not need."""
-        return (
-            tuple(self.matches[index].tolist()),
-            tuple(self.totals[index].tolist()),
-            self.hypothesis_lengths[index].item(),
-            self.reference_lengths[index].item(),
-            frozenset({int(self.reference_counts[index])}),
-        )
+        return self._fields_of_rows(index, index + 1)[0]
+
+    def _fields_of_rows(self, start: int, end: int) -> list[_RowFields]:
+        """The fields of rows ``start`` to ``end`` (as :meth:`_fields_of`), read from the
+        columns at once: reading an array's items one by one costs more than using them."""
+        columns = (getattr(self, name)[start:end].tolist() for name in _COLUMNS)
+        matches, totals, hypothesis_lengths, reference_lengths, reference_counts = columns
+        return [
+            (tuple(matched), tuple(total), hypothesis, reference, frozenset({int(count)}))
+            for matched, total, hypothesis, reference, count in zip(
+                matches, totals, hypothesis_lengths, reference_lengths, reference_counts
+            )
+        ]
 
     def take(self, indices: npt.ArrayLike) -> SegmentStats:
         """The segments at ``indices`` (any integer array; repeats allowed), in that order.
@@ -199,15 +208,16 @@ class _Row(SegmentStats):
         range(1)[index]  # IndexError past the one row
         return self.stats
 
-    def _fields_of(self, index: int) -> _RowFields:
-        stats = self[index]
-        return (
+    def _fields_of_rows(self, start: int, end: int) -> list[_RowFields]:
+        stats = self.stats
+        row = (
             stats.matches,
             stats.totals,
             stats.hypothesis_length,
             stats.reference_length,
             stats.reference_counts,
         )
+        return [row][start:end]
 
 
 def _numeric(values: object) -> Column:
@@ -283,6 +293,27 @@ class SentenceScores(Sequence[BLEUResult]):
         _INDEX_OF(row, index)
         return row
 
+    def _values_of(self, index: int) -> _RowValues:
+        """Row ``index``'s precisions, brevity penalty and counts, read from the arrays with
+        the rows around it (:data:`_WINDOW`): a loop reads each array once a window."""
+        start = index - index % _WINDOW
+        window = self._window[0]  # (one read: another thread may put a new window meanwhile)
+        if window[0] != start:
+            end = min(start + _WINDOW, len(self))
+            rows = zip(
+                map(tuple, self.precisions[start:end].tolist()),
+                self.brevity_penalties[start:end].tolist(),
+                self.stats._fields_of_rows(start, end),
+            )
+            window = (start, list(rows))
+            self._window[0] = window
+        return window[1][index - start]
+
+    @functools.cached_property
+    def _window(self) -> list[tuple[int, list[_RowValues]]]:
+        """The rows last read (:meth:`_values_of`), from which row, in a list of one."""
+        return [(-1, [])]
+
     def _signature(self, index: int, reference_counts: frozenset[int]) -> Signature:
         """Row ``index``'s signature, whose ``reference_counts`` are the row's: the
         configuration's with those counts, so one object for each set of counts seen (a
@@ -303,11 +334,11 @@ class _SentenceResult(BLEUResult):
     results makes one small object per segment, not statistics and a signature each. It
     compares, prints, copies and pickles as the plain result it stands for."""
 
-    __slots__ = ("_counts", "_index", "_rows", "_stats")
+    __slots__ = ("_index", "_rows", "_stats", "_values")
     _rows: SentenceScores
     _index: int
     _stats: BLEUStats
-    _counts: _RowFields
+    _values: _RowValues
 
     def __new__(cls, *args: Any, **fields: Any) -> Any:
         # attrs.evolve(row, ...) calls the row's class with every field: a plain result.
@@ -315,15 +346,16 @@ class _SentenceResult(BLEUResult):
 
     @property
     def score(self) -> float:
+        # (read alone: a loop that reads only the scores reads nothing else)
         return float(self._rows.scores[self._index])
 
     @property
     def precisions(self) -> tuple[float, ...]:
-        return tuple(self._rows.precisions[self._index].tolist())
+        return self._row_values[0]
 
     @property
     def brevity_penalty(self) -> float:
-        return float(self._rows.brevity_penalties[self._index])
+        return self._row_values[1]
 
     @property
     def stats(self) -> BLEUStats:
@@ -352,13 +384,18 @@ class _SentenceResult(BLEUResult):
 
     @property
     def _row_fields(self) -> _RowFields:
-        """The row's counts, read once, without the checks of building its statistics."""
+        return self._row_values[2]
+
+    @property
+    def _row_values(self) -> _RowValues:
+        """The row's values, read once, its counts without the checks of building its
+        statistics."""
         try:
-            return self._counts
+            return self._values
         except AttributeError:
-            counts = self._rows.stats._fields_of(self._index)
-            _COUNTS_OF(self, counts)
-            return counts
+            values = self._rows._values_of(self._index)
+            _VALUES_OF(self, values)
+            return values
 
     @property
     def signature(self) -> Signature:
@@ -387,4 +424,4 @@ class _SentenceResult(BLEUResult):
 _ROWS_OF = _SentenceResult.__dict__["_rows"].__set__
 _INDEX_OF = _SentenceResult.__dict__["_index"].__set__
 _STATS_OF = _SentenceResult.__dict__["_stats"].__set__
-_COUNTS_OF = _SentenceResult.__dict__["_counts"].__set__
+_VALUES_OF = _SentenceResult.__dict__["_values"].__set__
