@@ -782,6 +782,35 @@ def test_line_ends_refuse_a_partition_of_no_lines(
         kernel.line_ends(b"a\nb\n", every, first)
 
 
+@both_kernels
+@given(
+    st.lists(st.integers(0, 255), min_size=1, max_size=6),
+    st.lists(st.integers(0, 5), max_size=700),
+)
+@example([254, 0], [0] * 600 + [1])  # round twice, from near the top
+def test_tallies_are_counts_modulo_256_with_each_round_returned(
+    kernel: ModuleType, start: list[int], draws: list[int]
+) -> None:
+    draws = [draw % len(start) for draw in draws]
+    counts = np.array(start, np.uint8)
+    reached = np.array(start) + np.bincount(draws, minlength=len(start))
+    around = kernel.tally(counts, np.array(draws, np.int64))
+    assert counts.tolist() == (reached % 256).tolist()
+    assert sorted(around.tolist()) == np.repeat(np.arange(len(start)), reached // 256).tolist()
+
+
+@both_kernels
+def test_tallies_refuse_what_they_cannot_count_and_change_nothing(kernel: ModuleType) -> None:
+    counts = np.array([1, 2, 3], np.uint8)
+    for draws in ([0, 3], [-1]):
+        with pytest.raises(ValueError, match=r"tally: draw \d is -?\d, not an index of 3 counts"):
+            kernel.tally(counts, np.array(draws))
+    assert counts.tolist() == [1, 2, 3]
+    for wrong in (counts.astype(np.int64), np.zeros((2, 2), np.uint8)):
+        with pytest.raises(ValueError, match="counts must be a 1-dimensional uint8 array"):
+            kernel.tally(wrong, np.array([0]))
+
+
 # -- settings ---------------------------------------------------------------------------------
 
 

@@ -4,6 +4,9 @@ the tests' summaries, against hand computation."""
 
 from __future__ import annotations
 
+import pickle
+from typing import Any, cast
+
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -13,6 +16,7 @@ from bleuprint._resampling import (
     CompactRows,
     DerivedRows,
     NgramTotals,
+    RowFile,
     RowStore,
     SegmentRows,
     block_rows,
@@ -220,6 +224,102 @@ def test_parts_join_without_their_totals_only_where_every_part_is() -> None:
     mixed = concatenated([parts[0], CompactRows.of(rows[2000:])])
     assert isinstance(mixed, CompactRows)
     np.testing.assert_array_equal(mixed.rows(0, 5000), rows)
+
+
+class _OneSegment:
+    """Draws that are all segment 0: a bootstrap that draws one segment far more than 255
+    times, where its tally comes round (no real draw of a long corpus is likely to)."""
+
+    def choice(self, segments: int, size: Any) -> npt.NDArray[np.intp]:
+        return np.zeros(size, np.intp)
+
+
+def test_a_segment_drawn_past_255_times_counts_every_time() -> None:
+    rows = _bleu_rows(70_001, 5)
+    for pool in (_stored(rows), CompactRows.of(rows)):
+        drawn = cast(np.random.Generator, _OneSegment())
+        ((summed,),) = bootstrap_sums(drawn, [pool], 1)
+        assert summed.tolist() == [(rows[0] * 70_001).tolist()]
+
+
+def _spilled(rows: npt.NDArray[np.int64]) -> SegmentRows:
+    """``rows`` kept by a store without their totals, all but the first rows in a file."""
+    store = RowStore(_CONTIGUOUS, in_memory=6 * 1000)
+    store.append_columns([rows])
+    return store.rows
+
+
+def test_rows_kept_in_a_file_are_read_back_alike() -> None:
+    rows = _bleu_rows(70_001, 6)
+    spilled = _spilled(rows)
+    assert isinstance(spilled, DerivedRows)
+    assert isinstance(spilled.kept.small, RowFile)
+    assert len(spilled.kept.large_at) == 3  # the long hypotheses, aside in memory
+    np.testing.assert_array_equal(spilled.rows(0, len(rows)), rows)
+    np.testing.assert_array_equal(spilled.rows(69_990, 70_001), rows[69_990:])
+    indices = np.array([[70_000, 3], [3, 0]])
+    np.testing.assert_array_equal(spilled.take(indices), rows[indices])
+    np.testing.assert_array_equal(spilled.sum(), rows.sum(axis=0))
+    weights = np.random.default_rng(1).integers(0, 256, len(rows)).astype(np.uint8)
+    expected = weights.astype(np.int64) @ rows
+    np.testing.assert_array_equal(spilled.weighted_sum(weights), expected)
+    np.testing.assert_array_equal(CompactRows.of(rows).weighted_sum(weights), expected)
+    again = pickle.loads(pickle.dumps(spilled))  # (another process's store, say)
+    assert isinstance(again.kept.small, RowFile)
+    np.testing.assert_array_equal(again.rows(0, len(rows)), rows)
+    np.testing.assert_array_equal(concatenated([spilled, again]).sum(), 2 * rows.sum(axis=0))
+
+
+def test_tests_on_rows_kept_in_a_file_draw_and_sum_as_in_memory() -> None:
+    systems = [_bleu_rows(70_001, 7), _bleu_rows(70_001, 8)]
+    spilled, in_memory = [_spilled(rows) for rows in systems], [_stored(rows) for rows in systems]
+    got, expected = (
+        list(bootstrap_sums(np.random.default_rng(5), pools, 2)) for pools in (spilled, in_memory)
+    )
+    np.testing.assert_equal(got, expected)
+    got, expected = (
+        list(swapped_sums(np.random.default_rng(9), *pools, 2)) for pools in (spilled, in_memory)
+    )
+    np.testing.assert_equal(got, expected)
+
+
+def test_a_store_in_a_file_keeps_its_type_and_puts_longer_rows_aside() -> None:
+    store = RowStore(in_memory=0)
+    blocks = [_statistics(3000, 1), np.full((10, 6), 1000), _statistics(5000, 3)]
+    for block in blocks:
+        store.append(block)
+    rows = store.rows
+    assert isinstance(rows, CompactRows)
+    assert isinstance(rows.small, RowFile)
+    assert rows.small.dtype == np.uint8  # (in memory, the store widens: above)
+    np.testing.assert_array_equal(rows.rows(0, len(rows)), np.vstack(blocks))
+    # Rows whose totals stop following their lengths: all kept whole, still in a file.
+    store = RowStore(_CONTIGUOUS, in_memory=0)
+    whole = _bleu_rows(3000, 3)
+    odd = whole.copy()
+    odd[2017, -1] += 1
+    store.append(whole[:2000])
+    store.append(odd[2000:])
+    kept = store.rows
+    assert isinstance(kept, CompactRows)
+    assert isinstance(kept.small, RowFile)
+    np.testing.assert_array_equal(kept.rows(0, 3000), odd)
+
+
+def test_a_row_file_reads_what_was_written() -> None:
+    rows = RowFile(np.dtype(np.uint16), 3)
+    written = np.arange(30, dtype=np.uint16).reshape(10, 3)
+    rows.append(written[:4])
+    rows.append(written[4:])
+    assert rows.shape == (10, 3)
+    np.testing.assert_array_equal(rows[2:7], written[2:7])
+    np.testing.assert_array_equal(rows[8:100], written[8:])
+    assert rows[5:2].shape == (0, 3)
+    np.testing.assert_array_equal(rows[np.array([9, 0, 9])], written[[9, 0, 9]])
+    with pytest.raises(IndexError, match="rows 0 to 10 of 10"):
+        rows[np.array([0, 10])]
+    with pytest.raises(ValueError, match="with no step"):
+        rows[::2]
 
 
 def test_mean_and_interval_by_hand() -> None:

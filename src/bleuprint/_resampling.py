@@ -25,6 +25,8 @@ arithmetic draw and summarize through these.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol, TypeAlias
 
@@ -32,6 +34,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from bleuprint._kernels import kernel
 from bleuprint.typing import ArrayNgramExtractor, NgramExtractor
 
 DEFAULT_SEED = 12345
@@ -48,6 +51,8 @@ Rows: TypeAlias = npt.NDArray[Any]
 """One row of a corpus's statistics per segment (whole numbers, in a compact integer type)."""
 Sums: TypeAlias = npt.NDArray[Any]
 """One row of summed statistics per resampled corpus (``int64``, or ``float32`` as sacreBLEU's)."""
+Tallies: TypeAlias = npt.NDArray[np.uint8]
+"""How often a resample draws each segment, modulo 256 (``tally`` of :mod:`bleuprint._kernels`)."""
 
 _DRAWS = 1 << 16  # draws made, and rows gathered, at once
 _MOST_ROWS = 256
@@ -134,6 +139,11 @@ class SegmentRows(Protocol):
         """The sum of each column (``int64`` for whole numbers)."""
         ...
 
+    def weighted_sum(self, weights: Tallies) -> Rows:
+        """The ``int64`` sum of each column of whole numbers, row ``k`` counted ``weights[k]``
+        times, the rows read in order."""
+        ...
+
 
 def bootstrap_sums(
     rng: np.random.Generator,
@@ -147,6 +157,9 @@ def bootstrap_sums(
     at a time: ``int64`` sums, or with ``single`` sacreBLEU's ``float32`` ones (numpy adds
     ``float32`` rows one after the other: exactly, while a sum stays within 2**24)."""
     segments = len(systems[0])
+    if segments > _DRAWS and not single and all(rows.dtype.kind in "iub" for rows in systems):
+        yield from _tallied_sums(rng, systems, resamples)
+        return
     sums = [_Resampled(rows, single) for rows in systems]
     for rows, start, end in _pieces(segments, resamples):
         indices = rng.choice(segments, size=(rows, end - start))
@@ -154,6 +167,29 @@ def bootstrap_sums(
             resampled.add(indices)
         if end == segments:
             yield [resampled.done() for resampled in sums]
+
+
+def _tallied_sums(
+    rng: np.random.Generator, systems: Sequence[SegmentRows], resamples: int
+) -> Iterator[list[Sums]]:
+    """:func:`bootstrap_sums` of whole numbers, exact, for a corpus longer than a piece of
+    draws: a resample's draws are tallied (how often each segment is drawn, a byte a segment),
+    then each system's rows are summed with those weights, read in order, so that rows kept in
+    a file (:class:`RowFile`) are read once a resample rather than at random; and a byte a
+    segment is a fraction of the memory the draws themselves would take."""
+    segments = len(systems[0])
+    tallies = np.zeros(segments, np.uint8)
+    around: list[Indices] = []  # the draws at which a tally came round from 255 to 0
+    for _, start, end in _pieces(segments, resamples):
+        around.append(kernel.tally(tallies, rng.choice(segments, size=end - start)))
+        if end == segments:
+            more = np.concatenate(around)
+            yield [
+                (rows.weighted_sum(tallies) + 256 * column_sums(rows.take(more)))[None, :]
+                for rows in systems
+            ]
+            tallies[:] = 0
+            around.clear()
 
 
 class _Resampled:
@@ -255,7 +291,7 @@ class CompactRows:
     [360, 22]
     """
 
-    small: Rows
+    small: Rows | RowFile
     large_at: Indices  # the rows kept aside, in order
     large: Rows
 
@@ -279,7 +315,8 @@ class CompactRows:
 
     @classmethod
     def concatenate(cls, parts: Sequence[CompactRows]) -> CompactRows:
-        """The rows of several parts, one part after the other, in the widest part's type."""
+        """The rows of several parts, one part after the other, in the widest part's type (in
+        memory)."""
         dtype = np.result_type(*(part.small.dtype for part in parts))
         parts = [
             part if part.small.dtype == dtype else cls.of(part.rows(0, len(part)), dtype)
@@ -287,7 +324,7 @@ class CompactRows:
         ]
         starts = np.cumsum([0, *(len(part) for part in parts[:-1])])
         return cls(
-            np.concatenate([part.small for part in parts]),
+            np.concatenate([part.small[0 : len(part)] for part in parts]),
             np.concatenate([part.large_at + start for part, start in zip(parts, starts)]),
             np.concatenate([part.large for part in parts]),
         )
@@ -302,28 +339,178 @@ class CompactRows:
 
     def take(self, indices: Indices) -> Rows:
         """The rows at ``indices`` (an array of any shape; a row of numbers for each)."""
-        drawn = np.take(self.small, indices, axis=0)
-        if not len(self.large_at):
-            return drawn
-        marked = drawn[..., 0] == np.iinfo(self.small.dtype).max
-        if not marked.any():
-            return drawn
-        rows = drawn.astype(self.dtype)
-        rows[marked] = self.large[np.searchsorted(self.large_at, indices[marked])]
-        return rows
+        drawn = self.small[indices]
+        marked = self._marked(drawn)
+        return drawn if marked is None else self._restored(drawn, marked, indices[marked])
 
     def rows(self, start: int, end: int) -> Rows:
         """Rows ``start`` to ``end``."""
-        return self.take(np.arange(start, end))
+        drawn = self.small[start:end]
+        marked = self._marked(drawn)
+        if marked is None:
+            return drawn
+        return self._restored(drawn, marked, start + np.flatnonzero(marked))
+
+    def _marked(self, drawn: Rows) -> npt.NDArray[np.bool_] | None:
+        """Which of the rows ``drawn`` from ``small`` are kept aside (``None`` for none)."""
+        if not len(self.large_at):
+            return None
+        marked = drawn[..., 0] == np.iinfo(self.small.dtype).max
+        return marked if marked.any() else None
+
+    def _restored(self, drawn: Rows, marked: npt.NDArray[np.bool_], at: Indices) -> Rows:
+        """The rows ``drawn``, those ``marked`` (rows ``at``) taken from the rows aside."""
+        rows = drawn.astype(self.dtype)
+        rows[marked] = self.large[np.searchsorted(self.large_at, at)]
+        return rows
 
     def sum(self) -> Rows:
-        """The sum of each column (``int64`` for whole numbers)."""
+        """The sum of each column (``int64`` for whole numbers), a few thousand rows at a time."""
         whole = self.small.dtype.kind in "iub"
-        summed: Rows = self.small.sum(axis=0, dtype=np.int64 if whole else None)
+        summed: Rows = np.zeros(self.small.shape[1], np.int64 if whole else self.small.dtype)
+        for start in range(0, len(self), _DRAWS):
+            summed += self.small[start : start + _DRAWS].sum(axis=0, dtype=summed.dtype)
         if len(self.large_at):
             summed -= len(self.large_at) * int(np.iinfo(self.small.dtype).max)
             summed += self.large.sum(axis=0, dtype=summed.dtype)
         return summed
+
+    def weighted_sum(self, weights: Tallies) -> Rows:
+        """The ``int64`` sum of each column of whole numbers, row ``k`` counted ``weights[k]``
+        times, a few thousand rows at a time, in order.
+
+        >>> rows = CompactRows.of(np.array([[3, 1]] * 20 + [[300, 2]]))
+        >>> rows.weighted_sum(np.array([2] + [0] * 19 + [1], np.uint8)).tolist()
+        [306, 4]
+        """
+        summed = np.zeros(self.small.shape[1], np.int64)
+        for start in range(0, len(self), _DRAWS):
+            block = slice(start, start + _DRAWS)
+            summed += _weighted(weights[block], self.small[block])
+        if len(self.large_at):
+            aside = weights[self.large_at].astype(np.int64)
+            summed -= int(aside.sum()) * int(np.iinfo(self.small.dtype).max)
+            summed += aside @ self.large.astype(np.int64)
+        return summed
+
+    def weight_by_value(self, column: int, weights: Tallies) -> tuple[Rows, Rows]:
+        """The numbers of a ``column`` and, for each, the weight of the rows that hold it
+        (``int64``; a number may come more than once, its weights to be added).
+
+        >>> rows = CompactRows.of(np.array([[3, 1]] * 20 + [[300, 2]]))
+        >>> values, weight = rows.weight_by_value(0, np.array([2] + [0] * 19 + [1], np.uint8))
+        >>> dict((int(v), int(w)) for v, w in zip(values, weight) if w)
+        {3: 2, 300: 1}
+        """
+        dtype = self.small.dtype
+        if dtype.kind not in "ub" or dtype.itemsize > 2:  # (too many numbers to count by)
+            values = self.rows(0, len(self))[:, column].astype(np.int64)
+            return values, weights.astype(np.int64)
+        counted = np.zeros(1 << (8 * dtype.itemsize), np.float64)
+        for start in range(0, len(self), _DRAWS):
+            block = slice(start, start + _DRAWS)
+            counted += np.bincount(
+                self.small[block][:, column], weights[block], minlength=len(counted)
+            )
+        by_value = np.rint(counted).astype(np.int64)  # whole numbers far below 2**53: exact
+        values = np.arange(len(by_value))
+        if len(self.large_at):
+            aside = weights[self.large_at].astype(np.int64)
+            by_value[-1] -= aside.sum()
+            values = np.concatenate([values, self.large[:, column].astype(np.int64)])
+            by_value = np.concatenate([by_value, aside])
+        return values, by_value
+
+
+def _weighted(weights: Tallies, rows: Rows) -> Rows:
+    """The ``int64`` sum of each column of ``rows`` (whole numbers), row ``k`` counted
+    ``weights[k]`` times: in double precision where that is exact (numbers of two bytes, fewer
+    than 65,536 rows: sums below 2**53) and faster, else in ``int64``."""
+    if rows.dtype.itemsize <= 2 and len(rows) <= _DRAWS:
+        summed = weights.astype(np.float64) @ rows.astype(np.float64)
+        return np.rint(summed).astype(np.int64)
+    exact: Rows = weights.astype(np.int64) @ rows.astype(np.int64)
+    return exact
+
+
+class RowFile:
+    """Rows of numbers of one type in an unnamed temporary file, appended at its end and read
+    back a few at a time (by a slice, or by an array of indices): a store's rows
+    (:class:`RowStore`) once they are more than it keeps in memory. As rows are read they are
+    copied, not mapped, so that a pass over them holds one block in memory, not the file's
+    pages. Pickled, the rows go with it, into a new file where unpickled.
+
+    >>> rows = RowFile(np.dtype(np.uint8), 2)
+    >>> rows.append(np.array([[1, 2], [3, 4], [5, 6]], np.uint8))
+    >>> rows.shape, rows[1:3].tolist(), rows[np.array([[2], [0]])].tolist()
+    ((3, 2), [[3, 4], [5, 6]], [[[5, 6]], [[1, 2]]])
+    """
+
+    def __init__(self, dtype: np.dtype[Any], columns: int) -> None:
+        self.dtype = dtype
+        self._columns = columns
+        self._rows = 0
+        # Open for the rows' life, closed (and gone) with them.
+        self._file = tempfile.TemporaryFile(prefix="bleuprint-rows-")  # noqa: SIM115
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _row_file, (self[0 : self._rows],)
+
+    def __len__(self) -> int:
+        return self._rows
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._rows, self._columns
+
+    def append(self, rows: Rows) -> None:
+        """Write ``rows`` (of this type and width) after those there are."""
+        data = _bytes_of(np.ascontiguousarray(rows, self.dtype))
+        offset = self._rows * self._columns * self.dtype.itemsize
+        while data:
+            written = os.pwrite(self._file.fileno(), data, offset)
+            data, offset = data[written:], offset + written
+        self._rows += len(rows)
+
+    def __getitem__(self, rows: slice | Indices) -> Rows:
+        if isinstance(rows, slice):
+            start, end, step = rows.indices(self._rows)
+            if step != 1:
+                raise ValueError("rows are read from a file in order, with no step")
+            return self._read(start, max(start, end))
+        wanted = np.asarray(rows)
+        if wanted.size and (wanted.min() < 0 or wanted.max() >= self._rows):
+            raise IndexError(f"rows {wanted.min()} to {wanted.max()} of {self._rows}")
+        distinct, where = np.unique(wanted, return_inverse=True)
+        read = np.vstack(
+            [np.zeros((0, self._columns), self.dtype)]
+            + [self._read(int(row), int(row) + 1) for row in distinct]
+        )
+        taken: Rows = read[where.reshape(wanted.shape)]
+        return taken
+
+    def _read(self, start: int, end: int) -> Rows:
+        rows = np.empty((end - start, self._columns), self.dtype)
+        into = _bytes_of(rows)
+        offset = start * self._columns * self.dtype.itemsize
+        while into:
+            read = os.preadv(self._file.fileno(), [into], offset)
+            if not read:
+                raise OSError(f"a temporary file of rows ended early, at byte {offset}")
+            into, offset = into[read:], offset + read
+        return rows
+
+
+def _bytes_of(rows: Rows) -> memoryview:
+    """The bytes of a C-contiguous array (which may have no rows)."""
+    return rows.reshape(-1).view(np.uint8).data
+
+
+def _row_file(rows: Rows) -> RowFile:
+    """A new :class:`RowFile` of ``rows`` (an unpickled one)."""
+    kept = RowFile(rows.dtype, rows.shape[1])
+    kept.append(rows)
+    return kept
 
 
 def _narrowest(rows: Rows) -> np.dtype[Any]:
@@ -348,6 +535,11 @@ class Derivation(Protocol):
 
     def completed(self, kept: Rows) -> Rows:
         """Whole rows, from their kept columns (the last axis of ``kept``)."""
+        ...
+
+    def weighted_sum(self, kept: CompactRows, weights: Tallies) -> Rows:
+        """The weighted sum of each whole row's column (:meth:`CompactRows.weighted_sum`),
+        from the kept rows."""
         ...
 
 
@@ -397,6 +589,18 @@ class NgramTotals:
         whole = np.hstack([flat, self._totals(flat[:, 0]).astype(kept.dtype)])
         return whole.reshape(*kept.shape[:-1], whole.shape[1])
 
+    def weighted_sum(self, kept: CompactRows, weights: Tallies) -> Rows:
+        """The weighted sums of the kept columns, then of the totals, which follow from the
+        weight of each hypothesis length.
+
+        >>> from bleuprint.ngrams import Contiguous
+        >>> kept = CompactRows.of(np.array([[3, 4, 2, 1], [1, 1, 1, 0]]))
+        >>> NgramTotals(Contiguous(2)).weighted_sum(kept, np.array([1, 2], np.uint8)).tolist()
+        [5, 6, 4, 1, 5, 2]
+        """
+        lengths, weight = kept.weight_by_value(0, weights)
+        return np.concatenate([kept.weighted_sum(weights), weight @ self._totals(lengths)])
+
     def _totals(self, lengths: Rows) -> Rows:
         totals: Rows = self.ngrams.order_totals_array(lengths.astype(np.int64))
         return totals
@@ -434,6 +638,11 @@ class DerivedRows:
     def rows(self, start: int, end: int) -> Rows:
         """Whole rows ``start`` to ``end``."""
         return self.take(np.arange(start, end))
+
+    def weighted_sum(self, weights: Tallies) -> Rows:
+        """The ``int64`` sum of each whole row's column, row ``k`` counted ``weights[k]``
+        times, the rows read in order."""
+        return self.derivation.weighted_sum(self.kept, weights)
 
     def sum(self) -> Rows:
         """The sum of each column (``int64``), a few thousand whole rows at a time."""
@@ -480,13 +689,22 @@ def _smallest(numbers: npt.NDArray[Any]) -> np.dtype[Any]:
 
 class RowStore:
     """Rows of whole numbers appended a block at a time, kept as :class:`CompactRows` in an
-    array that grows by an eighth when full (in place, where the system can move its pages);
+    array that grows by an eighth when full (in place, where the system can move its pages),
+    or, once they take more than ``in_memory`` bytes, in a temporary file (:class:`RowFile`);
     without the columns that follow from the others, by ``derivation``, while every block's
-    do (once one's do not, every row is kept whole)."""
+    do (once one's do not, every row is kept whole).
 
-    def __init__(self, derivation: Derivation | None = None) -> None:
+    >>> store = RowStore(in_memory=8)
+    >>> store.append(np.array([[1, 2], [3, 4]]))
+    >>> store.append(np.array([[5, 6], [7, 300]]))
+    >>> type(store.rows.small).__name__, store.rows.rows(1, 4).tolist()
+    ('RowFile', [[3, 4], [5, 6], [7, 300]])
+    """
+
+    def __init__(self, derivation: Derivation | None = None, *, in_memory: int | None = None):
         self._derivation = derivation
-        self._small: Rows | None = None
+        self._in_memory = in_memory
+        self._small: Rows | RowFile | None = None
         self._count = 0
         self._large_at: list[Indices] = []
         self._large: list[Rows] = []
@@ -503,22 +721,44 @@ class RowStore:
             self._small = np.empty((0, block.shape[1]), part.small.dtype)
         if part.small.dtype != self._small.dtype:
             dtype = np.result_type(part.small.dtype, self._small.dtype)
-            if dtype != self._small.dtype:  # the rows so far, in the wider type
-                self._restore(self._compacted().rows(0, self._count), dtype)
+            if dtype != self._small.dtype:
+                if isinstance(self._small, RowFile) and self._small.dtype.kind == "u":
+                    dtype = self._small.dtype  # a file's rows stay: those that need more go aside
+                else:  # the rows so far, in the wider type
+                    self._restore(self._compacted().rows(0, self._count), dtype)
             part = CompactRows.of(part.rows(0, len(part)), dtype)
-        end = self._count + len(part)
-        if end > len(self._small):
-            self._small.resize(
-                (max(end, len(self._small) * 9 // 8), block.shape[1]), refcheck=False
-            )
-        self._small[self._count : end] = part.small
+        self._put(part.small[:])  # (a new part's rows are in memory: this is a view)
         # Only blocks with rows aside leave arrays behind: an empty pair for each of thousands
         # of blocks, scattered through the memory the counting frees, kept the system from
         # taking that back (some 30 MB for two systems at ten million segments).
         if len(part.large_at):
             self._large_at.append(part.large_at + self._count)
             self._large.append(part.large)
-        self._count = end
+        self._count += len(part)
+        self._spill_if_over()
+
+    def _put(self, small: Rows) -> None:
+        """Keep ``small`` (rows in the store's type) after the rows so far."""
+        assert self._small is not None
+        if isinstance(self._small, RowFile):
+            self._small.append(small)
+            return
+        end = self._count + len(small)
+        if end > len(self._small):
+            self._small.resize(
+                (max(end, len(self._small) * 9 // 8), small.shape[1]), refcheck=False
+            )
+        self._small[self._count : end] = small
+
+    def _spill_if_over(self) -> None:
+        """Move the rows to a file once they take more than ``in_memory`` bytes."""
+        small = self._small
+        if not isinstance(small, np.ndarray) or self._in_memory is None:
+            return
+        if self._count * small.shape[1] * small.dtype.itemsize > self._in_memory:
+            spilled = RowFile(small.dtype, small.shape[1])
+            spilled.append(small[: self._count])
+            self._small = spilled
 
     def append_columns(self, columns: Sequence[npt.NDArray[Any]]) -> None:
         """Append the rows of ``columns`` side by side (one entry, or a row of entries, per
@@ -533,14 +773,16 @@ class RowStore:
             self.append(rows.rows(start, min(start + _DRAWS, len(rows))))
 
     def _keep_whole(self) -> None:
-        """Keep every row whole from now on, those so far too."""
-        if self._small is not None:
-            whole = self.rows.rows(0, self._count)
-            self._restore(whole, _narrowest(whole))
+        """Keep every row whole from now on, those so far too (appended again, whole)."""
+        so_far = None if self._small is None else self.rows
         self._derivation = None
+        self._small, self._count, self._large_at, self._large = None, 0, [], []
+        if so_far is not None:
+            self.extend(so_far)
 
     def _restore(self, rows: Rows, dtype: np.dtype[Any]) -> None:
-        """Keep ``rows`` in ``dtype`` in place of the rows so far."""
+        """Keep ``rows`` in ``dtype`` in place of the rows so far (in memory, till the next
+        block is appended)."""
         kept = CompactRows.of(rows, dtype)
         self._small = kept.small
         self._large_at, self._large = [kept.large_at], [kept.large]
@@ -556,7 +798,8 @@ class RowStore:
         """The rows appended as they are kept (the store's own arrays: append no more)."""
         assert self._small is not None
         columns = self._small.shape[1]
-        self._small.resize((self._count, columns), refcheck=False)
+        if isinstance(self._small, np.ndarray):
+            self._small.resize((self._count, columns), refcheck=False)
         self._large_at = [np.concatenate([np.zeros(0, np.intp), *self._large_at])]
         self._large = [np.concatenate([np.zeros((0, columns), np.uint8), *self._large])]
         return CompactRows(self._small, self._large_at[0], self._large[0])

@@ -68,6 +68,7 @@ __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
     "DEFAULT_TRIALS",
+    "IN_MEMORY",
     "CompactSegments",
     "CompactStore",
     "Segments",
@@ -84,6 +85,9 @@ DEFAULT_RESAMPLES = _resampling.DEFAULT_RESAMPLES
 """Bootstrap resamples, for paired bootstrap tests and confidence intervals."""
 DEFAULT_TRIALS = _resampling.DEFAULT_TRIALS
 """Trials of approximate randomization."""
+IN_MEMORY = 16 << 20
+"""Bytes of a system's compact rows that :class:`CompactStore` keeps in memory (the BLEU
+statistics of some 2.8 million segments); the rest go to a temporary file."""
 
 Scorer: TypeAlias = "BLEUScore | Callable[[BLEUStats], float]"
 """What scores a resampled corpus: an engine, or a function from statistics to a score (which
@@ -163,8 +167,11 @@ class CompactSegments:
 class CompactStore:
     """A system's segments kept compactly as they are counted, a chunk at a time, for a test
     scored on sums: their rows in one array that grows in place, so that they are held once
-    (chunks kept apart are held twice while they are joined). ``bleuprint score
-    --confidence`` and ``compare`` keep their files' segments so.
+    (chunks kept apart are held twice while they are joined), and once they take more than
+    ``in_memory`` bytes (:data:`IN_MEMORY` by default; ``None``: no limit), in a temporary
+    file, which a bootstrap test reads once a resample, in order, and approximate
+    randomization once a trial. ``bleuprint score --confidence`` and ``compare`` keep their
+    files' segments so.
 
     >>> from bleuprint import BLEUScore
     >>> bleu = BLEUScore.sacrebleu()
@@ -177,14 +184,14 @@ class CompactStore:
     (2, True, [5, 5, 5, 3, 1, 0, 5, 3, 1, 0])
     """
 
-    def __init__(self, engine: BLEUScore) -> None:
+    def __init__(self, engine: BLEUScore, *, in_memory: int | None = IN_MEMORY) -> None:
         if not engine.scoring.reads_only_sums:
             raise ConfigurationError(
                 "compact segments are tested on the sums of their rows, and this engine's "
                 "scoring reads more than sums: keep the SegmentStats"
             )
         self._engine = engine
-        self._rows = RowStore(NgramTotals.of(engine.ngrams))
+        self._rows = RowStore(NgramTotals.of(engine.ngrams), in_memory=in_memory)
         self._total = engine.empty_stats()
         self._first: SegmentStats | None = None  # (says what the rows are of)
 

@@ -2123,6 +2123,67 @@ static PyObject *line_ends(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
     return starts == NULL ? NULL : Py_BuildValue("nN", newlines, starts);
 }
 
+/* -- bootstrap tallies ------------------------------------------------------------------- */
+
+/* tally(counts, draws): one more in `counts` (a writable uint8 array) at each draw, modulo
+   256, without the GIL; the draws at which a count came round from 255 to 0, in order (each
+   stands for 256 more). Draws are all checked first, so that a bad one changes nothing. */
+static PyObject *tally(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"counts", "draws", NULL};
+    PyObject *counts_object, *draws_object;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OO:tally", keywords, &counts_object,
+                                     &draws_object))
+        return NULL;
+    Py_buffer counts;
+    if (PyObject_GetBuffer(counts_object, &counts,
+                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE | PyBUF_FORMAT) < 0)
+        return NULL;
+    Array draws = {0};
+    Ints wrapped = {0};
+    PyObject *result = NULL;
+    if (counts.ndim != 1 || strcmp(counts.format, "B") != 0) {
+        PyErr_SetString(PyExc_ValueError, "tally: counts must be a 1-dimensional uint8 array");
+        goto done;
+    }
+    if (take(draws_object, "int64", 1, "draws", &draws) < 0)
+        goto done;
+    Py_ssize_t size = counts.shape[0], drawn = length(&draws), bad = -1;
+    const i64 *at = ints(&draws);
+    unsigned char *tallies = counts.buf;
+    int full = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < drawn && bad < 0; k++)
+        if ((uint64_t)at[k] >= (uint64_t)size)
+            bad = k;
+    for (Py_ssize_t k = 0; k < drawn && bad < 0 && !full; k++)
+        if (++tallies[at[k]] == 0) {
+            full = !reserve_ints(&wrapped, 1);
+            if (!full)
+                wrapped.items[wrapped.size++] = at[k];
+        }
+    Py_END_ALLOW_THREADS
+    if (bad >= 0)
+        PyErr_Format(PyExc_ValueError, "tally: draw %zd is %lld, not an index of %zd counts", bad,
+                     (long long)at[bad], size);
+    else if (full)
+        PyErr_NoMemory();
+    else {
+        Array around = {0};
+        if (new_zeros(wrapped.size, -1, "int64", &around) == 0) {
+            if (wrapped.size > 0)
+                memcpy(around.view.buf, wrapped.items, (size_t)wrapped.size * sizeof(i64));
+            result = Py_NewRef(around.array);
+        }
+        release(&around);
+    }
+done:
+    free(wrapped.items);
+    release(&draws);
+    PyBuffer_Release(&counts);
+    return result;
+}
+
 /* (defined at the end of the file) */
 static PyObject *ngram_labels(PyObject *self, PyObject *args, PyObject *kwargs);
 static PyObject *count_texts(PyObject *self, PyObject *args, PyObject *kwargs);
@@ -2150,6 +2211,9 @@ static PyMethodDef methods[] = {
     {"line_ends", (PyCFunction)(void (*)(void))line_ends, METH_VARARGS | METH_KEYWORDS,
      "The newlines of a block of bytes: how many, and the offsets just after every `every`-th "
      "from number `first` (see bleuprint._kernels._python)."},
+    {"tally", (PyCFunction)(void (*)(void))tally, METH_VARARGS | METH_KEYWORDS,
+     "One more in a uint8 array of counts at each draw, modulo 256; the draws at which a count "
+     "came round to 0 (see bleuprint._kernels._python)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -2,6 +2,7 @@
 # docstrings are the contract (tests/test_kernels.py checks that the two agree).
 from collections.abc import Callable, Hashable, Iterable, Sequence
 
+import numpy as np
 import numpy.typing as npt
 
 from bleuprint.typing import FloatArray, IntArray
@@ -51,3 +52,4 @@ def count_texts(
 def line_ends(
     data: bytes | bytearray | memoryview, every: int, first: int
 ) -> tuple[int, list[int]]: ...
+def tally(counts: npt.NDArray[np.uint8], draws: npt.ArrayLike) -> IntArray: ...

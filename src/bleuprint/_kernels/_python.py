@@ -42,6 +42,7 @@ __all__ = [
     "ngram_labels",
     "rounded_sum",
     "shared_ngram_counts",
+    "tally",
     "tokenize_texts",
     "weighted_geometric_means",
 ]
@@ -611,3 +612,35 @@ def line_ends(
         raise ValueError("line_ends: every must be at least 1, first at least 0")
     ends = np.flatnonzero(np.frombuffer(data, np.uint8) == ord("\n"))
     return len(ends), (ends[first::every] + 1).tolist()
+
+
+def tally(counts: npt.NDArray[np.uint8], draws: npt.ArrayLike) -> IntArray:
+    """One more in ``counts`` (a one-dimensional ``uint8`` array, changed in place) at each of
+    the ``draws`` (indices into it), modulo 256: the draws at which a count came round from
+    255 to 0, each standing for 256 more (in the order of the draws in the compiled kernel;
+    here by index). How often a bootstrap resample draws each segment, in a byte a segment.
+    The draws are all checked first: one outside ``counts`` changes nothing.
+
+    >>> counts = np.zeros(3, np.uint8)
+    >>> tally(counts, [2, 0, 2]).tolist(), counts.tolist()
+    ([], [1, 0, 2])
+    >>> counts[1] = 255
+    >>> tally(counts, [1, 1]).tolist(), counts.tolist()
+    ([1], [1, 1, 2])
+    """
+    if counts.ndim != 1 or counts.dtype != np.uint8:
+        raise ValueError("tally: counts must be a 1-dimensional uint8 array")
+    indices = np.ascontiguousarray(draws, dtype=np.int64)
+    if indices.ndim != 1:
+        raise ValueError(f"draws must be a 1-dimensional array, got {indices.ndim} dimensions")
+    outside = np.flatnonzero((indices < 0) | (indices >= len(counts)))
+    if len(outside):
+        bad = int(outside[0])
+        raise ValueError(
+            f"tally: draw {bad} is {int(indices[bad])}, not an index of {len(counts)} counts"
+        )
+    drawn, times = np.unique(indices, return_counts=True)
+    reached = counts[drawn].astype(np.int64) + times
+    counts[drawn] = reached % 256
+    around: IntArray = np.repeat(drawn, reached // 256)
+    return around
