@@ -637,7 +637,7 @@ class DerivedRows:
 
     def rows(self, start: int, end: int) -> Rows:
         """Whole rows ``start`` to ``end``."""
-        return self.take(np.arange(start, end))
+        return self.derivation.completed(self.kept.rows(start, end))
 
     def weighted_sum(self, weights: Tallies) -> Rows:
         """The ``int64`` sum of each whole row's column, row ``k`` counted ``weights[k]``

@@ -85,9 +85,9 @@ DEFAULT_RESAMPLES = _resampling.DEFAULT_RESAMPLES
 """Bootstrap resamples, for paired bootstrap tests and confidence intervals."""
 DEFAULT_TRIALS = _resampling.DEFAULT_TRIALS
 """Trials of approximate randomization."""
-IN_MEMORY = 16 << 20
+IN_MEMORY = 8 << 20
 """Bytes of a system's compact rows that :class:`CompactStore` keeps in memory (the BLEU
-statistics of some 2.8 million segments); the rest go to a temporary file."""
+statistics of some 1.4 million segments); the rest go to a temporary file."""
 
 Scorer: TypeAlias = "BLEUScore | Callable[[BLEUStats], float]"
 """What scores a resampled corpus: an engine, or a function from statistics to a score (which

@@ -352,6 +352,26 @@ def weighted_geometric_means(data: bytes) -> None:
 
 
 @target
+def tally(data: bytes) -> None:
+    """``tally``: how often a bootstrap resample of a long corpus draws each segment, a byte a
+    segment, modulo 256, called directly (bleuprint reaches it only past 65,536 segments):
+    as many counts as the first byte says, each starting at the second byte's value (near 255,
+    counts come round), a draw a byte of the rest (one past the counts is refused, and must
+    change nothing)."""
+    size, start = data[:2].ljust(2, b"\0")
+    draws = np.frombuffer(data[2:], np.uint8).astype(np.int64)
+    outcomes = []
+    for kernel in KERNELS:
+        counts = np.full(size, start, np.uint8)
+        try:
+            around: object = sorted(kernel.tally(counts, draws).tolist())
+        except ValueError as error:
+            around = str(error)
+        outcomes.append((counts.tolist(), around))
+    assert all(found == outcomes[-1] for found in outcomes), outcomes
+
+
+@target
 def line_ends(data: bytes) -> None:
     """``line_ends``: where the partitions ``--jobs`` cuts aligned files into start, found by
     scanning them a block at a time (blocks of 1 to 64 bytes, from the variant's low bits, so

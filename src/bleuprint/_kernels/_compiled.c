@@ -2125,6 +2125,8 @@ static PyObject *line_ends(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
 
 /* -- bootstrap tallies ------------------------------------------------------------------- */
 
+enum { TALLY_AHEAD = 16 };
+
 /* tally(counts, draws): one more in `counts` (a writable uint8 array) at each draw, modulo
    256, without the GIL; the draws at which a count came round from 255 to 0, in order (each
    stands for 256 more). Draws are all checked first, so that a bad one changes nothing. */
@@ -2156,12 +2158,16 @@ static PyObject *tally(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwar
     for (Py_ssize_t k = 0; k < drawn && bad < 0; k++)
         if ((uint64_t)at[k] >= (uint64_t)size)
             bad = k;
-    for (Py_ssize_t k = 0; k < drawn && bad < 0 && !full; k++)
+    for (Py_ssize_t k = 0; k < drawn && bad < 0 && !full; k++) {
+        /* The counts of a long corpus are far apart: ask for the one needed 16 draws on. */
+        if (k + TALLY_AHEAD < drawn)
+            PREFETCH(&tallies[at[k + TALLY_AHEAD]]);
         if (++tallies[at[k]] == 0) {
             full = !reserve_ints(&wrapped, 1);
             if (!full)
                 wrapped.items[wrapped.size++] = at[k];
         }
+    }
     Py_END_ALLOW_THREADS
     if (bad >= 0)
         PyErr_Format(PyExc_ValueError, "tally: draw %zd is %lld, not an index of %zd counts", bad,
