@@ -7,9 +7,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
+from bleuprint._resampling import RowFile
 from tests.cli_helpers import both_commands, sacrebleu_run
 
 SYSTEMS = ("sys.JDExploreAcademy.txt", "sys.LT22.txt", "sys.Online-A.txt")
@@ -280,3 +282,19 @@ def test_every_smooth_value_sacrebleu_takes(tmp_path: Path, method: str, value: 
         else:
             assert got.returncode == 2
             assert got.stderr.endswith(b"bleuprint gives no score\n"), got.stderr
+
+
+def test_approximate_randomization_on_rows_kept_in_a_file(
+    de_en: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Approximate randomization reads each system's rows in order, so that a long corpus's
+    # are kept in a file (past IN_MEMORY bytes; here from the first row): sacreBLEU's output.
+    from bleuprint.cli import main  # noqa: PLC0415 - the command in this process
+    from bleuprint.cli import sacrebleu as command  # noqa: PLC0415
+
+    monkeypatch.setattr(command, "IN_MEMORY", 0)
+    arguments = [str(de_en / "ref.A.txt"), *_expand(OPTION_SETS["paired-ar-json"], de_en)]
+    with mock.patch.object(RowFile, "append", autospec=True, side_effect=RowFile.append) as kept:
+        assert main(["sacrebleu", *arguments, "-q"]) == 0
+    assert kept.called
+    assert capsys.readouterr().out.encode() == sacrebleu_run(*arguments).stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pickle
 from typing import Any, cast
+from unittest import mock
 
 import numpy as np
 import numpy.typing as npt
@@ -255,7 +256,9 @@ def test_rows_kept_in_a_file_are_read_back_alike() -> None:
     assert isinstance(spilled, DerivedRows)
     assert isinstance(spilled.kept.small, RowFile)
     assert len(spilled.kept.large_at) == 3  # the long hypotheses, aside in memory
-    np.testing.assert_array_equal(spilled.rows(0, len(rows)), rows)
+    with mock.patch.object(RowFile, "_read", autospec=True, side_effect=RowFile._read) as read:
+        np.testing.assert_array_equal(spilled.rows(0, len(rows)), rows)
+    assert read.call_count == 1  # in order, at once: not a row at a time
     np.testing.assert_array_equal(spilled.rows(69_990, 70_001), rows[69_990:])
     indices = np.array([[70_000, 3], [3, 0]])
     np.testing.assert_array_equal(spilled.take(indices), rows[indices])

@@ -19,7 +19,7 @@ from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 from sacrebleu.metrics import BLEU
 
 from bleuprint import BLEUScore, BLEUStats, SegmentStats, brevity, significance
-from bleuprint._resampling import DerivedRows
+from bleuprint._resampling import DerivedRows, RowFile
 from bleuprint.exceptions import ConfigurationError, InputError
 from tests.conftest import load_shared_json
 
@@ -353,3 +353,27 @@ def test_segments_kept_compactly_test_as_their_statistics_do(
         lambda pools: significance.compare_systems(pools, engine, test="ar", samples=30),
     ):
         assert test(compact) == test([chunked, compact[1]]) == test([baseline, system])
+
+
+def test_long_corpora_kept_in_a_file_test_as_their_statistics_do() -> None:
+    # Past 65,536 segments a bootstrap tallies each resample's draws and sums the rows in
+    # order; past ``in_memory`` bytes a store keeps its rows in a file: the figures are still
+    # those of the statistics, resampled row by row.
+    engine = BLEUScore.sacrebleu()
+    lines, references = _LINES * 14_001, _REFERENCES * 14_001
+    baseline = engine.count_segments(lines, references)
+    system = engine.count_segments(lines[1:] + lines[:1], references)
+    stores = [significance.CompactStore(engine, in_memory=4096) for _ in range(2)]
+    for store, segments in zip(stores, (baseline, system)):
+        store.append(segments[:30_000])
+        store.append(segments[30_000:])
+    kept = [store.segments for store in stores]
+    for pool in kept:
+        assert isinstance(pool.rows, DerivedRows)
+        assert isinstance(pool.rows.kept.small, RowFile)
+    for test in (
+        lambda pools: significance.bootstrap_confidence(pools[0], engine, resamples=3),
+        lambda pools: significance.compare_systems(pools, engine, samples=3),
+        lambda pools: significance.compare_systems(pools, engine, test="ar", samples=3),
+    ):
+        assert test(kept) == test([baseline, system])

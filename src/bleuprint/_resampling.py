@@ -54,6 +54,10 @@ Sums: TypeAlias = npt.NDArray[Any]
 Tallies: TypeAlias = npt.NDArray[np.uint8]
 """How often a resample draws each segment, modulo 256 (``tally`` of :mod:`bleuprint._kernels`)."""
 
+IN_MEMORY = 8 << 20
+"""Bytes of a corpus's compact rows kept in memory where a test reads them in order (the BLEU
+statistics of some 1.4 million segments); the rest go to a temporary file (:class:`RowStore`)."""
+
 _DRAWS = 1 << 16  # draws made, and rows gathered, at once
 _MOST_ROWS = 256
 _FLOAT32_EXACT = 1 << 24  # float32 adds whole numbers exactly up to here

@@ -85,7 +85,7 @@ DEFAULT_RESAMPLES = _resampling.DEFAULT_RESAMPLES
 """Bootstrap resamples, for paired bootstrap tests and confidence intervals."""
 DEFAULT_TRIALS = _resampling.DEFAULT_TRIALS
 """Trials of approximate randomization."""
-IN_MEMORY = 8 << 20
+IN_MEMORY = _resampling.IN_MEMORY
 """Bytes of a system's compact rows that :class:`CompactStore` keeps in memory (the BLEU
 statistics of some 1.4 million segments); the rest go to a temporary file."""
 
