@@ -388,6 +388,25 @@ def test_files_scored_on_a_cluster_equal_the_local_score(client: Client) -> None
     )
 
 
+def test_files_changed_in_place_are_read_again(client: Client, tmp_path: Path) -> None:
+    # Tasks of equal keys are computed once: a cluster still holding an earlier read of the
+    # same byte ranges must not give it again once a file has changed (same size, new words).
+    hypotheses, references = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    for path in (hypotheses, references):
+        path.write_text("a b c\nd e f\n", encoding="utf-8")
+    earlier = client.persist(bleu_dask.read_corpus(hypotheses, [references]))
+    assert earlier.compute(scheduler=client)[0] == ("a b c", ["a b c"])
+    hypotheses.write_text("x y z\nd e f\n", encoding="utf-8")
+    changed = hypotheses.stat()
+    os.utime(hypotheses, ns=(changed.st_atime_ns, changed.st_mtime_ns + 10**9))  # (a tick on)
+    again = client.persist(bleu_dask.read_corpus(hypotheses, [references]))
+    assert again.compute(scheduler=client)[0] == ("x y z", ["a b c"])
+    engine = BLEUScore.sacrebleu()
+    score = bleu_dask.corpus_score_files(engine, hypotheses, [references], scheduler=client)
+    assert score == engine.corpus_score(["x y z", "d e f"], [["a b c"], ["d e f"]])
+    del earlier, again
+
+
 @pytest.mark.parametrize("lines_per_partition", [1, 2, 3, 4, 100])
 def test_reading_files_in_partitions_keeps_every_line(
     tmp_path: Path, lines_per_partition: int

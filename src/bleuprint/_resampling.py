@@ -17,7 +17,12 @@ BLEU statistics, rather than eight; and BLEU's totals, which follow from the hyp
 length where its n-grams are runs of tokens, not kept at all but derived as the rows are drawn:
 :class:`DerivedRows`, :class:`NgramTotals`): each resampled corpus's sums are made from the
 rows drawn, in 64-bit integers, or in single precision in the order of the draws, as sacreBLEU
-sums them (:func:`bootstrap_sums`, :func:`swapped_sums`).
+sums them (:func:`bootstrap_sums`, :func:`swapped_sums`). A resample of a corpus longer than a
+piece is not gathered row by row: its draws are tallied, a byte a segment, and the rows summed
+with those weights in order, exactly, so that a store's rows past :data:`IN_MEMORY` bytes can
+wait in a temporary file (:class:`RowFile`), read once a resample (or a trial of approximate
+randomization); single precision, whose sums depend on the order of the draws, keeps its rows
+in memory.
 
 Both the engine's tests (:mod:`bleuprint.significance`) and ``bleuprint sacrebleu``'s own
 arithmetic draw and summarize through these.

@@ -21,7 +21,11 @@ call, a ``resamples x segments`` matrix, they are drawn and summed here a piece 
 resamples, or parts of one, of at most about 65,000 draws) and scored a block of resamples at a
 time, from the segments' statistics kept compactly (a byte a count for nearly every segment), so
 memory grows neither with the number of resamples nor with their length; the numbers drawn are
-the same.
+the same. A resample of more than 65,536 segments is tallied (how often each segment is drawn,
+a byte a segment) and its rows summed in order, with those weights: exact, far faster than
+gathering rows at random, and it lets a :class:`CompactStore` keep a long corpus's rows in a
+temporary file (past :data:`IN_MEMORY` bytes a system), so that ``bleuprint score
+--confidence`` and ``compare`` test ten million segments in about 70 MB.
 
 >>> from bleuprint import BLEUScore
 >>> bleu = BLEUScore.canonical(max_n=2)

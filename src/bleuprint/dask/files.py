@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import dask.bag
 import distributed
+from dask.base import tokenize
 from dask.delayed import delayed
 
 from bleuprint import _io
@@ -51,7 +52,10 @@ def read_corpus(
     """
     files, parts = _partitioned(hypothesis_path, reference_paths, lines_per_partition, rstrip)
     read = delayed(_read_pairs, pure=True)
-    return dask.bag.from_delayed([read(files, part) for part in parts])
+    stamps = _stamps(files)
+    return dask.bag.from_delayed(
+        [read(files, part, dask_key_name=_key("read", files, part, stamps)) for part in parts]
+    )
 
 
 def _partitioned(
@@ -68,6 +72,18 @@ def _partitioned(
         [os.path.abspath(path) for path in (hypothesis_path, *reference_paths)], rstrip=rstrip
     )
     return files, _io.line_parts(files.paths, lines_per_partition)
+
+
+def _stamps(files: Files) -> list[tuple[int, int]]:
+    """Each file's size and time of last change, for the keys of the tasks that read it."""
+    return [(stat.st_size, stat.st_mtime_ns) for stat in map(os.stat, files.paths)]
+
+
+def _key(name: str, *arguments: object) -> str:
+    """A task's key, from what it reads: the files' stamps among its arguments, so that a
+    cluster still holding the result of a byte range of an earlier version of the files
+    (tasks of equal keys are computed once) does not give it again."""
+    return f"{name}-{tokenize(*arguments)}"
 
 
 def _read_pairs(files: Files, part: _io.Part) -> list[tuple[str, list[str]]]:
@@ -102,7 +118,18 @@ def corpus_score_files(
     """
     files, parts = _partitioned(hypothesis_path, reference_paths, lines_per_partition, rstrip)
     count = delayed(count_part, pure=True)
-    stats = summed_in_a_tree([count(engine, files, part, _READ_LINES) for part in parts])
+    stamps = _stamps(files)
+    counts = [
+        count(
+            engine,
+            files,
+            part,
+            _READ_LINES,
+            dask_key_name=_key("count", engine, files, part, stamps),
+        )
+        for part in parts
+    ]
+    stats = summed_in_a_tree(counts)
     lazy = scored(engine, stats)
     if isinstance(scheduler, distributed.Client):
         return waited(scheduler, scheduler.compute(lazy, retries=retries), timeout)
