@@ -123,8 +123,8 @@ class SegmentStats(Sequence[BLEUStats]):
             rows = (getattr(self, name)[index] for name in _COLUMNS)
             return SegmentStats(*rows, counting=self.counting)  # type: ignore[misc]
         index = range(len(self))[index]  # negative indices, and IndexError past the end
-        matches, totals, hypothesis_length, reference_length, reference_counts = self._fields_of(
-            index
+        ((matches, totals, hypothesis_length, reference_length, reference_counts),) = (
+            self._fields_of_rows(index, index + 1)
         )
         return BLEUStats(
             matches,
@@ -136,15 +136,12 @@ class SegmentStats(Sequence[BLEUStats]):
             counting=self.counting,
         )
 
-    def _fields_of(self, index: int) -> _RowFields:
-        """Row ``index``'s fields as its :class:`~bleuprint.BLEUStats` holds them (matches,
-        totals, the two lengths, the reference counts), unchecked: ``self[index]`` checks
-        them as it builds the statistics, which a loop over many rows may not need."""
-        return self._fields_of_rows(index, index + 1)[0]
-
     def _fields_of_rows(self, start: int, end: int) -> list[_RowFields]:
-        """The fields of rows ``start`` to ``end`` (as :meth:`_fields_of`), read from the
-        columns at once: reading an array's items one by one costs more than using them."""
+        """The fields of rows ``start`` to ``end`` as their :class:`~bleuprint.BLEUStats` hold
+        them (matches, totals, the two lengths, the reference counts), read from the columns
+        at once (reading an array's items one by one costs more than using them), unchecked:
+        ``self[index]`` checks them as it builds the statistics, which a loop over many rows
+        may not need."""
         columns = (getattr(self, name)[start:end].tolist() for name in _COLUMNS)
         matches, totals, hypothesis_lengths, reference_lengths, reference_counts = columns
         return [
