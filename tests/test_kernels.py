@@ -811,6 +811,47 @@ def test_tallies_refuse_what_they_cannot_count_and_change_nothing(kernel: Module
             kernel.tally(wrong, np.array([0]))
 
 
+@both_kernels
+@given(
+    st.integers(1, 4).flatmap(
+        lambda columns: st.lists(
+            st.tuples(
+                st.integers(0, 255),
+                st.lists(st.integers(0, 255), min_size=columns, max_size=columns),
+            ),
+            max_size=40,
+        ).map(lambda rows: (columns, rows))
+    )
+)
+def test_weighted_rows_are_the_sums_of_their_definition(
+    kernel: ModuleType, case: tuple[int, list[tuple[int, list[int]]]]
+) -> None:
+    columns, rows = case
+    weights = np.array([weight for weight, _ in rows], np.uint8)
+    matrix = np.array([row for _, row in rows], np.uint8).reshape(len(rows), columns)
+    sums, by_first = kernel.weighted_rows(weights, matrix)
+    assert sums.tolist() == [
+        sum(weight * row[column] for weight, row in rows) for column in range(columns)
+    ]
+    expected = [0] * 256
+    for weight, row in rows:
+        expected[row[0]] += weight
+    assert by_first.tolist() == expected
+
+
+@both_kernels
+def test_weighted_rows_refuse_what_they_cannot_sum(kernel: ModuleType) -> None:
+    weights, rows = np.ones(3, np.uint8), np.ones((3, 2), np.uint8)
+    for wrong, message in (
+        ((weights.astype(np.int64), rows), "weights must be a 1-dimensional uint8 array"),
+        ((weights, rows.astype(np.uint16)), "rows must be a 2-dimensional uint8 array"),
+        ((weights, rows[:2]), "got 3 weights and 2 rows of 2"),
+        ((weights, np.ones((3, 0), np.uint8)), "got 3 weights and 3 rows of 0"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            kernel.weighted_rows(*wrong)
+
+
 # -- settings ---------------------------------------------------------------------------------
 
 

@@ -31,7 +31,6 @@ arithmetic draw and summarize through these.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterator, Sequence
 from typing import Any, Protocol, TypeAlias
 
@@ -392,43 +391,40 @@ class CompactRows:
         >>> rows.weighted_sum(np.array([2] + [0] * 19 + [1], np.uint8)).tolist()
         [306, 4]
         """
-        summed = np.zeros(self.small.shape[1], np.int64)
-        for start in range(0, len(self), _DRAWS):
-            block = slice(start, start + _DRAWS)
-            summed += _weighted(weights[block], self.small[block])
-        if len(self.large_at):
-            aside = weights[self.large_at].astype(np.int64)
-            summed -= int(aside.sum()) * int(np.iinfo(self.small.dtype).max)
-            summed += aside @ self.large.astype(np.int64)
-        return summed
+        return self.weighted_sums(weights)[0]
 
-    def weight_by_value(self, column: int, weights: Tallies) -> tuple[Rows, Rows]:
-        """The numbers of a ``column`` and, for each, the weight of the rows that hold it
-        (``int64``; a number may come more than once, its weights to be added).
+    def weighted_sums(self, weights: Tallies) -> tuple[Rows, Rows, Rows]:
+        """:meth:`weighted_sum`, with the numbers of the first column and the weight of the
+        rows that hold each (a number may come more than once, its weights to be added, some
+        of them negative), in the same pass over the rows.
 
         >>> rows = CompactRows.of(np.array([[3, 1]] * 20 + [[300, 2]]))
-        >>> values, weight = rows.weight_by_value(0, np.array([2] + [0] * 19 + [1], np.uint8))
-        >>> dict((int(v), int(w)) for v, w in zip(values, weight) if w)
-        {3: 2, 300: 1}
+        >>> sums, values, weight = rows.weighted_sums(np.array([2] + [0] * 19 + [1], np.uint8))
+        >>> sums.tolist(), int(weight[values == 3].sum()), int(weight[values == 300].sum())
+        ([306, 4], 2, 1)
         """
-        dtype = self.small.dtype
-        if dtype.kind not in "ub" or dtype.itemsize > 2:  # (too many numbers to count by)
-            values = self.rows(0, len(self))[:, column].astype(np.int64)
-            return values, weights.astype(np.int64)
-        counted = np.zeros(1 << (8 * dtype.itemsize), np.float64)
+        sums = np.zeros(self.small.shape[1], np.int64)
+        by_byte = np.zeros(256, np.int64)  # the weight of each first number of a byte
+        values, weight = [np.arange(256)], [by_byte]
         for start in range(0, len(self), _DRAWS):
             block = slice(start, start + _DRAWS)
-            counted += np.bincount(
-                self.small[block][:, column], weights[block], minlength=len(counted)
-            )
-        by_value = np.rint(counted).astype(np.int64)  # whole numbers far below 2**53: exact
-        values = np.arange(len(by_value))
-        if len(self.large_at):
+            part, rows = weights[block], self.small[block]
+            if rows.dtype == np.uint8:  # (nearly every corpus's BLEU statistics)
+                summed, by_first = kernel.weighted_rows(part, rows)
+                sums += summed
+                by_byte += by_first
+                continue
+            sums += _weighted(part, rows)
+            firsts, at = np.unique(rows[:, 0], return_inverse=True)
+            values.append(firsts.astype(np.int64))
+            weight.append(np.rint(np.bincount(at.ravel(), part)).astype(np.int64))
+        if len(self.large_at):  # counted as marked, the type's largest number: taken back
             aside = weights[self.large_at].astype(np.int64)
-            by_value[-1] -= aside.sum()
-            values = np.concatenate([values, self.large[:, column].astype(np.int64)])
-            by_value = np.concatenate([by_value, aside])
-        return values, by_value
+            largest = int(np.iinfo(self.small.dtype).max)
+            sums += aside @ self.large.astype(np.int64) - int(aside.sum()) * largest
+            values += [np.array([largest]), self.large[:, 0].astype(np.int64)]
+            weight += [np.array([-int(aside.sum())]), aside]
+        return sums, np.concatenate(values), np.concatenate(weight)
 
 
 def _weighted(weights: Tallies, rows: Rows) -> Rows:
@@ -459,6 +455,10 @@ class RowFile:
         self.dtype = dtype
         self._columns = columns
         self._rows = 0
+        # (tempfile, with the random and shutil it imports, only where rows go to a file: not
+        # at every start of the command, which imports this module with sacreBLEU's preset.)
+        import tempfile  # noqa: PLC0415
+
         # Open for the rows' life, closed (and gone) with them.
         self._file = tempfile.TemporaryFile(prefix="bleuprint-rows-")  # noqa: SIM115
 
@@ -607,8 +607,8 @@ class NgramTotals:
         >>> NgramTotals(Contiguous(2)).weighted_sum(kept, np.array([1, 2], np.uint8)).tolist()
         [5, 6, 4, 1, 5, 2]
         """
-        lengths, weight = kept.weight_by_value(0, weights)
-        return np.concatenate([kept.weighted_sum(weights), weight @ self._totals(lengths)])
+        sums, lengths, weight = kept.weighted_sums(weights)
+        return np.concatenate([sums, weight @ self._totals(lengths)])
 
     def _totals(self, lengths: Rows) -> Rows:
         totals: Rows = self.ngrams.order_totals_array(lengths.astype(np.int64))

@@ -372,6 +372,29 @@ def tally(data: bytes) -> None:
 
 
 @target
+def weighted_rows(data: bytes) -> None:
+    """``weighted_rows``: a bootstrap resample's sums from its tallies, called directly
+    (bleuprint reaches it only past 65,536 segments): rows of as many numbers as the first
+    byte's low bits say (0 to 7; none is refused), a weight and a row's numbers a byte each
+    from the rest (a row cut short is left out), the weights one fewer than the rows where
+    the second byte's low bit is set (refused)."""
+    columns = (data[0] & 7) if data else 1
+    width = columns + 1
+    numbers = np.frombuffer(data[2:], np.uint8)
+    numbers = numbers[: len(numbers) // width * width].reshape(-1, width)
+    weights, rows = numbers[:, 0].copy(), numbers[:, 1:].copy()
+    if len(data) > 1 and data[1] & 1:
+        weights = weights[1:].copy()
+    outcomes = []
+    for kernel in KERNELS:
+        try:
+            outcomes.append([part.tolist() for part in kernel.weighted_rows(weights, rows)])
+        except ValueError as error:
+            outcomes.append(str(error))
+    assert all(found == outcomes[-1] for found in outcomes), outcomes
+
+
+@target
 def line_ends(data: bytes) -> None:
     """``line_ends``: where the partitions ``--jobs`` cuts aligned files into start, found by
     scanning them a block at a time (blocks of 1 to 64 bytes, from the variant's low bits, so

@@ -45,6 +45,7 @@ __all__ = [
     "tally",
     "tokenize_texts",
     "weighted_geometric_means",
+    "weighted_rows",
 ]
 
 TOKENIZERS = ("whitespace", "13a", "char")
@@ -644,3 +645,32 @@ def tally(counts: npt.NDArray[np.uint8], draws: npt.ArrayLike) -> IntArray:
     counts[drawn] = reached % 256
     around: IntArray = np.repeat(drawn, reached // 256)
     return around
+
+
+def weighted_rows(
+    weights: npt.NDArray[np.uint8], rows: npt.NDArray[np.uint8]
+) -> tuple[IntArray, IntArray]:
+    """The ``int64`` sum of each column of ``rows`` (a ``uint8`` matrix), row ``k`` counted
+    ``weights[k]`` times (a ``uint8`` array, one weight a row), and the total weight of the
+    rows by the number in their first column (256 totals): a bootstrap resample's sums, from
+    how often it drew each segment (:func:`tally`), in one pass over the rows.
+
+    >>> sums, by_first = weighted_rows(np.array([2, 0, 1], np.uint8),
+    ...                                np.array([[3, 1], [5, 5], [3, 4]], np.uint8))
+    >>> sums.tolist(), by_first[3].item(), int(by_first.sum())
+    ([9, 6], 3, 3)
+    """
+    for name, array, dimensions in (("weights", weights, 1), ("rows", rows, 2)):
+        if array.ndim != dimensions or array.dtype != np.uint8:
+            raise ValueError(
+                f"weighted_rows: {name} must be a {dimensions}-dimensional uint8 array"
+            )
+    if len(weights) != len(rows) or rows.shape[1] < 1:
+        raise ValueError(
+            "weighted_rows: rows must be one row (of at least one number) a weight, got "
+            f"{len(weights)} weights and {len(rows)} rows of {rows.shape[1]}"
+        )
+    times = weights.astype(np.int64)
+    sums: IntArray = times @ rows.astype(np.int64)
+    by_first: IntArray = np.bincount(rows[:, 0], times, minlength=256).astype(np.int64)
+    return sums, by_first
