@@ -2190,6 +2190,26 @@ done:
     return result;
 }
 
+enum { WEIGHED_COLUMNS = 10 }; /* the most columns weigh_rows is inlined for */
+
+/* The weighted sums of `rows` rows of `columns` bytes, and the weight of each first byte,
+   added to `summed` and `by_first`. Inlined where `columns` is a constant, the sums stay in
+   registers: the rows' bytes may alias any memory, so sums in memory are stored at every row. */
+static ALWAYS_INLINE void weigh_rows(const unsigned char *weight, const unsigned char *row,
+                                     Py_ssize_t rows, Py_ssize_t columns, i64 *summed,
+                                     i64 *by_first)
+{
+    i64 sums[WEIGHED_COLUMNS] = {0};
+    for (Py_ssize_t k = 0; k < rows; k++, row += columns) {
+        i64 times = weight[k];
+        by_first[row[0]] += times;
+        for (Py_ssize_t c = 0; c < columns; c++)
+            sums[c] += times * row[c];
+    }
+    for (Py_ssize_t c = 0; c < columns; c++)
+        summed[c] += sums[c];
+}
+
 /* weighted_rows(weights, rows): the sum of each column of `rows` (a uint8 matrix), row k
    counted weights[k] times (a uint8 array), and the total weight of the rows by the number
    in their first column (256 totals), in one pass without the GIL: a bootstrap resample's
@@ -2229,11 +2249,18 @@ static PyObject *weighted_rows(PyObject *Py_UNUSED(self), PyObject *args, PyObje
     Py_BEGIN_ALLOW_THREADS
     /* (No test for a weight of 0, a third of a resample's: a branch that often goes either way
        costs more than the additions it saves.) */
-    for (Py_ssize_t k = 0; k < rows; k++, row += columns) {
-        i64 times = weight[k];
-        by_first[row[0]] += times;
-        for (Py_ssize_t c = 0; c < columns; c++)
-            summed[c] += times * row[c];
+    switch (columns) { /* BLEU's rows: 2 + N numbers (its totals derived), or 2 + 2N */
+    case 3: weigh_rows(weight, row, rows, 3, summed, by_first); break;
+    case 4: weigh_rows(weight, row, rows, 4, summed, by_first); break;
+    case 5: weigh_rows(weight, row, rows, 5, summed, by_first); break;
+    case 6: weigh_rows(weight, row, rows, 6, summed, by_first); break;
+    case 10: weigh_rows(weight, row, rows, 10, summed, by_first); break;
+    default:
+        for (Py_ssize_t k = 0; k < rows; k++, row += columns) {
+            by_first[row[0]] += weight[k];
+            for (Py_ssize_t c = 0; c < columns; c++)
+                summed[c] += (i64)weight[k] * row[c];
+        }
     }
     Py_END_ALLOW_THREADS
     result = PyTuple_Pack(2, sums.array, firsts.array);
