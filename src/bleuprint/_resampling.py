@@ -710,7 +710,9 @@ class RowStore:
     ('RowFile', [[3, 4], [5, 6], [7, 300]])
     """
 
-    def __init__(self, derivation: Derivation | None = None, *, in_memory: int | None = None):
+    def __init__(
+        self, derivation: Derivation | None = None, *, in_memory: int | None = None
+    ) -> None:
         self._derivation = derivation
         self._in_memory = in_memory
         self._small: Rows | RowFile | None = None
