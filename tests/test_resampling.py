@@ -273,17 +273,19 @@ def test_rows_kept_in_a_file_are_read_back_alike() -> None:
     np.testing.assert_array_equal(concatenated([spilled, again]).sum(), 2 * rows.sum(axis=0))
 
 
-def test_tests_on_rows_kept_in_a_file_draw_and_sum_as_in_memory() -> None:
+def test_tests_on_rows_kept_in_a_file_draw_and_sum_by_their_definitions() -> None:
     systems = [_bleu_rows(70_001, 7), _bleu_rows(70_001, 8)]
-    spilled, in_memory = [_spilled(rows) for rows in systems], [_stored(rows) for rows in systems]
-    got, expected = (
-        list(bootstrap_sums(np.random.default_rng(5), pools, 2)) for pools in (spilled, in_memory)
-    )
-    np.testing.assert_equal(got, expected)
-    got, expected = (
-        list(swapped_sums(np.random.default_rng(9), *pools, 2)) for pools in (spilled, in_memory)
-    )
-    np.testing.assert_equal(got, expected)
+    spilled = [_spilled(rows) for rows in systems]
+    drawn = np.random.default_rng(5).choice(70_001, size=(2, 70_001))
+    blocks = list(bootstrap_sums(np.random.default_rng(5), spilled, 2))
+    for number, rows in enumerate(systems):
+        got = np.concatenate([block[number] for block in blocks])
+        np.testing.assert_array_equal(got, rows[drawn].sum(axis=1))
+    coins = np.random.default_rng(9).integers(2, size=(2, 70_001), dtype=bool)[:, :, None]
+    blocks = list(swapped_sums(np.random.default_rng(9), *spilled, 2))
+    for side, (taken, other) in enumerate([systems, systems[::-1]]):
+        expected = np.where(coins, taken, other).sum(axis=1)
+        np.testing.assert_array_equal(np.concatenate([block[side] for block in blocks]), expected)
 
 
 def test_a_store_in_a_file_keeps_its_type_and_puts_longer_rows_aside() -> None:

@@ -428,10 +428,10 @@ class CompactRows:
 
 
 def _weighted(weights: Tallies, rows: Rows) -> Rows:
-    """The ``int64`` sum of each column of ``rows`` (whole numbers), row ``k`` counted
-    ``weights[k]`` times: in double precision where that is exact (numbers of two bytes, fewer
-    than 65,536 rows: sums below 2**53) and faster, else in ``int64``."""
-    if rows.dtype.itemsize <= 2 and len(rows) <= _DRAWS:
+    """The ``int64`` sum of each column of a block of ``rows`` (whole numbers, at most 65,536
+    rows), row ``k`` counted ``weights[k]`` times: in double precision where that is exact
+    (numbers of two bytes: sums below 2**53) and faster, else in ``int64``."""
+    if rows.dtype.itemsize <= 2:
         summed = weights.astype(np.float64) @ rows.astype(np.float64)
         return np.rint(summed).astype(np.int64)
     exact: Rows = weights.astype(np.int64) @ rows.astype(np.int64)
