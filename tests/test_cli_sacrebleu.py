@@ -284,6 +284,30 @@ def test_every_smooth_value_sacrebleu_takes(tmp_path: Path, method: str, value: 
             assert got.stderr.endswith(b"bleuprint gives no score\n"), got.stderr
 
 
+@pytest.mark.parametrize("options", ["confidence-json", "paired-bs-json"])
+def test_bootstrap_on_rows_kept_in_a_file_a_column_at_a_time(
+    options: str,
+    de_en: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The bootstrap adds sacreBLEU's float32 rows in the order of its draws: rows kept in a
+    # file (past IN_MEMORY bytes; here from the first row) are read back a column at a time
+    # (past _COLUMNS_IN_MEMORY bytes; here one byte), the draws made again for each.
+    from bleuprint import _resampling  # noqa: PLC0415
+    from bleuprint.cli import main  # noqa: PLC0415 - the command in this process
+    from bleuprint.cli import sacrebleu as command  # noqa: PLC0415
+
+    monkeypatch.setattr(command, "IN_MEMORY", 0)
+    monkeypatch.setattr(_resampling, "_COLUMNS_IN_MEMORY", 1)
+    arguments = [str(de_en / "ref.A.txt"), *_expand(OPTION_SETS[options], de_en)]
+    groups = _resampling._ColumnGroups
+    with mock.patch.object(groups, "of", side_effect=groups.of) as grouped:
+        assert main(["sacrebleu", *arguments, "-q"]) == 0
+    assert grouped.called
+    assert capsys.readouterr().out.encode() == sacrebleu_run(*arguments).stdout
+
+
 def test_approximate_randomization_on_rows_kept_in_a_file(
     de_en: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from bleuprint import BLEUScore
+from bleuprint import BLEUScore, _resampling
 from bleuprint._resampling import (
     CompactRows,
     DerivedRows,
@@ -286,6 +286,29 @@ def test_tests_on_rows_kept_in_a_file_draw_and_sum_by_their_definitions() -> Non
     for side, (taken, other) in enumerate([systems, systems[::-1]]):
         expected = np.where(coins, taken, other).sum(axis=1)
         np.testing.assert_array_equal(np.concatenate([block[side] for block in blocks]), expected)
+
+
+def test_float32_sums_of_rows_in_a_file_add_the_rows_drawn_in_order() -> None:
+    # sacreBLEU adds its float32 rows in the order of the draws (past 2**24 the order rounds
+    # the sums): rows kept in a file are read back two columns at a time here, each
+    # resample's draws made again for each two.
+    rng = np.random.default_rng(4)
+    rows = _bleu_rows(70_001, 4)
+    rows[:, 0] = np.where(rows[:, 0] < 256, rng.integers(230, 255, len(rows)), rows[:, 0])
+    rows[:, 6:] = [[max(0, length - n + 1) for n in range(1, 5)] for length in rows[:, 0]]
+    plain = RowStore(in_memory=0)
+    plain.append(rows)
+    systems = [_spilled(rows), plain.rows]
+    assert len(_resampling._ColumnGroups.of(systems[0], 2 * len(rows)).files) == 3  # of six
+    drawn = np.random.default_rng(5).choice(len(rows), size=(3, len(rows)))
+    expected = rows.astype(np.float32)[drawn].sum(axis=1)
+    assert not np.array_equal(expected, rows[drawn].sum(axis=1).astype(np.float32))
+    with mock.patch.object(_resampling, "_COLUMNS_IN_MEMORY", 2 * len(rows)):
+        blocks = list(bootstrap_sums(np.random.default_rng(5), systems, 3, single=True))
+    for number in range(2):
+        got = np.concatenate([block[number] for block in blocks])
+        assert got.dtype == np.float32
+        np.testing.assert_array_equal(got, expected)
 
 
 def test_a_store_in_a_file_keeps_its_type_and_puts_longer_rows_aside() -> None:

@@ -21,8 +21,9 @@ sums them (:func:`bootstrap_sums`, :func:`swapped_sums`). A resample of a corpus
 piece is not gathered row by row: its draws are tallied, a byte a segment, and the rows summed
 with those weights in order, exactly, so that a store's rows past :data:`IN_MEMORY` bytes can
 wait in a temporary file (:class:`RowFile`), read once a resample (or a trial of approximate
-randomization); single precision, whose sums depend on the order of the draws, keeps its rows
-in memory.
+randomization). Single precision, whose sums depend on the order of the draws, takes the rows
+at random: from a file, a few columns at a time are read back into memory, and each resample's
+draws made again for each few (:func:`_single_sums_by_columns`).
 
 Both the engine's tests (:mod:`bleuprint.significance`) and ``bleuprint sacrebleu``'s own
 arithmetic draw and summarize through these.
@@ -168,6 +169,9 @@ def bootstrap_sums(
     if segments > _DRAWS and not single and all(rows.dtype.kind in "iub" for rows in systems):
         yield from _tallied_sums(rng, systems, resamples)
         return
+    if single and any(_in_file(rows) is not None for rows in systems):
+        yield from _single_sums_by_columns(rng, systems, resamples)
+        return
     sums = [_Resampled(rows, single) for rows in systems]
     for rows, start, end in _pieces(segments, resamples):
         indices = rng.choice(segments, size=(rows, end - start))
@@ -198,6 +202,30 @@ def _tallied_sums(
             ]
             tallies[:] = 0
             around.clear()
+
+
+def _single_sums_by_columns(
+    rng: np.random.Generator, systems: Sequence[SegmentRows], resamples: int
+) -> Iterator[list[Sums]]:
+    """:func:`bootstrap_sums` in single precision of rows (some of them) in a file: sacreBLEU
+    adds the rows drawn in the order of the draws, which takes them at random, so the columns
+    are read back into memory a few at a time (:class:`_ColumnGroups`), and each resample's
+    draws are made again for each few."""
+    segments = len(systems[0])
+    groups = [_ColumnGroups.of(rows, _COLUMNS_IN_MEMORY) for rows in systems]
+    for _ in range(resamples):
+        drawing = rng.bit_generator.state  # where this resample's draws start
+        sums = []
+        for system in groups:
+            summed = np.zeros((1, system.width), np.float32)
+            for columns, rows in system.in_memory():
+                rng.bit_generator.state = drawing
+                resampled = _Resampled(rows, single=True)
+                for _, start, end in _pieces(segments, 1):
+                    resampled.add(rng.choice(segments, size=(1, end - start)))
+                summed[:, columns] = resampled.done()
+            sums.append(summed)
+        yield sums
 
 
 class _Resampled:
@@ -535,7 +563,8 @@ def _narrowest(rows: Rows) -> np.dtype[Any]:
 
 
 class Derivation(Protocol):
-    """How the last columns of a corpus's rows follow from the others, which alone are kept."""
+    """How the last columns of a corpus's rows follow from the first: the rows are kept
+    without them."""
 
     def kept(self, rows: Rows) -> Rows | None:
         """The columns of ``rows`` that are kept, or ``None`` where some row's other columns do
@@ -661,6 +690,69 @@ class DerivedRows:
         ]
         summed: Rows = np.vstack(parts).sum(axis=0)
         return summed
+
+
+_COLUMNS_IN_MEMORY = 16 << 20  # bytes of a corpus's columns read back at once (at least one)
+
+
+def _in_file(rows: SegmentRows) -> CompactRows | None:
+    """The compact rows (kept columns) of ``rows`` where they are in a file, else ``None``."""
+    kept = rows.kept if isinstance(rows, DerivedRows) else rows
+    return kept if isinstance(kept, CompactRows) and isinstance(kept.small, RowFile) else None
+
+
+@attrs.frozen
+class _ColumnGroups:
+    """A corpus's rows, a few columns at a time in memory: rows kept in a file are copied,
+    in one pass, into files of as many columns each as ``most`` bytes hold (at least one; the
+    rows aside stay in memory); rows in memory are one group.
+
+    >>> rows = RowStore(in_memory=0)
+    >>> rows.append(np.array([[1, 2, 3], [4, 5, 6]]))
+    >>> groups = _ColumnGroups.of(rows.rows, most=4)
+    >>> [(columns, part.rows(0, 2).tolist()) for columns, part in groups.in_memory()]
+    [([0, 1], [[1, 2], [4, 5]]), ([2], [[3], [6]])]
+    """
+
+    width: int  # the whole rows' columns
+    rows: SegmentRows
+    files: list[tuple[int, RowFile]]  # each group's first column, and its file
+
+    @classmethod
+    def of(cls, rows: SegmentRows, most: int) -> _ColumnGroups:
+        width = rows.rows(0, 1).shape[1]
+        kept = _in_file(rows)
+        if kept is None:
+            return cls(width, rows, [])
+        small, columns = kept.small, kept.small.shape[1]
+        each = max(1, most // max(1, len(small) * small.dtype.itemsize))
+        files = [
+            (first, RowFile(small.dtype, min(each, columns - first)))
+            for first in range(0, columns, each)
+        ]
+        for start in range(0, len(small), _DRAWS):
+            block = small[start : start + _DRAWS]
+            for first, file in files:
+                file.append(block[:, first : first + file.shape[1]])
+        return cls(width, rows, files)
+
+    def in_memory(self) -> Iterator[tuple[list[int], SegmentRows]]:
+        """The columns of each group (their numbers in the whole rows) and its rows, in
+        memory, one group after the other."""
+        kept = _in_file(self.rows)
+        if kept is None:
+            yield list(range(self.width)), self.rows
+            return
+        for first, file in self.files:
+            end = first + file.shape[1]
+            part = CompactRows(file[0 : len(file)], kept.large_at, kept.large[:, first:end])
+            columns = list(range(first, end))
+            if first == 0 and isinstance(self.rows, DerivedRows):
+                # (the derived columns follow from the first: see Derivation)
+                columns += range(kept.small.shape[1], self.width)
+                yield columns, DerivedRows(part, self.rows.derivation)
+            else:
+                yield columns, part
 
 
 def concatenated(parts: Sequence[SegmentRows]) -> SegmentRows:

@@ -504,11 +504,8 @@ def _counted(  # noqa: PLR0917 - one caller
     lines: each segment's rows kept with ``keep`` (for a test, compactly: a :class:`RowStore`),
     else each block's sum; the first system's rows of each block given to ``write`` as they
     come (``-sl``). Warns, once the blocks are read, as sacreBLEU does as it reads the files."""
-    # Approximate randomization reads the rows in order, so that most may be in a file; a
-    # bootstrap adds sacreBLEU's float32 rows in the order of its draws, so it keeps them all.
-    in_memory = IN_MEMORY if arguments.paired_ar else None
     rows = [
-        [RowStore(metric.derivation if keep else None, in_memory=in_memory) for _ in range(systems)]
+        [RowStore(metric.derivation if keep else None, in_memory=IN_MEMORY) for _ in range(systems)]
         for metric in metrics
     ]
     tokenized = [0] * systems
