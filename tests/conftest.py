@@ -169,9 +169,17 @@ def _shared_cases(*parts: str) -> list[Any]:
 
 
 def _wmt22_pairs() -> list[str]:
+    """The language pairs of ``data/wmt22``; only those named in ``BLEUPRINT_WMT22_PAIRS``
+    (comma-separated) where it is set, as for CI's run on the plain-Python twin."""
     root = shared_path()
     folder = root / "data" / "wmt22" if root else None
     pairs = sorted(path.parent.name for path in folder.glob("*/expected.json")) if folder else []
+    chosen = os.environ.get("BLEUPRINT_WMT22_PAIRS")
+    if chosen is not None and pairs:
+        named = chosen.split(",")
+        if not set(named) <= set(pairs):
+            raise pytest.UsageError(f"BLEUPRINT_WMT22_PAIRS={chosen}: not among {pairs}")
+        pairs = [pair for pair in pairs if pair in named]
     return pairs or ["shared-data-absent"]
 
 
