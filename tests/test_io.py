@@ -7,6 +7,7 @@ import io
 import re
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import given
@@ -183,21 +184,25 @@ _LINE = st.text(st.characters(blacklist_characters="\n", blacklist_categories=["
     st.lists(_LINE, min_size=1, max_size=30),
     st.sampled_from(["", "\n"]),
     st.integers(1, 8),
+    st.integers(1, 32),
 )
 def test_files_read_together_give_their_lines_in_blocks(
-    tmp_path_factory: pytest.TempPathFactory, lines: list[str], end: str, size: int
+    tmp_path_factory: pytest.TempPathFactory, lines: list[str], end: str, size: int, read: int
 ) -> None:
+    # (read: the bytes of each read, small here, so that lines and groups of lines span reads)
     folder = tmp_path_factory.mktemp("aligned")
     if not end and not lines[-1]:  # (a file that ends in \n: its last line is not empty)
         return
     paths = [folder / "a.txt", folder / "b.txt"]
     paths[0].write_text("\n".join(lines) + end, encoding="utf-8", newline="")
     paths[1].write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8", newline="")
-    blocks = [
-        [block.decode("utf-8") for block in chunk]
-        for chunk in _io.read_aligned_blocks([str(path) for path in paths], size)
-    ]
-    assert all(len(block[0].split("\n")) >= size for block in blocks[:-1])
+    with mock.patch.object(_io, "_BLOCK", read):
+        blocks = [
+            [block.decode("utf-8") for block in chunk]
+            for chunk in _io.read_aligned_blocks([str(path) for path in paths], size)
+        ]
+    # (whole groups of size lines but the last: the reader notes where groups end as it reads)
+    assert all(len(block[0].split("\n")) % size == 0 for block in blocks[:-1])
     assert "\n".join(block[0] for block in blocks).split("\n") == lines
     assert "\n".join(block[1] for block in blocks).split("\n") == lines[::-1]
 

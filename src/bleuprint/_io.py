@@ -76,11 +76,11 @@ def read_aligned_blocks(
     progress: Callable[[int], object] | None = None,
 ) -> Iterator[list[bytes]]:
     """Files aligned line by line (line ``i`` of each belongs to segment ``i``), read
-    together: at least ``lines`` lines of each at a time (as many as every file's reads hold;
-    fewer at the end), each file's as one bytes object of lines separated by ``\\n``, not
-    decoded (:func:`decoded` decodes one, naming a line that is not valid UTF-8). Files in
-    another ``encoding`` (a name :mod:`codecs` knows) are decoded as they are read and given
-    as UTF-8 (:func:`transcoded`).
+    together: at least ``lines`` lines of each at a time (as many whole groups of ``lines`` as
+    every file's reads hold; fewer at the end), each file's as one bytes object of lines
+    separated by ``\\n``, not decoded (:func:`decoded` decodes one, naming a line that is not
+    valid UTF-8). Files in another ``encoding`` (a name :mod:`codecs` knows) are decoded as
+    they are read and given as UTF-8 (:func:`transcoded`).
 
     ``byte_ranges`` (start, end), one per file, read only those bytes, which should start and
     end at line boundaries (as a :class:`Part` does); ``first_line`` is then the number of the
@@ -111,12 +111,14 @@ def read_aligned_blocks(
         ]
         if encoding != "utf-8":
             streams = [transcoded(stream, encoding, name) for stream, name in zip(streams, names)]
-        held = [_Lines(stream) for stream in streams]
+        held = [_Lines(stream, lines) for stream in streams]
         number = first_line
         while True:
             for stream in held:
-                stream.fill(lines)
+                stream.fill()
             size = min(stream.lines for stream in held)
+            if size >= lines:
+                size -= size % lines  # (whole groups: see _Lines)
             if not size:
                 if any(stream.lines for stream in held):
                     taken = number - first_line
@@ -184,39 +186,61 @@ class _Lines:
     each is copied as it comes. A process that sets glibc's ``MALLOC_TRIM_THRESHOLD_`` (a Dask
     worker does) maps fresh memory for every large allocation, page by page: a new bytes object
     for every block, and an array of line ends as large, cost a worker a third as much time
-    again as the counting."""
+    again as the counting.
 
-    def __init__(self, blocks: Iterator[bytes | memoryview]) -> None:
-        self.blocks = blocks
+    Lines are taken in whole groups of ``group`` where they can be: each block is scanned for
+    newlines once, as it comes, noting where each group ends, so that taking groups scans no
+    byte again."""
+
+    def __init__(self, blocks: Iterator[bytes | memoryview], group: int) -> None:
+        self.blocks, self.group = blocks, group
         self.held, self.newlines, self.ended = bytearray(), 0, False
+        self.group_ends: list[int] = []
+        """The offset in ``held`` just after the last newline of each whole group."""
 
     @property
     def lines(self) -> int:
         """The whole lines held: a last line without ``\\n`` counts once the file ended."""
         return self.newlines + (self.ended and bytes(self.held[-1:]) not in (b"", b"\n"))
 
-    def fill(self, lines: int) -> None:
-        """Read until ``lines`` lines are held, or the file ends."""
-        while self.newlines < lines and not self.ended:
+    def fill(self) -> None:
+        """Read until a group of lines is held, or the file ends."""
+        while self.newlines < self.group and not self.ended:
             block = next(self.blocks, None)
             if block is None:
                 self.ended = True
             else:
+                self._scan(block, len(self.held))
                 self.held += block
-                self.newlines += newline_count(block)
 
     def take(self, lines: int) -> bytes:
         """The next ``lines`` lines (at most those held), separated by ``\\n``."""
         if lines > self.newlines:  # the last line, without a \n
-            data, self.held, self.newlines = bytes(self.held), bytearray(), 0
+            data, self.held, self.newlines, self.group_ends = bytes(self.held), bytearray(), 0, []
             return data
-        # (the offset just after newline number lines - 1, counting from 0)
-        end = kernel.line_ends(self.held, lines, lines - 1)[1][0] - 1
+        groups, rest = divmod(lines, self.group)
+        if rest:  # (only where a file ends: rare enough to scan what is held again)
+            after = kernel.line_ends(self.held, lines, lines - 1)[1][0]
+        else:
+            after = self.group_ends[groups - 1]
         with memoryview(self.held) as held:
-            data = bytes(held[:end])
-        del self.held[: end + 1]
-        self.newlines -= lines
+            data = bytes(held[: after - 1])
+        del self.held[:after]
+        if rest:
+            self.newlines, self.group_ends = 0, []
+            self._scan(self.held, 0)
+        else:
+            self.newlines -= lines
+            self.group_ends = [end - after for end in self.group_ends[groups:]]
         return data
+
+    def _scan(self, data: bytes | bytearray | memoryview, offset: int) -> None:
+        """Count the newlines of ``data``, which follows what is held from ``offset`` on, and
+        note where the groups that end in it end."""
+        first = (self.group - 1 - self.newlines) % self.group  # its newline that ends a group
+        found, ends = kernel.line_ends(data, self.group, first)
+        self.group_ends.extend(offset + end for end in ends)
+        self.newlines += found
 
     def rest(self) -> int:
         """The lines held and those left in the file, read to its end and counted."""
