@@ -90,7 +90,7 @@ def lines_read(
         sacrebleu_names=sacrebleu_names,
     )
     lines: list[str] = []
-    for [data] in blocks:
+    for _, [data] in blocks:
         lines += _io.decoded(data, str(path), first_line + len(lines)).split("\n")
     return lines
 
@@ -197,12 +197,12 @@ def test_files_read_together_give_their_lines_in_blocks(
     paths[0].write_text("\n".join(lines) + end, encoding="utf-8", newline="")
     paths[1].write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8", newline="")
     with mock.patch.object(_io, "_BLOCK", read):
-        blocks = [
-            [block.decode("utf-8") for block in chunk]
-            for chunk in _io.read_aligned_blocks([str(path) for path in paths], size)
-        ]
+        read_blocks = list(_io.read_aligned_blocks([str(path) for path in paths], size))
+    blocks = [[block.decode("utf-8") for block in chunk] for _, chunk in read_blocks]
+    counts = [len(block[0].split("\n")) for block in blocks]
+    assert [count for count, _ in read_blocks] == counts
     # (whole groups of size lines but the last: the reader notes where groups end as it reads)
-    assert all(len(block[0].split("\n")) % size == 0 for block in blocks[:-1])
+    assert all(count % size == 0 for count in counts[:-1])
     assert "\n".join(block[0] for block in blocks).split("\n") == lines
     assert "\n".join(block[1] for block in blocks).split("\n") == lines[::-1]
 
@@ -214,7 +214,7 @@ def test_files_read_together_across_read_blocks(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("\n".join(long) + "\n", encoding="utf-8")
     (tmp_path / "b.txt").write_bytes(b"1\n2\n3\n\xc3\n")
     paths = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
-    chunks = list(_io.read_aligned_blocks(paths, 1, sacrebleu_names=True))
+    chunks = [chunk for _, chunk in _io.read_aligned_blocks(paths, 1, sacrebleu_names=True)]
     assert len(chunks) > 1
     assert b"\n".join(chunk[0] for chunk in chunks).decode() == "\n".join(long)
     first_line = 1 + sum(chunk[1].count(b"\n") + 1 for chunk in chunks[:-1])

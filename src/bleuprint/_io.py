@@ -74,13 +74,13 @@ def read_aligned_blocks(
     sacrebleu_names: bool = False,
     encoding: str = "utf-8",
     progress: Callable[[int], object] | None = None,
-) -> Iterator[list[bytes]]:
+) -> Iterator[tuple[int, list[bytes]]]:
     """Files aligned line by line (line ``i`` of each belongs to segment ``i``), read
     together: at least ``lines`` lines of each at a time (as many whole groups of ``lines`` as
-    every file's reads hold; fewer at the end), each file's as one bytes object of lines
-    separated by ``\\n``, not decoded (:func:`decoded` decodes one, naming a line that is not
-    valid UTF-8). Files in another ``encoding`` (a name :mod:`codecs` knows) are decoded as
-    they are read and given as UTF-8 (:func:`transcoded`).
+    every file's reads hold; fewer at the end): how many, and each file's as one bytes object
+    of lines separated by ``\\n``, not decoded (:func:`decoded` decodes one, naming a line
+    that is not valid UTF-8). Files in another ``encoding`` (a name :mod:`codecs` knows) are
+    decoded as they are read and given as UTF-8 (:func:`transcoded`).
 
     ``byte_ranges`` (start, end), one per file, read only those bytes, which should start and
     end at line boundaries (as a :class:`Part` does); ``first_line`` is then the number of the
@@ -95,7 +95,7 @@ def read_aligned_blocks(
     ...     _ = open(os.path.join(folder, name), "wb").write(text)
     >>> paths = [os.path.join(folder, name) for name in ("hyp.txt", "ref.txt")]
     >>> list(read_aligned_blocks(paths, 2))
-    [[b'a\\nb', b'A\\nB'], [b'c', b'C']]
+    [(2, [b'a\\nb', b'A\\nB']), (1, [b'c', b'C'])]
     """
     names = [display_name(path) if sacrebleu_names else path for path in paths]
     ranges = byte_ranges or [None] * len(paths)
@@ -124,7 +124,7 @@ def read_aligned_blocks(
                     taken = number - first_line
                     raise differing_lengths(names, [taken + stream.rest() for stream in held])
                 return
-            yield [stream.take(size) for stream in held]
+            yield size, [stream.take(size) for stream in held]
             number += size
 
 
@@ -402,7 +402,7 @@ def read_segments(path: str, progress: Callable[[int], object] | None = None) ->
     """The segments of the file at ``path`` as sacreBLEU's command line reads them (``-``:
     standard input); at least one. ``progress``: as :func:`read_aligned_blocks`'s."""
     name, lines, number = display_name(path), [], 1
-    for [data] in read_aligned_blocks(
+    for _, [data] in read_aligned_blocks(
         [path], _SEGMENT_LINES, sacrebleu_names=True, progress=progress
     ):
         block = decoded(data, name, number).split("\n")

@@ -342,10 +342,9 @@ def line_blocks(
         encoding=files.encoding,
         progress=progress,
     )
-    for data in blocks:
-        block = LineBlock(files, data, first_line)
-        yield block
-        first_line += block.lines
+    for lines_read, data in blocks:
+        yield LineBlock(files, data, first_line, lines_read)
+        first_line += lines_read
 
 
 @attrs.define
@@ -358,12 +357,8 @@ class LineBlock:
     files: Files
     data: list[bytes]
     first_line: int
-    lines: int = attrs.field(init=False)
+    lines: int
     _references: list[list[str]] | None = None
-
-    @lines.default
-    def _count_lines(self) -> int:
-        return _io.newline_count(self.data[0]) + 1
 
     def counted(self, engine: Counter, system: int = 0) -> SegmentStats:
         """The statistics of each line of system number ``system``."""
