@@ -14,13 +14,15 @@ _EXIT_INTERRUPTED = 130
 
 
 def run() -> int:
-    """The ``bleuprint`` command (:func:`bleuprint.cli.command`); return the exit status."""
+    """The ``bleuprint`` command (:func:`bleuprint.cli.command`), which ends the process with
+    its exit status (:func:`bleuprint.cli.end_process`); an interrupt before the command is
+    loaded returns its status."""
     try:
-        from bleuprint.cli import command  # noqa: PLC0415 - inside the boundary
+        from bleuprint.cli import command, end_process  # noqa: PLC0415 - inside the boundary
     except KeyboardInterrupt:
         sys.stderr.write(_INTERRUPTED)
         return _EXIT_INTERRUPTED
-    return command()
+    end_process(command())
 
 
 if __name__ == "__main__":

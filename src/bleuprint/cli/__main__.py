@@ -1,7 +1,5 @@
 """``python -m bleuprint.cli``: the same as the ``bleuprint`` command."""
 
-import sys
+from bleuprint.cli import command, end_process
 
-from bleuprint.cli import command
-
-sys.exit(command())
+end_process(command())
