@@ -757,12 +757,17 @@ def starts_of_partitions(data: bytes, every: int, first: int) -> tuple[int, list
 @both_kernels
 @given(
     st.binary(max_size=200)
-    | st.lists(st.sampled_from([b"\n", b"a", b"\r\n", b"\xff"])).map(b"".join),
+    | st.lists(st.sampled_from([b"\n", b"a", b"\r\n", b"\xff"])).map(b"".join)
+    # (long: the compiled kernel counts a stride of 4 KiB at once, 16 bytes at a time)
+    | st.lists(st.sampled_from([b"\n", b"\n\n", b"x" * 15, b"y" * 4000]), max_size=60).map(
+        b"".join
+    ),
     st.integers(1, 6) | st.just(sys.maxsize),
     st.integers(0, 8) | st.just(sys.maxsize),
 )
 @example(b"\n\n\n", 1, 0)
 @example(b"", 1, 0)
+@example(b"\n" * 5000, 4, 4095)  # (byte counters past 255 in one stride)
 def test_line_ends_are_the_definitions(
     kernel: ModuleType, data: bytes, every: int, first: int
 ) -> None:

@@ -2075,6 +2075,33 @@ static PyObject *py_rounded_sum(PyObject *Py_UNUSED(self), PyObject *sequence)
 
 /* -- line ends ------------------------------------------------------------------------------ */
 
+/* The newlines of a stride are counted first, and found one by one (memchr) only in a stride
+   where a partition starts: a count takes a fraction of the time of finding each. */
+enum { LINE_STRIDE = 4096 };
+
+/* The number of newlines in data[0, size): with SSE2, 16 bytes at a time, in byte counters
+   that are added up before any can pass 255. */
+static Py_ssize_t newlines_in(const char *data, Py_ssize_t size)
+{
+    Py_ssize_t count = 0, k = 0;
+#if defined(__SSE2__)
+    const __m128i newline = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (size - k >= 16) {
+        __m128i counters = zero;
+        Py_ssize_t end = k + 16 * (size - k >= 16 * 255 ? 255 : (size - k) / 16);
+        for (; k < end; k += 16) { /* (a match is -1: subtracting it counts one) */
+            __m128i bytes = _mm_loadu_si128((const __m128i *)(data + k));
+            counters = _mm_sub_epi8(counters, _mm_cmpeq_epi8(bytes, newline));
+        }
+        __m128i sums = _mm_sad_epu8(counters, zero); /* (two sums, of 8 counters each) */
+        count += _mm_cvtsi128_si32(sums) + _mm_extract_epi16(sums, 4);
+    }
+#endif
+    for (; k < size; k++)
+        count += data[k] == '\n';
+    return count;
+}
+
 /* line_ends(data, every, first): the newlines of a block of a file, found with memchr without
    the GIL, so that the files of --jobs are scanned on threads at once: how many, and the offset
    just after those numbered first, first + every, ... (from 0), where partitions start. */
@@ -2099,15 +2126,23 @@ static PyObject *line_ends(PyObject *Py_UNUSED(self), PyObject *args, PyObject *
         return PyErr_NoMemory();
     }
     Py_BEGIN_ALLOW_THREADS
-    const char *start = view.buf, *end = start + view.len, *at = start;
+    const char *start = view.buf, *end = start + view.len;
     Py_ssize_t next = first; /* the number of the next newline that starts a partition */
-    while ((at = memchr(at, '\n', (size_t)(end - at))) != NULL) {
-        if (newlines == next) {
-            offsets[found++] = at - start + 1;
-            next = every > PY_SSIZE_T_MAX - next ? -1 : next + every; /* -1: no more */
+    for (const char *stride = start; stride < end; stride += LINE_STRIDE) {
+        const char *stop = end - stride > LINE_STRIDE ? stride + LINE_STRIDE : end, *at = stride;
+        Py_ssize_t here = newlines_in(stride, stop - stride);
+        if (next < 0 || newlines + here <= next) { /* (no partition starts in the stride) */
+            newlines += here;
+            continue;
         }
-        newlines++;
-        at++;
+        while ((at = memchr(at, '\n', (size_t)(stop - at))) != NULL) {
+            if (newlines == next) {
+                offsets[found++] = at - start + 1;
+                next = every > PY_SSIZE_T_MAX - next ? -1 : next + every; /* -1: no more */
+            }
+            newlines++;
+            at++;
+        }
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
