@@ -87,6 +87,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line(
         "markers",
+        "twin: the test's 'kernel' parameter is the plain-Python twin: it runs nothing of the "
+        "compiled kernel, and CI's runs under sanitizers leave it out",
+    )
+    config.addinivalue_line(
+        "markers",
         "scale: the test proves a size or a memory bound of the compiled path, which CI's run on "
         "the plain-Python twin leaves out (minutes there, and nothing more proved)",
     )
@@ -112,6 +117,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.processes)
         if _chooses_kernel(item):
             item.add_marker(pytest.mark.chooses_kernel)
+        if _runs_the_twin(item):
+            item.add_marker(pytest.mark.twin)
         if measured and item.get_closest_marker("timing"):
             item.add_marker(skip_timing)
 
@@ -123,6 +130,13 @@ def _chooses_kernel(item: pytest.Item) -> bool:
     return item.path.name == "test_fuzz_corpus.py" or (
         callspec is not None and "kernel" in callspec.params
     )
+
+
+def _runs_the_twin(item: pytest.Item) -> bool:
+    """Whether the test's kernel parameter is the plain-Python twin (the module, or its name)."""
+    callspec = getattr(item, "callspec", None)
+    kernel = callspec.params.get("kernel") if callspec is not None else None
+    return getattr(kernel, "__name__", kernel) in {"bleuprint._kernels._python", "python"}
 
 
 def shared_path() -> Path | None:
