@@ -2102,7 +2102,7 @@ static Py_ssize_t newlines_in(const char *data, Py_ssize_t size)
     return count;
 }
 
-/* line_ends(data, every, first): the newlines of a block of a file, found with memchr without
+/* line_ends(data, every, first): the newlines of a block of a file, counted and found without
    the GIL, so that the files of --jobs are scanned on threads at once: how many, and the offset
    just after those numbered first, first + every, ... (from 0), where partitions start. */
 static PyObject *line_ends(PyObject *Py_UNUSED(self), PyObject *args, PyObject *kwargs)
