@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bleuprint import BLEUScore, _io, brevity
-from bleuprint._streaming import in_processes
+from bleuprint._streaming import PART_LINES, file_parts, in_processes, part_sizes
 from bleuprint.exceptions import ConfigurationError, InputError
 
 HYPOTHESES = ["the cat is here", "", "a dog", "the the the", "one two three four five"]
@@ -161,6 +164,43 @@ def test_undecodable_bytes_name_file_and_line(tmp_path: Path, jobs: int) -> None
     ) as raised:
         BLEUScore().corpus_score_files(hypotheses, [references], jobs=jobs)
     assert (raised.value.path, raised.value.line) == (str(hypotheses), 2)
+
+
+def test_an_error_in_a_later_part_names_its_line(tmp_path: Path) -> None:
+    lines = [f"line {number}".encode() for number in range(1, 3001)]
+    references = write(tmp_path / "ref.txt", b"\n".join(lines))
+    lines[2899] += b" \xff"
+    hypotheses = write(tmp_path / "hyp.txt", b"\n".join(lines))
+    assert len(file_parts([str(hypotheses), str(references)], 2)) == 3
+    with pytest.raises(InputError, match=r"hyp\.txt:2900: not valid UTF-8") as raised:
+        BLEUScore().corpus_score_files(hypotheses, [references], jobs=2)
+    assert raised.value.line == 2900
+
+
+@given(partitions=st.integers(1, 100_000), jobs=st.integers(1, 64))
+def test_parts_are_largest_first_and_end_in_single_partitions(partitions: int, jobs: int) -> None:
+    sizes = list(part_sizes(partitions, jobs))
+    assert sum(sizes) == partitions
+    assert sizes == sorted(sizes, reverse=True)
+    assert sizes[0] <= min(-(-partitions // (2 * jobs)), PART_LINES // 1024)
+    assert sizes[-1] == 1
+
+
+def test_file_parts_cover_the_files_line_by_line(tmp_path: Path) -> None:
+    paths = []
+    for name, width in [("hyp.txt", 3), ("ref.txt", 11)]:
+        text = "".join(f"{'x' * (number * width % 17)}\n" for number in range(9_000))
+        paths.append(str(write(tmp_path / name, text.encode())))
+    parts = file_parts(paths, 2)
+    assert len(parts) > 4
+    for index, path in enumerate(paths):
+        data = Path(path).read_bytes()
+        ranges = [part.byte_ranges[index] for part in parts]
+        assert ranges[0][0] == 0 and ranges[-1][1] == len(data)
+        assert all(end == start for (_, end), (start, _) in itertools.pairwise(ranges))
+        for part, (start, end) in zip(parts, ranges):
+            assert data[:start].count(b"\n") + 1 == part.first_line
+            assert data[end - 1 : end] == b"\n"
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -347,7 +347,7 @@ class Part:
 def line_parts(paths: Sequence[str], every: int) -> list[Part]:
     """Plain files aligned line by line, cut into parts of ``every`` lines (the last may have
     fewer) that processes can read on their own: see :func:`line_layouts`."""
-    return joined_parts(line_layouts(paths, every), 1)
+    return joined_parts(line_layouts(paths, every), itertools.repeat(1))
 
 
 def line_layouts(paths: Sequence[str], every: int) -> list[LineLayout]:
@@ -366,17 +366,18 @@ def line_layouts(paths: Sequence[str], every: int) -> list[LineLayout]:
     return layouts
 
 
-def joined_parts(layouts: Sequence[LineLayout], partitions: int) -> list[Part]:
-    """The files of the layouts (of the same line counts) in parts of ``partitions``
-    partitions each (the last may have fewer)."""
-    first = layouts[0]
-    return [
-        Part(
-            [layout.byte_range(number, partitions) for layout in layouts],
-            1 + number * first.every,
+def joined_parts(layouts: Sequence[LineLayout], sizes: Iterable[int]) -> list[Part]:
+    """The files of the layouts (of the same line counts) in parts of the given ``sizes``, in
+    partitions, in turn until the files end (the last part may be shorter)."""
+    first, parts, number = layouts[0], [], 0
+    for size in sizes:
+        if number >= len(first.starts):
+            break
+        parts.append(
+            Part([layout.byte_range(number, size) for layout in layouts], 1 + number * first.every)
         )
-        for number in range(0, len(first.starts), partitions)
-    ]
+        number += size
+    return parts
 
 
 def split_segments(data: bytes, name: str, *, as_given: bool = False) -> list[str]:

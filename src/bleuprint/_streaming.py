@@ -10,6 +10,7 @@ This module knows the engine only as a :class:`Counter`: what it calls, and noth
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 from collections import deque
@@ -27,7 +28,7 @@ from bleuprint.exceptions import InputError, counted
 from bleuprint.typing import Segment
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 DEFAULT_CHUNK_SIZE = 20_000
 """Segments per chunk: large enough for the array path, small enough for little memory."""
@@ -197,17 +198,45 @@ def in_processes(
     if len(first) <= 1:
         yield from itertools.starmap(function, itertools.chain(first, arguments))
         return
-    # (multiprocessing only where it runs: it costs start-up time.)
-    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+    with started_processes(len(first)) as processes:
+        yield from processes.map(function, itertools.chain(first, arguments))
 
-    with ProcessPoolExecutor(max_workers=len(first)) as pool:
+
+@attrs.frozen
+class Processes:
+    """Worker processes: a started pool of ``jobs`` (:func:`started_processes`)."""
+
+    pool: ProcessPoolExecutor
+    jobs: int
+
+    def map(
+        self, function: Callable[..., Result], arguments: Iterable[tuple[Any, ...]]
+    ) -> Iterator[Result]:
+        """``function(*each)`` for each tuple of ``arguments``, in order, at most two calls a
+        process in flight."""
         pending: deque[Future[Result]] = deque()
-        for each in itertools.chain(first, arguments):
-            pending.append(pool.submit(function, *each))
-            if len(pending) >= 2 * jobs:
+        for each in arguments:
+            pending.append(self.pool.submit(function, *each))
+            if len(pending) >= 2 * self.jobs:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+
+
+@contextlib.contextmanager
+def started_processes(jobs: int) -> Iterator[Processes]:
+    """A pool of ``jobs`` worker processes, started now: they start while the caller gets
+    their work ready (multiprocessing only where it runs: it costs start-up time)."""
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for _ in range(jobs):
+            pool.submit(_nothing)  # (the pool starts its processes as work is submitted)
+        yield Processes(pool, jobs)
+
+
+def _nothing() -> None:
+    """Nothing: submitted to start a worker process."""
 
 
 def _count_chunk(engine: Counter, offset: int, chunk: Chunk) -> SegmentStats:
@@ -257,12 +286,14 @@ def count_files(
     check_positive_whole("chunk_size", chunk_size)
     check_positive_whole("jobs", jobs)
     files = Files.of([os.fspath(path) for path in (hypothesis_file, *reference_files)])
-    parts: Sequence[_io.Part | None] = [None] if jobs == 1 else file_parts(files.paths, jobs)
-    total = engine.empty_stats()
-    for stats in in_processes(
-        count_part, ((engine, files, part, chunk_size) for part in parts), jobs
-    ):
-        total = total + stats
+    if jobs == 1:
+        total = count_part(engine, files, None, chunk_size)
+    else:
+        total = engine.empty_stats()
+        for _, stats in over_file_parts(
+            count_part, files, jobs, lambda part: (engine, files, part, chunk_size)
+        ):
+            total = total + stats
     if not total.segments:
         raise InputError("the corpus is empty: there is nothing to score")
     return total
@@ -301,18 +332,44 @@ PART_LINES = 1 << 18
 
 
 def file_parts(paths: Sequence[str], jobs: int) -> list[_io.Part]:
-    """Plain files aligned line by line, cut into parts of whole lines for ``jobs`` processes:
-    as many parts for each process, of about equal size (to :data:`_FINE` lines), none longer
-    than :data:`PART_LINES`. One pass over each file finds where fine partitions start (and
-    the line count), and the parts join them."""
+    """Plain files aligned line by line, cut into parts of whole lines for ``jobs`` processes
+    that each take the next part when done with one: one pass over each file finds where
+    partitions of :data:`_FINE` lines start, and the parts join them, largest first
+    (:func:`part_sizes`)."""
     layouts = _io.line_layouts(paths, _FINE)
-    lines = layouts[0].lines
-    rounds = max(1, -(-lines // (jobs * PART_LINES)))
-    partitions = max(1, -(-lines // (jobs * rounds * _FINE)))  # fine ones in each part
-    return _io.joined_parts(layouts, partitions)
+    return _io.joined_parts(layouts, part_sizes(len(layouts[0].starts), jobs))
 
 
 _FINE = 1 << 10  # lines of the partitions parts are made of
+
+
+def part_sizes(partitions: int, jobs: int) -> Iterator[int]:
+    """The sizes, in partitions, of parts of ``partitions`` partitions for ``jobs`` processes:
+    each a ``2 * jobs``-th of what is left (and at most :data:`PART_LINES` lines), so that the
+    last parts are small and the processes finish together however the parts' times vary.
+
+    >>> list(part_sizes(40, 2))
+    [10, 8, 6, 4, 3, 3, 2, 1, 1, 1, 1]
+    """
+    left = partitions
+    while left > 0:
+        size = min(-(-left // (2 * jobs)), PART_LINES // _FINE)
+        yield size
+        left -= size
+
+
+def over_file_parts(
+    function: Callable[..., Result],
+    files: Files,
+    jobs: int,
+    arguments: Callable[[_io.Part], tuple[Any, ...]],
+) -> Iterator[tuple[_io.Part, Result]]:
+    """Each part of the files (:func:`file_parts`) and ``function(*arguments(part))``, in
+    order, computed by ``jobs`` processes, started before the files are scanned for their
+    parts: the processes start while the files are scanned."""
+    with started_processes(jobs) as processes:
+        parts = file_parts(files.paths, jobs)
+        yield from zip(parts, processes.map(function, map(arguments, parts)))
 
 
 def count_part(engine: Counter, files: Files, part: _io.Part | None, chunk_size: int) -> BLEUStats:

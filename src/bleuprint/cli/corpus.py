@@ -30,9 +30,8 @@ from bleuprint._streaming import (
     Files,
     LineBlock,
     count_chunks,
-    file_parts,
-    in_processes,
     line_blocks,
+    over_file_parts,
 )
 from bleuprint.cli.progress import Progress, Update
 from bleuprint.compat import sacrebleu
@@ -223,9 +222,8 @@ def _counted_parts(
 ) -> Iterator[_Counted]:
     """Each part's counts, in order, counted by ``jobs`` processes; ``update`` is told each
     part's bytes as it comes."""
-    parts = file_parts(files.paths, jobs)
-    counting = ((engine, files, part, keep) for part in parts)
-    for part, counted in zip(parts, in_processes(_count_part, counting, jobs)):
+    counting = over_file_parts(_count_part, files, jobs, lambda part: (engine, files, part, keep))
+    for part, counted in counting:
         update(sum(end - start for start, end in part.byte_ranges))
         yield counted
 
