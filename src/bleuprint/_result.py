@@ -139,10 +139,22 @@ class BLEUResult:
         BLEU = 50.00 75.0/33.3 (BP = 1.000 ratio = 1.000 hyp_len = 4 ref_len = 4)
         """
         percents = self._percent_precisions()
-        precisions = "/".join(f"{percent:.1f}" for percent in percents)
+        return f"BLEU = {self._percent_score(percents):.{width}f} {self._details(percents)}"
+
+    def format_details(self) -> str:
+        """What follows the score in :meth:`format`: the precisions, brevity penalty, ratio
+        and lengths (sacreBLEU's ``verbose_score``).
+
+        >>> from bleuprint import BLEUScore
+        >>> BLEUScore.canonical(max_n=2).sentence_score("a b c", ["a b d"]).format_details()
+        '66.7/50.0 (BP = 1.000 ratio = 1.000 hyp_len = 3 ref_len = 3)'
+        """
+        return self._details(self._percent_precisions())
+
+    def _details(self, percent_precisions: list[float]) -> str:
+        precisions = "/".join(f"{percent:.1f}" for percent in percent_precisions)
         return (
-            f"BLEU = {self._percent_score(percents):.{width}f} {precisions} "
-            f"(BP = {self.brevity_penalty:.3f} ratio = {self.ratio:.3f} "
+            f"{precisions} (BP = {self.brevity_penalty:.3f} ratio = {self.ratio:.3f} "
             f"hyp_len = {_length(self.hypothesis_length)} "
             f"ref_len = {_length(self.reference_length)})"
         )

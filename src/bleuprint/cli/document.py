@@ -169,7 +169,7 @@ def score_fields(
         fields.update(
             confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}"
         )
-    fields["verbose_score"] = verbose(result)
+    fields["verbose_score"] = result.format_details()
     if signature is not None:
         fields.update(_signature_fields(signature))
     if test is not None:
@@ -218,12 +218,6 @@ def _worked_out(result: BLEUResult, tested: Mapping[str, object]) -> str | None:
     # sacreBLEU's order: nrefs, then the test's fields, then the configuration.
     nrefs, _, configuration = signature.partition("|")
     return "|".join([nrefs, *(f"{key}:{value}" for key, value in tested.items()), configuration])
-
-
-def verbose(result: BLEUResult) -> str:
-    """The details that follow the score in the result's one-line form (sacreBLEU's
-    ``verbose_score``)."""
-    return result.format().split(" ", 3)[3]
 
 
 @attrs.frozen

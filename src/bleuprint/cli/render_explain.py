@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bleuprint.cli.document import ScoreFormat, document, score_fields, verbose
+from bleuprint.cli.document import ScoreFormat, document, score_fields
 from bleuprint.cli.systems import SystemScore
 from bleuprint.explain import NgramCount, OrderExplanation, SegmentExplanation
 
@@ -62,7 +62,7 @@ def _as_text(item: SegmentExplanation, paint: _Painter, printed: ScoreFormat) ->
         f"  reference {number:<2} {' '.join(tokens)}"
         for number, tokens in enumerate(item.reference_tokens, start=1)
     ]
-    lines.append(f"  BLEU = {printed(item.result.score)} {verbose(item.result)}")
+    lines.append(f"  BLEU = {printed(item.result.score)} {item.result.format_details()}")
     for order, precision in zip(item.orders, item.result.precisions):
         lines.append(
             f"  {order.n}-grams: {order.matches}/{order.total} matched{_smoothed(order, precision)}"

@@ -26,7 +26,6 @@ from bleuprint.cli.document import (
     document,
     sacrebleu_signature,
     score_fields,
-    verbose,
 )
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
@@ -174,7 +173,7 @@ def _text_lines(
         interval = _interval(test, printed)
         score = printed(result.score) + (f" ({interval})" if interval else "")
         named = sacrebleu_signature(result, tested) if sacrebleus else None
-        lines.append(f"BLEU|{named or result.signature} = {score} {verbose(result)}\n")
+        lines.append(f"BLEU|{named or result.signature} = {score} {result.format_details()}\n")
     if signature_line and results:
         lines.append(_signature_line(printed, results[-1]))
     return "".join(lines)
