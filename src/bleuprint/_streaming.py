@@ -365,8 +365,8 @@ def over_file_parts(
     arguments: Callable[[_io.Part], tuple[Any, ...]],
 ) -> Iterator[tuple[_io.Part, Result]]:
     """Each part of the files (:func:`file_parts`) and ``function(*arguments(part))``, in
-    order, computed by ``jobs`` processes, started before the files are scanned for their
-    parts: the processes start while the files are scanned."""
+    order, computed by ``jobs`` processes, forked before the files are scanned for their
+    parts so that they start up meanwhile."""
     with started_processes(jobs) as processes:
         parts = file_parts(files.paths, jobs)
         yield from zip(parts, processes.map(function, map(arguments, parts)))
