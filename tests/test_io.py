@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
+import mmap
 import re
 import sys
 from pathlib import Path
@@ -181,22 +183,30 @@ _LINE = st.text(st.characters(blacklist_characters="\n", blacklist_categories=["
 
 
 @given(
-    st.lists(_LINE, min_size=1, max_size=30),
-    st.sampled_from(["", "\n"]),
-    st.integers(1, 8),
-    st.integers(1, 32),
+    lines=st.lists(_LINE, min_size=1, max_size=30),
+    end=st.sampled_from(["", "\n"]),
+    size=st.integers(1, 8),
+    read=st.integers(1, 32),
+    mapped=st.booleans(),
 )
 def test_files_read_together_give_their_lines_in_blocks(
-    tmp_path_factory: pytest.TempPathFactory, lines: list[str], end: str, size: int, read: int
+    tmp_path_factory: pytest.TempPathFactory,
+    *,
+    lines: list[str],
+    end: str,
+    size: int,
+    read: int,
+    mapped: bool,
 ) -> None:
-    # (read: the bytes of each read, small here, so that lines and groups of lines span reads)
+    # (read: the bytes of each read, small here, so that lines and groups of lines span reads;
+    # mapped: plain files are read through a memory map, streams block by block)
     folder = tmp_path_factory.mktemp("aligned")
     if not end and not lines[-1]:  # (a file that ends in \n: its last line is not empty)
         return
     paths = [folder / "a.txt", folder / "b.txt"]
     paths[0].write_text("\n".join(lines) + end, encoding="utf-8", newline="")
     paths[1].write_text("\n".join(reversed(lines)) + "\n", encoding="utf-8", newline="")
-    with mock.patch.object(_io, "_BLOCK", read):
+    with mock.patch.object(_io, "_BLOCK", read), _mapped_or_not(mapped):
         read_blocks = list(_io.read_aligned_blocks([str(path) for path in paths], size))
     blocks = [[block.decode("utf-8") for block in chunk] for _, chunk in read_blocks]
     counts = [len(block[0].split("\n")) for block in blocks]
@@ -225,9 +235,43 @@ def test_files_read_together_across_read_blocks(tmp_path: Path) -> None:
         _io.decoded(chunks[-1][1], "b.txt", first_line)
 
 
-def test_files_read_together_must_have_as_many_lines(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mapped", [True, False], ids=["mapped", "read"])
+@pytest.mark.parametrize("last", ["\n", ""], ids=["newline", "no newline"])
+def test_files_read_together_must_have_as_many_lines(
+    tmp_path: Path, mapped: bool, last: str
+) -> None:
+    # (blocks of 3 bytes: the longer file is counted to its end from a later block)
     (tmp_path / "a.txt").write_text("a\n" * 5, encoding="utf-8")
-    (tmp_path / "b.txt").write_text("b\n" * 7, encoding="utf-8")
+    (tmp_path / "b.txt").write_text("b\n" * 6 + "b" + last, encoding="utf-8")
     paths = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
-    with pytest.raises(InputError, match=r"a\.txt has 5 lines but .*b\.txt has 7: every file"):
+    with (
+        pytest.raises(InputError, match=r"a\.txt has 5 lines but .*b\.txt has 7: every file"),
+        mock.patch.object(_io, "_BLOCK", 3),
+        _mapped_or_not(mapped),
+    ):
         list(_io.read_aligned_blocks(paths, 2))
+
+
+def _mapped_or_not(mapped: bool) -> contextlib.AbstractContextManager[object]:
+    """Plain files read through a memory map (as they are), or block by block as streams are."""
+    return contextlib.nullcontext() if mapped else mock.patch.object(_io, "_mapped", lambda _: None)
+
+
+def test_mapped_files_are_read_in_bounded_memory(tmp_path: Path) -> None:
+    # The pages behind the lines taken are let go of: the process's own pages of the file stay
+    # a block or two, however long it is (a block here: 4 pages).
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"".join(b"%07d\n" % number for number in range(20_000)))
+    pages = mmap.PAGESIZE
+    with (
+        mock.patch.object(_io, "_BLOCK", 4 * pages),
+        mock.patch.object(_io, "_released", wraps=_io._released) as released,
+    ):
+        taken = sum(size for size, _ in _io.read_aligned_blocks([str(path)], 100))
+    assert taken == 20_000
+    let_go = [call.args[1:] for call in released.call_args_list]
+    assert let_go[0][0] == 0
+    # (each from the page where the last ended: page by page, nothing let go of twice)
+    ends = [stop - stop % pages for _, stop in let_go]
+    assert [start for start, _ in let_go[1:]] == ends[:-1]
+    assert let_go[-1][1] > 160_000 - 2 * 4 * pages

@@ -26,7 +26,11 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import io
 import itertools
+import mmap
+import os
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -100,18 +104,19 @@ def read_aligned_blocks(
     names = [display_name(path) if sacrebleu_names else path for path in paths]
     ranges = byte_ranges or [None] * len(paths)
     with contextlib.ExitStack() as opened:
-        streams: list[Iterator[bytes | memoryview]] = [
-            _read(
-                opened.enter_context(open_binary(path, sacrebleu_names=sacrebleu_names)),
-                name,
+        held = [
+            _held_lines(
+                opened,
+                path,
                 byte_range,
-                progress,
+                group=lines,
+                name=name,
+                encoding=encoding,
+                progress=progress,
+                sacrebleu_names=sacrebleu_names,
             )
             for path, name, byte_range in zip(paths, names, ranges)
         ]
-        if encoding != "utf-8":
-            streams = [transcoded(stream, encoding, name) for stream, name in zip(streams, names)]
-        held = [_Lines(stream, lines) for stream in streams]
         number = first_line
         while True:
             for stream in held:
@@ -126,6 +131,31 @@ def read_aligned_blocks(
                 return
             yield size, [stream.take(size) for stream in held]
             number += size
+
+
+def _held_lines(
+    opened: contextlib.ExitStack,
+    path: str,
+    byte_range: tuple[int, int] | None,
+    *,
+    group: int,
+    name: str,
+    encoding: str,
+    progress: Callable[[int], object] | None,
+    sacrebleu_names: bool,
+) -> _Lines:
+    """The lines of the file at ``path`` (see :func:`read_aligned_blocks`), opened in
+    ``opened``: mapped into memory where it is a plain file in UTF-8, else read block by block."""
+    handle = opened.enter_context(open_binary(path, sacrebleu_names=sacrebleu_names))
+    mapped = _mapped(handle) if encoding == "utf-8" else None
+    if mapped is not None:
+        opened.enter_context(mapped)
+        start, end = byte_range or (0, len(mapped))
+        return _MappedLines(mapped, (start, min(end, len(mapped))), group, progress)
+    blocks: Iterator[bytes | memoryview] = _read(handle, name, byte_range, progress)
+    if encoding != "utf-8":
+        blocks = transcoded(blocks, encoding, name)
+    return _ReadLines(blocks, group)
 
 
 def transcoded(blocks: Iterable[bytes | memoryview], encoding: str, name: str) -> Iterator[bytes]:
@@ -180,74 +210,209 @@ def newline_count(data: bytes | bytearray | memoryview) -> int:
 
 
 class _Lines:
-    """The lines of a file's bytes, held until they are taken a number at a time.
-
-    The blocks of bytes it reads may be views of one buffer that the next read overwrites:
-    each is copied as it comes. A process that sets glibc's ``MALLOC_TRIM_THRESHOLD_`` (a Dask
-    worker does) maps fresh memory for every large allocation, page by page: a new bytes object
-    for every block, and an array of line ends as large, cost a worker a third as much time
-    again as the counting.
+    """The lines of a file's bytes, held until they are taken a number at a time: the bytes
+    are held in ``held``, from offset ``start`` to ``stop`` (see the two kinds below).
 
     Lines are taken in whole groups of ``group`` where they can be: each block is scanned for
     newlines once, as it comes, noting where each group ends, so that taking groups scans no
     byte again."""
 
-    def __init__(self, blocks: Iterator[bytes | memoryview], group: int) -> None:
-        self.blocks, self.group = blocks, group
-        self.held, self.newlines, self.ended = bytearray(), 0, False
+    held: bytearray | mmap.mmap
+
+    def __init__(self, group: int) -> None:
+        self.group, self.start, self.stop = group, 0, 0
+        self.newlines, self.ended = 0, False
         self.group_ends: list[int] = []
         """The offset in ``held`` just after the last newline of each whole group."""
 
     @property
     def lines(self) -> int:
         """The whole lines held: a last line without ``\\n`` counts once the file ended."""
-        return self.newlines + (self.ended and bytes(self.held[-1:]) not in (b"", b"\n"))
+        last_open = self.ended and self.stop > self.start and self.held[self.stop - 1] != 10
+        return self.newlines + last_open
 
     def fill(self) -> None:
         """Read until a group of lines is held, or the file ends."""
         while self.newlines < self.group and not self.ended:
-            block = next(self.blocks, None)
-            if block is None:
-                self.ended = True
-            else:
-                self._scan(block, len(self.held))
-                self.held += block
+            self.ended = not self._read()
 
     def take(self, lines: int) -> bytes:
         """The next ``lines`` lines (at most those held), separated by ``\\n``."""
         if lines > self.newlines:  # the last line, without a \n
-            data, self.held, self.newlines, self.group_ends = bytes(self.held), bytearray(), 0, []
+            data = self._bytes(self.stop)
+            self.newlines, self.group_ends = 0, []
+            self._drop(self.stop)
             return data
         groups, rest = divmod(lines, self.group)
         if rest:  # (only where a file ends: rare enough to scan what is held again)
-            after = kernel.line_ends(self.held, lines, lines - 1)[1][0]
+            with self._view(self.start, self.stop) as held:
+                after = self.start + kernel.line_ends(held, lines, lines - 1)[1][0]
         else:
             after = self.group_ends[groups - 1]
-        with memoryview(self.held) as held:
-            data = bytes(held[: after - 1])
-        del self.held[:after]
+        data = self._bytes(after - 1)
+        shift = self._drop(after)
         if rest:
             self.newlines, self.group_ends = 0, []
-            self._scan(self.held, 0)
+            self._scan(self.start)
         else:
             self.newlines -= lines
-            self.group_ends = [end - after for end in self.group_ends[groups:]]
+            self.group_ends = [end - shift for end in self.group_ends[groups:]]
         return data
 
-    def _scan(self, data: bytes | bytearray | memoryview, offset: int) -> None:
-        """Count the newlines of ``data``, which follows what is held from ``offset`` on, and
-        note where the groups that end in it end."""
+    def _scan(self, offset: int) -> None:
+        """Count the newlines held from ``offset`` to ``stop``, which follow those counted, and
+        note where the groups that end there end."""
         first = (self.group - 1 - self.newlines) % self.group  # its newline that ends a group
-        found, ends = kernel.line_ends(data, self.group, first)
+        with self._view(offset, self.stop) as data:
+            found, ends = kernel.line_ends(data, self.group, first)
         self.group_ends.extend(offset + end for end in ends)
         self.newlines += found
 
+    def _view(self, start: int, stop: int) -> memoryview:
+        with memoryview(self.held) as held:
+            return held[start:stop]
+
+    def _bytes(self, stop: int) -> bytes:
+        """What is held from ``start`` to ``stop``, as bytes."""
+        with self._view(self.start, stop) as data:
+            return bytes(data)
+
+    def _read(self) -> bool:
+        """Hold the next block of the file and scan it; ``False`` at its end."""
+        raise NotImplementedError
+
+    def _drop(self, offset: int) -> int:
+        """Let go of what is held before ``offset``: by how much offsets in ``held`` move."""
+        raise NotImplementedError
+
+    def _unread(self) -> Iterator[bytes | memoryview]:
+        """The blocks of the file not read yet."""
+        raise NotImplementedError
+
     def rest(self) -> int:
         """The lines held and those left in the file, read to its end and counted."""
-        newlines, last = self.newlines, bytes(self.held[-1:])
-        for block in self.blocks:
-            newlines, last = newlines + newline_count(block), bytes(block[-1:])
-        return newlines + (last not in (b"", b"\n"))
+        newlines, last = self.newlines, self.held[self.stop - 1] if self.stop > self.start else 10
+        for block in self._unread():
+            if len(block):
+                newlines, last = newlines + newline_count(block), block[-1]
+        return newlines + (last != 10)
+
+
+class _ReadLines(_Lines):
+    """Lines read from a stream (standard input, a gzip file, a transcoded file), block by
+    block, each block copied as it comes: the blocks may be views of one buffer that the next
+    read overwrites. A process that sets glibc's ``MALLOC_TRIM_THRESHOLD_`` (a Dask worker
+    does) maps fresh memory for every large allocation, page by page: a new bytes object for
+    every block, and an array of line ends as large, cost a worker a third as much time again
+    as the counting."""
+
+    held: bytearray
+
+    def __init__(self, blocks: Iterator[bytes | memoryview], group: int) -> None:
+        super().__init__(group)
+        self.blocks, self.held = blocks, bytearray()
+
+    def _read(self) -> bool:
+        block = next(self.blocks, None)
+        if block is None:
+            return False
+        self.held += block
+        offset, self.stop = self.stop, len(self.held)
+        self._scan(offset)
+        return True
+
+    def _drop(self, offset: int) -> int:
+        del self.held[:offset]
+        self.stop -= offset
+        return offset
+
+    def _unread(self) -> Iterator[bytes | memoryview]:
+        return self.blocks
+
+
+class _MappedLines(_Lines):
+    """Lines of a plain file (of its byte range) read through a memory map: only the bytes
+    taken are copied, not every byte three times (read, held, taken); two thirds of the time
+    of reading a file went to those copies. The pages behind the lines taken are let go of, so
+    that the file's pages the process holds stay a block or so however large the file."""
+
+    held: mmap.mmap
+
+    def __init__(
+        self,
+        mapped: mmap.mmap,
+        byte_range: tuple[int, int],
+        group: int,
+        progress: Callable[[int], object] | None,
+    ) -> None:
+        super().__init__(group)
+        self.held, self.progress = mapped, progress
+        self.start = self.stop = byte_range[0]
+        self.end = byte_range[1]
+        self.released = self.start
+        """Where the pages not let go of yet start (see :func:`_released`)."""
+
+    def _read(self) -> bool:
+        if self.stop >= self.end:
+            return False
+        offset, self.stop = self.stop, min(self.stop + _BLOCK, self.end)
+        self._scan(offset)
+        if self.progress is not None:
+            self.progress(self.stop - offset)
+        return True
+
+    def _bytes(self, stop: int) -> bytes:
+        return self.held[self.start : stop]
+
+    def _drop(self, offset: int) -> int:
+        self.start = offset
+        self._release(offset)
+        return 0
+
+    def _release(self, offset: int) -> None:
+        """Let go of the pages before ``offset``, a block of them or more at a time."""
+        if offset - self.released >= _BLOCK:
+            self.released = _released(self.held, self.released, offset)
+
+    def _unread(self) -> Iterator[memoryview]:
+        return _mapped_blocks(self.held, self.stop, self.end, _BLOCK)
+
+
+def _released(mapped: mmap.mmap, start: int, stop: int) -> int:
+    """Let go of the whole pages of ``mapped`` from the one ``start`` is in to ``stop``, and
+    return where the next page starts. Read through a map, a file's pages count as the
+    process's own memory until it lets go of them; the system keeps them as cached file data."""
+    start, stop = start - start % mmap.PAGESIZE, stop - stop % mmap.PAGESIZE
+    if stop > start:
+        mapped.madvise(mmap.MADV_DONTNEED, start, stop - start)
+    return stop
+
+
+def _mapped_blocks(mapped: mmap.mmap, start: int, end: int, size: int) -> Iterator[memoryview]:
+    """Views of the bytes of ``mapped`` from ``start`` to ``end``, ``size`` at a time, each let
+    go of once the next is asked for."""
+    with memoryview(mapped) as whole:
+        for offset in range(start, end, size):
+            stop = min(offset + size, end)
+            with whole[offset:stop] as block:
+                yield block
+            _released(mapped, offset, stop)
+
+
+def _mapped(handle: BinaryIO) -> mmap.mmap | None:
+    """A plain file (standard input too, where it is one) mapped into memory for reading from
+    its start; ``None`` for any other (a pipe, a terminal, an empty file, a file system that
+    cannot map it). A file cut short while it is read ends the process (SIGBUS): it cannot be
+    read to a right score anyway."""
+    if type(handle) is not io.BufferedReader or not hasattr(mmap, "MADV_DONTNEED"):
+        return None  # (without madvise, as on Windows, a map's pages would pile up)
+    try:
+        status = os.fstat(handle.fileno())
+        if not stat.S_ISREG(status.st_mode) or not status.st_size or handle.tell():
+            return None
+        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        return None
 
 
 def _read(
@@ -287,7 +452,9 @@ def _line_count(blocks: Iterable[bytes | memoryview]) -> int:
 
 
 def _byte_blocks(path: str) -> Iterator[memoryview]:
-    """The bytes of the plain file at ``path``, a block at a time (:func:`_blocks`)."""
+    """The bytes of the plain file at ``path``, a block at a time (:func:`_blocks`): read into
+    a buffer small enough to stay in the core's cache, which scans faster than a memory map
+    (twice as fast, counting the lines of two files of 120 MB)."""
     with open_binary(path) as handle:
         yield from _blocks(handle, None, LineLayout.BLOCK)
 
