@@ -332,9 +332,9 @@ class _ReadLines(_Lines):
 
 class _MappedLines(_Lines):
     """Lines of a plain file (of its byte range) read through a memory map: only the bytes
-    taken are copied, not every byte three times (read, held, taken); two thirds of the time
-    of reading a file went to those copies. The pages behind the lines taken are let go of, so
-    that the file's pages the process holds stay a block or so however large the file."""
+    taken are copied, not every byte three times (read, held, taken), which took most of the
+    time of reading a file. The pages behind the lines taken are let go of, so that the file's
+    pages the process holds stay a block or so however large the file."""
 
     held: mmap.mmap
 
