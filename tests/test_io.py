@@ -9,6 +9,7 @@ import mmap
 import re
 import sys
 from pathlib import Path
+from typing import BinaryIO
 from unittest import mock
 
 import pytest
@@ -253,8 +254,18 @@ def test_files_read_together_must_have_as_many_lines(
 
 
 def _mapped_or_not(mapped: bool) -> contextlib.AbstractContextManager[object]:
-    """Plain files read through a memory map (as they are), or block by block as streams are."""
-    return contextlib.nullcontext() if mapped else mock.patch.object(_io, "_mapped", lambda _: None)
+    """Plain files read through a memory map (as they are: checked), or block by block as
+    streams are."""
+    if not mapped:
+        return mock.patch.object(_io, "_mapped", lambda _: None)
+    mapping = _io._mapped
+
+    def surely_mapped(handle: BinaryIO) -> mmap.mmap | None:
+        mapped = mapping(handle)
+        assert mapped is not None, "a plain file is read through a memory map"
+        return mapped
+
+    return mock.patch.object(_io, "_mapped", surely_mapped)
 
 
 def test_mapped_files_are_read_in_bounded_memory(tmp_path: Path) -> None:
