@@ -762,6 +762,30 @@ def test_jobs_change_nothing_but_the_processes(tmp_path: Path, options: tuple[st
     assert succeed(command, "-r", "ref.txt", *rest, "--jobs", "3", cwd=tmp_path) == one
 
 
+@pytest.mark.parametrize(
+    ("tokenized", "every", "warned"),
+    [
+        (100, 300, True),  # spread over every part: no part holds the warning's number
+        (99, 300, False),
+        (100, 1, True),  # all in the first part
+    ],
+)
+def test_jobs_warn_of_tokenized_lines_in_every_part(
+    tmp_path: Path, tokenized: int, every: int, warned: bool
+) -> None:
+    # 30,000 lines, counted by two processes in parts of 1,024 lines or more: each part
+    # counts its tokenized lines only until they and those of the parts counted before make
+    # the warning's number; the parts' sum makes it exactly where the lines do.
+    hypotheses = [f"line {n} ends here." for n in range(30_000)]
+    for n in range(tokenized):
+        hypotheses[n * every] = f"line {n} ends here ."
+    (tmp_path / "hyp.txt").write_text("\n".join(hypotheses) + "\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("line 1 ends here.\n" * 30_000, encoding="utf-8")
+    completed = run("score", "-r", "ref.txt", "-i", "hyp.txt", "--jobs", "2", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == (_TOKENIZED.format(names="hyp.txt") if warned else "")
+
+
 def test_jobs_are_refused_with_dask(files: Path) -> None:
     fails(
         run("score", "-r", "ref.txt", "-i", "hyp.txt", "--dask", "local", "-j", "2", cwd=files),

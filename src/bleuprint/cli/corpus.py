@@ -125,14 +125,29 @@ def count_corpus(
     # A test of an engine that scores sums keeps each segment's sums compactly (a fifteenth of
     # the memory); sentence scores need the segments' statistics.
     compact = keep_segments and on_counted is None and engine.scoring.reads_only_sums
+    # Lines that end in " ." are looked for only until the warning's number is found, and
+    # not at all where no warning would be given.
+    looked_for = 0 if _may_warn_of_tokenized(engine, arguments) else TOKENIZED_LINES
     with progress.stage("reading and counting", total_bytes(paths), "bytes") as update:
         if arguments.jobs == 1 or not all(map(_splittable, paths)):
             keep = _keeping(keep_segments, compact)
-            counted = _count_part(engine, files, None, keep, on_counted=on_counted, update=update)
+            found = [looked_for] * len(names)
+            counted = _count_part(
+                engine, files, None, keep, found, on_counted=on_counted, update=update
+            )
         else:
             counted = _Counted.empty(engine, len(names), _keeping(keep_segments, compact))
             keep = _keeping(keep_segments or on_counted is not None, compact)
-            for part in _counted_parts(engine, files, arguments.jobs, keep, update):
+            # Each part is told the lines found by the parts counted before it is handed out.
+            parts = _counted_parts(
+                engine,
+                files,
+                arguments.jobs,
+                keep,
+                update=update,
+                found=lambda: [looked_for + count for count in counted.tokenized],
+            )
+            for part in parts:
                 if on_counted is not None:
                     for chunk in part.chunks[0]:
                         on_counted(chunk)  # (kept whole for it)
@@ -218,11 +233,20 @@ def _splittable(path: str) -> bool:
 
 
 def _counted_parts(
-    engine: BLEUScore, files: Files, jobs: int, keep: _Keeping | None, update: Update
+    engine: BLEUScore,
+    files: Files,
+    jobs: int,
+    keep: _Keeping | None,
+    *,
+    update: Update,
+    found: Callable[[], list[int]],
 ) -> Iterator[_Counted]:
     """Each part's counts, in order, counted by ``jobs`` processes; ``update`` is told each
-    part's bytes as it comes."""
-    counting = over_file_parts(_count_part, files, jobs, lambda part: (engine, files, part, keep))
+    part's bytes as it comes; ``found()`` says, as a part is handed out, how many tokenized
+    lines each system is known to have (see :func:`_count_part`)."""
+    counting = over_file_parts(
+        _count_part, files, jobs, lambda part: (engine, files, part, keep, found())
+    )
     for part, counted in counting:
         update(sum(end - start for start, end in part.byte_ranges))
         yield counted
@@ -233,13 +257,17 @@ def _count_part(
     files: Files,
     part: Part | None,
     keep: _Keeping | None,
+    found: Sequence[int],
     *,
     on_counted: Callable[[SegmentStats], object] | None = None,
     update: Update | None = None,
 ) -> _Counted:
     """The counts of the files (or of a ``part`` of them), read a chunk of lines at a time;
     each chunk's statistics kept as ``keep`` keeps them (if given), and the first system's
-    given to ``on_counted``; ``update`` is told the bytes read."""
+    given to ``on_counted``; ``update`` is told the bytes read. Each system's tokenized lines
+    are counted until they and the ``found`` ones elsewhere make the warning's number: the
+    sum over parts then makes it exactly where the files' lines do, and a part need not
+    search all its bytes (a slow search where few lines end so)."""
     counted = _Counted.empty(engine, files.systems, keep)
     for block in line_blocks(files, _CHUNK, part, update):
         if block.first_line == 1:
@@ -251,7 +279,8 @@ def _count_part(
                 counted.keep(index, stats)
             if on_counted is not None and index == 0:
                 on_counted(stats)
-            counted.tokenized[index] += tokenized_lines(block.data[index], counted.tokenized[index])
+            before = found[index] + counted.tokenized[index]
+            counted.tokenized[index] += tokenized_lines(block.data[index], before)
         counted.lines += block.lines
     return counted
 
@@ -358,11 +387,16 @@ def warn_if_tokenized(engine: BLEUScore, corpus: Corpus, arguments: argparse.Nam
 def _warn_if_tokenized(
     engine: BLEUScore, names: Sequence[str], arguments: argparse.Namespace
 ) -> None:
-    if arguments.quiet or arguments.force or not names:
-        return
-    if sacrebleu.tokenizer_name(engine.tokenizer) in {None, "none"}:
-        return
-    print(tokenized_warning(", ".join(names)), file=sys.stderr)
+    if names and _may_warn_of_tokenized(engine, arguments):
+        print(tokenized_warning(", ".join(names)), file=sys.stderr)
+
+
+def _may_warn_of_tokenized(engine: BLEUScore, arguments: argparse.Namespace) -> bool:
+    """Whether the warning is given at all: not with ``--quiet`` or ``--force``, nor where
+    the configuration does not tokenize as sacreBLEU does."""
+    if arguments.quiet or arguments.force:
+        return False
+    return sacrebleu.tokenizer_name(engine.tokenizer) not in {None, "none"}
 
 
 def looks_tokenized(system: Sequence[str]) -> bool:
