@@ -6,15 +6,26 @@ compute the configuration."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 
-from bleuprint import BLEUScore
-from bleuprint.cli.document import document, schema
+from bleuprint import BLEUScore, presets
+from bleuprint.cli import render_scores
+from bleuprint.cli.document import (
+    ScoreFormat,
+    document,
+    schema,
+    score_fields,
+    segment_fields,
+)
+from bleuprint.exceptions import InputError
 from tests.cli_helpers import run, sacrebleu_cli
 
 _REFERENCES = [
@@ -175,3 +186,34 @@ def test_a_document_writes_each_segment_on_a_line_and_keeps_their_text_as_given(
     lines = text.splitlines()
     assert '    {"segment": 2}' in lines
     assert any(line.startswith('    {"segment": 1, "tokens": ') for line in lines)
+
+
+_WORDS = st.sampled_from(["a", "b", "c", "d", "a.", "b,", "é"])
+_SEGMENTS = st.lists(_WORDS, max_size=8).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(sorted(presets.PRESETS)),
+    st.lists(st.tuples(_SEGMENTS, st.lists(_SEGMENTS, min_size=1, max_size=3)), min_size=1),
+    st.none() | st.integers(0, 4),
+)
+def test_segments_are_written_as_their_results(
+    preset: str, corpus: list[tuple[str, list[str]]], width: int | None
+) -> None:
+    # `score -sl` writes each segment from the columns of the sentence scores, not from a
+    # result object each: the same score object and line as the segment's own result gives,
+    # whatever the preset, the number of references (which may vary) and the score's digits.
+    hypotheses = [hypothesis for hypothesis, _ in corpus]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (NLTK's warning of orders without a match)
+        try:
+            scores = BLEUScore.preset(preset).sentence_scores(
+                hypotheses, [refs for _, refs in corpus]
+            )
+        except InputError:  # a definition that has no score here (Moses's, of no tokens)
+            assume(False)
+    printed = ScoreFormat(presets.get(preset), width)
+    assert segment_fields(scores, printed) == [score_fields(result, printed) for result in scores]
+    lines = render_scores._text_lines(list(scores), printed, signature_line=False)
+    assert render_scores._segment_lines(scores, printed) == lines

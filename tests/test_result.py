@@ -5,13 +5,14 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sacrebleu
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bleuprint import BLEUScore, BLEUStats, brevity
-from bleuprint._result import _as_percentage
+from bleuprint._result import _as_percentage, percentages
 
 
 def test_fields_by_hand() -> None:
@@ -83,3 +84,34 @@ def test_percentage_of_a_count_ratio_is_the_exact_scaled_fraction(
         assert found == expected
     else:  # beyond the general search's denominators: a fraction of the same float
         assert found == pytest.approx(100 * matches / total, rel=1e-15)
+
+
+_RATIOS = st.one_of(
+    st.tuples(st.integers(0, 10**8), st.integers(1, 10**8)).map(lambda pair: pair[0] / pair[1]),
+    st.integers(0, 40).map(lambda k: 1 / 2**k),  # sacreBLEU's smoothing of an order
+    st.floats(0, 1),
+)
+_TOTALS = st.one_of(st.integers(0, 2 * 10**7), st.floats(0, 100, allow_subnormal=False))
+# Most precisions are matches over the order's own total (beyond the search's denominators too)
+_OWN_TOTALS = (st.integers(1, 10**4) | st.integers(10**7 - 10, 2 * 10**7)).flatmap(
+    lambda total: st.tuples(
+        st.integers(0, total).map(lambda matches: matches / total), st.just(total)
+    )
+)
+_PAIRS = st.one_of(_OWN_TOTALS, st.tuples(_RATIOS, _TOTALS))
+
+
+@given(st.lists(st.lists(_PAIRS, min_size=2, max_size=2), min_size=1))
+def test_percentages_of_columns_are_those_of_each_number(
+    rows: list[list[tuple[float, float]]],
+) -> None:
+    # The columns' way (sentence scores written in bulk) gives every number the one at a time
+    # gives, whichever path the number takes; a row given fewer totals takes 0 for the rest.
+    precisions = np.array([[ratio for ratio, _ in row] for row in rows])
+    totals = np.array([[total for _, total in row] for row in rows])
+    assert percentages(precisions, totals) == [
+        [_as_percentage(ratio, total) for ratio, total in row] for row in rows
+    ]
+    assert percentages(precisions, totals[:, :1]) == [
+        [_as_percentage(row[0][0], row[0][1]), _as_percentage(row[1][0], 0)] for row in rows
+    ]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 
 from bleuprint._stats import BLEUStats
 from bleuprint._version import __version__
@@ -152,11 +155,12 @@ class BLEUResult:
         return self._details(self._percent_precisions())
 
     def _details(self, percent_precisions: list[float]) -> str:
-        precisions = "/".join(f"{percent:.1f}" for percent in percent_precisions)
-        return (
-            f"{precisions} (BP = {self.brevity_penalty:.3f} ratio = {self.ratio:.3f} "
-            f"hyp_len = {_length(self.hypothesis_length)} "
-            f"ref_len = {_length(self.reference_length)})"
+        return details_text(
+            percent_precisions,
+            self.brevity_penalty,
+            self.ratio,
+            self.hypothesis_length,
+            self.reference_length,
         )
 
     def __str__(self) -> str:
@@ -184,6 +188,48 @@ class BLEUResult:
         logs = sum(math.log(precision) for precision in leading)
         as_sacrebleu = self.brevity_penalty * math.exp(logs / len(leading))
         return as_sacrebleu if math.isclose(as_sacrebleu, percent, rel_tol=1e-12) else percent
+
+
+def details_text(
+    percent_precisions: Sequence[float],
+    brevity_penalty: float,
+    ratio: float,
+    hypothesis_length: float,
+    reference_length: float,
+) -> str:
+    """What follows the score in sacreBLEU's line (its ``verbose_score``): the precisions as
+    percentages (:func:`percentages`), the brevity penalty, the ratio and the lengths.
+
+    >>> details_text([66.66666666666667, 50.0], 1.0, 1.0, 3, 3)
+    '66.7/50.0 (BP = 1.000 ratio = 1.000 hyp_len = 3 ref_len = 3)'
+    """
+    precisions = "/".join(f"{percent:.1f}" for percent in percent_precisions)
+    return (
+        f"{precisions} (BP = {brevity_penalty:.3f} ratio = {ratio:.3f} "
+        f"hyp_len = {_length(hypothesis_length)} ref_len = {_length(reference_length)})"
+    )
+
+
+def percentages(precisions: npt.NDArray[Any], totals: npt.NDArray[Any]) -> list[list[float]]:
+    """:func:`_as_percentage` of each row of ``precisions`` with the row's ``totals`` (a row
+    of fewer totals takes 0 for the others), the usual case (matches over the order's total)
+    worked out on the arrays at once, with the same operations on the same floats; the others
+    one by one.
+
+    >>> percentages(np.array([[23 / 80, 0.0, 0.5]]), np.array([[80, 79]]))
+    [[28.75, 0.0, 50.0]]
+    """
+    given = totals[:, : precisions.shape[1]]
+    totals = np.zeros(precisions.shape)  # (as floats, padded with 0)
+    totals[:, : given.shape[1]] = given
+    whole = (totals > 0) & (totals <= _LARGEST_DENOMINATOR) & (totals == np.floor(totals))
+    divisors = np.where(whole, totals, 1.0)
+    matches = np.rint(precisions * divisors)
+    exact = whole & (matches / divisors == precisions)
+    rows: list[list[float]] = np.where(exact, 100 * matches / divisors, 0.0).tolist()
+    for row, order in zip(*np.nonzero(~exact & (precisions != 0))):
+        rows[row][order] = _as_percentage(float(precisions[row, order]), float(totals[row, order]))
+    return rows
 
 
 def _as_percentage(ratio: float, total: float) -> float:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
-from bleuprint._result import BLEUResult, Signature
+from bleuprint._result import BLEUResult, Signature, details_text, percentages
 from bleuprint._stats import BLEUStats
 from bleuprint.exceptions import StatisticsMismatchError, counted
 
@@ -422,3 +422,60 @@ _ROWS_OF = _SentenceResult.__dict__["_rows"].__set__
 _INDEX_OF = _SentenceResult.__dict__["_index"].__set__
 _STATS_OF = _SentenceResult.__dict__["_stats"].__set__
 _VALUES_OF = _SentenceResult.__dict__["_values"].__set__
+
+
+class SegmentDetails(NamedTuple):
+    """One segment's numbers as its :class:`~bleuprint.BLEUResult` gives them (``precisions``
+    as fractions, ``percentages`` as its line prints them), and its number of references."""
+
+    score: float
+    precisions: list[float]
+    percentages: list[float]
+    brevity_penalty: float
+    ratio: float
+    hypothesis_length: float
+    reference_length: float
+    matches: list[float]
+    totals: list[float]
+    references: int
+
+    def format_details(self) -> str:
+        """What follows the score in the segment's line: its result's
+        :meth:`~bleuprint.BLEUResult.format_details`."""
+        return details_text(
+            self.percentages,
+            self.brevity_penalty,
+            self.ratio,
+            self.hypothesis_length,
+            self.reference_length,
+        )
+
+
+def segment_details(scores: SentenceScores) -> list[SegmentDetails]:
+    """Each segment's numbers, read from the columns at once (the precisions as percentages
+    too): what a command writes for each segment, without a result object each, which would
+    take most of the time of writing them.
+
+    >>> from bleuprint import BLEUScore
+    >>> scores = BLEUScore.canonical(max_n=2).sentence_scores(["a b c"], [["a b d"]])
+    >>> details = segment_details(scores)[0]
+    >>> details.percentages, details.format_details() == scores[0].format_details()
+    ([66.66666666666667, 50.0], True)
+    """
+    stats = scores.stats
+    hypothesis, reference = stats.hypothesis_lengths, stats.reference_lengths
+    # (the division of the result's ratio, on the same floats; 0 where the reference length is)
+    ratios = np.divide(hypothesis, reference, out=np.zeros(len(scores)), where=reference != 0)
+    columns = zip(
+        scores.scores.tolist(),
+        scores.precisions.tolist(),
+        percentages(scores.precisions, stats.totals),
+        scores.brevity_penalties.tolist(),
+        ratios.tolist(),
+        hypothesis.tolist(),
+        reference.tolist(),
+        stats.matches.tolist(),
+        stats.totals.tolist(),
+        stats.reference_counts.tolist(),
+    )
+    return list(map(SegmentDetails._make, columns))

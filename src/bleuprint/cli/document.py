@@ -19,12 +19,13 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
 from bleuprint import presets
 from bleuprint._result import BLEUResult, Signature
+from bleuprint._segments import SentenceScores, segment_details
 from bleuprint.exceptions import ConfigurationError
 from bleuprint.presets import Preset
 
@@ -161,7 +162,8 @@ def score_fields(
     hyp_len ref_len counts totals
     """
     signature = sacrebleu_signature(result, tested)
-    fields: dict[str, Any] = {"name": "BLEU", "score": float(printed(result.score))}
+    own = _own_fields(result, printed)
+    fields: dict[str, Any] = {"name": "BLEU", "score": own.pop("score")}
     if signature is not None:
         fields["signature"] = signature
     if test is not None and test.mean is not None and test.ci is not None:
@@ -169,23 +171,76 @@ def score_fields(
         fields.update(
             confidence_mean=float(mean), confidence_var=float(ci), confidence=f"μ = {mean} ± {ci}"
         )
-    fields["verbose_score"] = result.format_details()
+    fields["verbose_score"] = own.pop("verbose_score")
     if signature is not None:
         fields.update(_signature_fields(signature))
     if test is not None:
         fields.update(
             p_value=test.p_value, mean=printed.scaled(test.mean), ci=printed.scaled(test.ci)
         )
-    fields.update(
-        precisions=[100 * precision for precision in result.precisions],
-        bp=result.brevity_penalty,
-        ratio=result.ratio,
-        hyp_len=result.hypothesis_length,
-        ref_len=result.reference_length,
-        counts=list(result.matches),
-        totals=list(result.totals),
-    )
+    fields.update(own)
     return fields
+
+
+def segment_fields(scores: SentenceScores, printed: ScoreFormat) -> list[dict[str, Any]]:
+    """:func:`score_fields` of each segment's result, without making the results (which took
+    most of the time of writing them): the fields of the first segment of each number of
+    references are made as any result's are, and each segment's own put into a copy of them
+    (keys keep their places).
+
+    >>> from bleuprint import BLEUScore, presets
+    >>> scores = BLEUScore.sacrebleu().sentence_scores(["a b c d", "a b"], [["a b c d"], ["b"]])
+    >>> rows = segment_fields(scores, ScoreFormat(presets.get("sacrebleu")))
+    >>> rows == [score_fields(result, ScoreFormat(presets.get("sacrebleu"))) for result in scores]
+    True
+    """
+    first_fields: dict[int, dict[str, Any]] = {}
+    rows = []
+    for index, details in enumerate(segment_details(scores)):
+        fields = first_fields.get(details.references)
+        if fields is None:
+            fields = first_fields[details.references] = score_fields(scores[index], printed)
+        rows.append({**fields, **_own_fields(details, printed)})
+    return rows
+
+
+class _Numbers(Protocol):
+    """What a score object's own fields are made of: a :class:`~bleuprint.BLEUResult`, or a
+    segment's :class:`~bleuprint._segments.SegmentDetails`."""
+
+    @property
+    def score(self) -> float: ...
+    @property
+    def precisions(self) -> Sequence[float]: ...
+    @property
+    def brevity_penalty(self) -> float: ...
+    @property
+    def ratio(self) -> float: ...
+    @property
+    def hypothesis_length(self) -> float: ...
+    @property
+    def reference_length(self) -> float: ...
+    @property
+    def matches(self) -> Sequence[float]: ...
+    @property
+    def totals(self) -> Sequence[float]: ...
+    def format_details(self) -> str: ...
+
+
+def _own_fields(numbers: _Numbers, printed: ScoreFormat) -> dict[str, Any]:
+    """The fields of a score object that are the result's own numbers (the others are the
+    configuration's, or a test's), in their order."""
+    return {
+        "score": float(printed(numbers.score)),
+        "verbose_score": numbers.format_details(),
+        "precisions": [100 * precision for precision in numbers.precisions],
+        "bp": numbers.brevity_penalty,
+        "ratio": numbers.ratio,
+        "hyp_len": numbers.hypothesis_length,
+        "ref_len": numbers.reference_length,
+        "counts": list(numbers.matches),
+        "totals": list(numbers.totals),
+    }
 
 
 @functools.lru_cache(maxsize=64)

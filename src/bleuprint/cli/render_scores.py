@@ -19,13 +19,14 @@ import attrs
 
 from bleuprint import presets
 from bleuprint._result import BLEUResult, Signature
-from bleuprint._segments import SentenceScores
+from bleuprint._segments import SentenceScores, segment_details
 from bleuprint.cli.document import (
     ScoreFormat,
     StreamedDocument,
     document,
     sacrebleu_signature,
     score_fields,
+    segment_fields,
 )
 from bleuprint.cli.significance import SIGNIFICANT, SignificanceTest
 from bleuprint.cli.systems import SystemScore
@@ -68,20 +69,19 @@ class SentenceOutput:
         self.written += len(scores)
         if self.arguments.score_only:
             return "".join(printed(score) + "\n" for score in scores.scores.tolist())
-        results = list(scores)
-        self.last = results[-1]
+        self.last = scores[-1]
         if self.arguments.format == "json":
             fields = [
-                {"segment": number, **score_fields(result, printed)}
-                for number, result in zip(numbers, results)
+                {"segment": number, **row}
+                for number, row in zip(numbers, segment_fields(scores, printed))
             ]
-            document = self._document(results[0].signature)  # (every segment's is the same)
+            document = self._document(scores[0].signature)  # (every segment's is the same)
             return (document.head() if first else "") + document.segments(fields, first=first)
         if self.arguments.format == "tsv":
-            header = _tsv_header(len(results[0].precisions), None, "segment") if first else ""
-            rows = [SystemScore(str(number), result) for number, result in zip(numbers, results)]
+            header = _tsv_header(len(scores[0].precisions), None, "segment") if first else ""
+            rows = [SystemScore(str(number), result) for number, result in zip(numbers, scores)]
             return header + "".join(_tsv_row(row, None, printed) for row in rows)
-        return _text_lines(results, printed, signature_line=False)
+        return _segment_lines(scores, printed)
 
     def end(self, corpus: BLEUResult) -> str:
         """The text after the last segment: the system's own score in JSON, bleuprint's
@@ -172,11 +172,33 @@ def _text_lines(
     for result in results:
         interval = _interval(test, printed)
         score = printed(result.score) + (f" ({interval})" if interval else "")
-        named = sacrebleu_signature(result, tested) if sacrebleus else None
-        lines.append(f"BLEU|{named or result.signature} = {score} {result.format_details()}\n")
+        named = _line_signature(result, sacrebleus, tested)
+        lines.append(f"BLEU|{named} = {score} {result.format_details()}\n")
     if signature_line and results:
         lines.append(_signature_line(printed, results[-1]))
     return "".join(lines)
+
+
+def _segment_lines(scores: SentenceScores, printed: ScoreFormat) -> str:
+    """:func:`_text_lines` of each segment's result (without bleuprint's signature line),
+    without making the results: the signature of the first segment of each number of
+    references is that of the others."""
+    sacrebleus, signatures = _sacrebleus(printed), dict[int, str]()
+    lines = []
+    for index, details in enumerate(segment_details(scores)):
+        named = signatures.get(details.references)
+        if named is None:
+            named = _line_signature(scores[index], sacrebleus, MappingProxyType({}))
+            signatures[details.references] = named
+        lines.append(f"BLEU|{named} = {printed(details.score)} {details.format_details()}\n")
+    return "".join(lines)
+
+
+def _line_signature(result: BLEUResult, sacrebleus: bool, tested: Mapping[str, object]) -> str:
+    """The signature of a result's line: sacreBLEU's under its presets (where it can compute
+    the configuration), else bleuprint's."""
+    named = sacrebleu_signature(result, tested) if sacrebleus else None
+    return named or str(result.signature)
 
 
 def _sacrebleus(printed: ScoreFormat) -> bool:
