@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
+import threading
 import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleuprint import BLEUScore, _io, brevity
-from bleuprint._streaming import PART_LINES, file_parts, in_processes, part_sizes
+from bleuprint import BLEUScore, _counting, _io, brevity
+from bleuprint._counting import handed_on
+from bleuprint._streaming import (
+    PART_LINES,
+    LineBlock,
+    count_files,
+    file_parts,
+    in_processes,
+    part_sizes,
+)
 from bleuprint.exceptions import ConfigurationError, InputError
 
 HYPOTHESES = ["the cat is here", "", "a dog", "the the the", "one two three four five"]
@@ -269,8 +280,10 @@ def test_memory_of_files_does_not_grow_with_the_corpus(
     # than megabytes let a small corpus show that memory does not grow past them.
     monkeypatch.setattr(_io, "_BLOCK", 1 << 16)
     monkeypatch.setattr(_io.LineLayout, "BLOCK", 1 << 16)
-    small = peak_memory_of_files(tmp_path, 4_000, jobs)
-    large = peak_memory_of_files(tmp_path, 40_000, jobs)
+    # (The small corpus is read in enough blocks to have as many counted at once as the
+    # counting threads ever hold: twice their number and one.)
+    small = peak_memory_of_files(tmp_path, 20_000, jobs)
+    large = peak_memory_of_files(tmp_path, 200_000, jobs)
     # Several jobs scan the files for their parts on threads, each holding a block: at once,
     # or one after the other, as the threads happen to run.
     scans = 2 * (1 << 16) if jobs > 1 else 0
@@ -282,3 +295,54 @@ def test_processes_start_only_for_more_than_one_call() -> None:
     assert list(in_processes(os.getpid, [()], jobs=4)) == [os.getpid()]
     pids = list(in_processes(os.getpid, [(), ()], jobs=4))
     assert os.getpid() not in pids
+
+
+def test_works_go_to_the_counting_threads_only_when_there_are_several(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A single work runs in this thread (a pool costs more than a small batch takes to count,
+    # and its module start-up time); several run on the pool's threads, results in order.
+    monkeypatch.setattr(_counting, "COUNTING_THREADS", 2)
+    assert list(handed_on([threading.get_ident])) == [threading.get_ident()]
+    works = [functools.partial(_numbered, number) for number in range(9)]
+    results = list(handed_on(works))
+    assert [number for number, _ in results] == list(range(9))
+    assert threading.get_ident() not in {thread for _, thread in results}
+    monkeypatch.setattr(_counting, "COUNTING_THREADS", 1)
+    assert {thread for _, thread in handed_on(works)} == {threading.get_ident()}
+
+
+def _numbered(number: int) -> tuple[int, int]:
+    return number, threading.get_ident()
+
+
+def test_file_blocks_are_counted_on_the_counting_threads_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A file of many blocks is read in this thread while the counting threads count the
+    # blocks read: the same statistics, exactly, as one thread's, and an error in a late
+    # block names its line.
+    monkeypatch.setattr(_io, "_BLOCK", 1 << 12)  # (blocks of 4 KiB: about 30 of them)
+    lines = [f"line {number} has {number % 7} words".encode() for number in range(1, 5001)]
+    references = write(tmp_path / "ref.txt", b"\n".join(lines))
+    hypotheses = write(tmp_path / "hyp.txt", b"\n".join(line[: len(line) - 2] for line in lines))
+    counted_in: set[int] = set()
+    counted = LineBlock.counted
+
+    def recorded(block: LineBlock, *arguments: Any) -> Any:
+        counted_in.add(threading.get_ident())
+        return counted(block, *arguments)
+
+    monkeypatch.setattr(LineBlock, "counted", recorded)
+    engine = BLEUScore(reference_length=brevity.Average())  # (float sums: order shows)
+    monkeypatch.setattr(_counting, "COUNTING_THREADS", 1)
+    alone = count_files(engine, hypotheses, [references], chunk_size=100)
+    assert counted_in == {threading.get_ident()}
+    counted_in.clear()
+    monkeypatch.setattr(_counting, "COUNTING_THREADS", 3)
+    assert count_files(engine, hypotheses, [references], chunk_size=100) == alone
+    assert len(counted_in) > 1 and threading.get_ident() not in counted_in
+    lines[4899] += b" \xff"
+    write(tmp_path / "hyp.txt", b"\n".join(lines))
+    with pytest.raises(InputError, match=r"hyp\.txt:4900: not valid UTF-8"):
+        count_files(engine, hypotheses, [references], chunk_size=100)

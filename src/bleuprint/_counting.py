@@ -12,7 +12,7 @@ one bleuprint ships does), the kernel counts, in chunks of ``CHUNK_SEGMENTS`` se
    the types itself, tokenizes the str objects, interns the tokens into a vocabulary of the
    chunk's own and finds, segment by segment and order by order, the hypothesis n-grams that
    a reference has too, with their counts, all without the GIL: with ``COUNTING_THREADS``
-   above 1, whole chunks run on worker threads (``_handed_on``, the one hand-off). Nearly all
+   above 1, whole chunks run on worker threads (``handed_on``, the one hand-off). Nearly all
    shared n-grams are found once on each side; those are only counted, the others listed.
 2. The texts of a user's tokenizer are tokenized in the calling thread, each distinct text
    once while it is kept (:class:`InternedTexts`: repeated lines cost one dictionary lookup),
@@ -258,28 +258,31 @@ class Counting:
             ).statistics
             for start, stop in _chunk_bounds(corpus.segments)
         ]
-        return SegmentStats.concatenate(_handed_on(chunks, several=len(chunks) > 1))
+        return SegmentStats.concatenate(handed_on(chunks))
 
 
 _Result = TypeVar("_Result")
 
 
-def _handed_on(works: Iterable[Callable[[], _Result]], several: bool) -> Iterator[_Result]:
+def handed_on(works: Iterable[Callable[[], _Result]]) -> Iterator[_Result]:
     """Each work's result, in order, as each is done.
 
-    Where there are ``several`` works and ``COUNTING_THREADS`` is above 1, worker threads do
-    them (the kernel counts without the GIL), a bounded number in flight, while this thread
-    makes the next ones (a user's tokenizer runs as a work is made); otherwise this thread
-    does them: handing a work to a pool costs more than a small batch takes to count."""
-    if not several or COUNTING_THREADS == 1:
-        for work in works:
+    Where there are several works and ``COUNTING_THREADS`` is above 1, worker threads do them
+    (the kernel counts without the GIL), a bounded number in flight, while this thread makes
+    the next ones (a user's tokenizer runs as a work is made; a file's next lines are read);
+    otherwise this thread does them: handing a single work to a pool costs more than a small
+    batch takes to count, and the pool's module costs start-up time."""
+    works = iter(works)
+    first = list(islice(works, 2))
+    if len(first) < 2 or COUNTING_THREADS == 1:
+        for work in chain(first, works):
             yield work()
         return
     from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415 - start-up time
 
     pending: deque[Future[_Result]] = deque()
     with ThreadPoolExecutor(max_workers=COUNTING_THREADS) as threads:
-        for work in works:
+        for work in chain(first, works):
             pending.append(threads.submit(work))
             if len(pending) > 2 * COUNTING_THREADS:  # works held at once: a bounded number
                 yield pending.popleft().result()
@@ -773,7 +776,7 @@ def _counted_chunks(
     references: Sequence[Sequence[Segment]],
 ) -> Iterator[SegmentStats]:
     """Every chunk's statistics, in order, counted as ``_prepared`` prepares them (on worker
-    threads where there are several chunks: ``_handed_on``); a chunk that was not plain is
+    threads where there are several chunks: ``handed_on``); a chunk that was not plain is
     counted segment by segment in this thread (``Counting._by_segment``), which also raises the
     right error for bad input."""
     # (the kernel takes lists and tuples: another sequence's slices may be of its own type)
@@ -790,8 +793,7 @@ def _counted_chunks(
     works = (
         functools.partial(_with_chunk, chunk, _prepared(parts, *chunk[1:])) for chunk in chunks
     )
-    several = len(hypotheses) > CHUNK_SEGMENTS
-    for (start, chunk_hypotheses, chunk_references), stats in _handed_on(works, several):
+    for (start, chunk_hypotheses, chunk_references), stats in handed_on(works):
         exact = None if stats is not None else exact_strings(chunk_hypotheses, chunk_references)
         # str subclasses: counted as their str values, as plain text
         plain = _prepared(parts, *exact)() if exact is not None else stats

@@ -11,15 +11,17 @@ This module knows the engine only as a :class:`Counter`: what it calls, and noth
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar
 
 import attrs
 
 from bleuprint import _io
+from bleuprint._counting import handed_on
 from bleuprint._result import BLEUResult
 from bleuprint._segments import SegmentStats
 from bleuprint._stats import BLEUStats
@@ -376,9 +378,40 @@ def count_part(engine: Counter, files: Files, part: _io.Part | None, chunk_size:
     """The summed statistics of the files' lines (of a ``part`` of them if given), read and
     counted at least ``chunk_size`` lines at a time."""
     total = engine.empty_stats()
-    for block in line_blocks(files, chunk_size, part):
-        total = engine.total(block.counted(engine), total)
+    blocks = line_blocks(files, chunk_size, part)
+    for _, stats in counted_blocks(blocks, lambda block: block.counted(engine)):
+        total = engine.total(stats, total)
     return total
+
+
+def counted_blocks(
+    blocks: Iterable[LineBlock], count: Callable[[LineBlock], Result]
+) -> Iterator[tuple[LineBlock, Result]]:
+    """Each block and ``count(block)``, in order, counted on the counting threads while the
+    next blocks are read (:func:`~bleuprint._counting.handed_on`: the kernel counts without
+    the GIL, so two cores read and count a file at once)."""
+    return handed_on(_works(blocks, count))
+
+
+def _works(
+    blocks: Iterable[LineBlock], count: Callable[[LineBlock], Result]
+) -> Iterator[Callable[[], tuple[LineBlock, Result]]]:
+    """A work for each block; a failure to read the next block (files of different lengths)
+    becomes the next work, raised in its turn: read ahead of the counting, it must not come
+    before an error of a line before it (bad UTF-8)."""
+    try:
+        for block in blocks:
+            yield functools.partial(_with_count, count, block)
+    except Exception as error:  # (raised in its turn, whatever it is)
+        yield functools.partial(_raised, error)
+
+
+def _with_count(count: Callable[[LineBlock], Result], block: LineBlock) -> tuple[LineBlock, Result]:
+    return block, count(block)
+
+
+def _raised(error: Exception) -> NoReturn:
+    raise error
 
 
 def line_blocks(

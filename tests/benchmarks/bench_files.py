@@ -7,7 +7,8 @@ Each run is one process tree, timed by ``os.wait4``: CPU (user + system, the tre
 peak resident memory (``ru_maxrss``: the largest process of the tree); each row gives the
 medians of ``--rounds`` runs, the commands taken in turn (and the largest peak), since a
 shared machine's speed drifts. bleuprint counts on one thread a process
-(``BLEUPRINT_THREADS=1``), so ``--jobs 2`` and 2 Dask workers use two cores::
+(``BLEUPRINT_THREADS=1``), so ``--jobs 2`` and 2 Dask workers use two cores, as does the row
+of ``score`` with two counting threads (the default on two cores)::
 
     python tests/benchmarks/bench_files.py --sizes 1000000 10000000 --sacrebleu-up-to 1000000
     python tests/benchmarks/bench_files.py --sizes 10000000 --significance 10   # tests' memory
@@ -106,6 +107,10 @@ def rows(size: int, hypotheses: str, references: str, options: argparse.Namespac
         (
             "bleuprint score --jobs 2",
             [bleuprint, "score", "-r", references, "-i", hypotheses, "--jobs", "2"],
+        ),
+        (
+            "bleuprint score, 2 counting threads",
+            ["env", "BLEUPRINT_THREADS=2", bleuprint, "score", "-r", references, "-i", hypotheses],
         ),
         ("bleuprint sacrebleu", [bleuprint, "sacrebleu", references, "-i", hypotheses]),
         ("corpus_score_files jobs=1", [python, "-c", API, hypotheses, references, "1"]),

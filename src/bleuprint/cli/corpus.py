@@ -30,6 +30,7 @@ from bleuprint._streaming import (
     Files,
     LineBlock,
     count_chunks,
+    counted_blocks,
     line_blocks,
     over_file_parts,
 )
@@ -262,18 +263,23 @@ def _count_part(
     on_counted: Callable[[SegmentStats], object] | None = None,
     update: Update | None = None,
 ) -> _Counted:
-    """The counts of the files (or of a ``part`` of them), read a chunk of lines at a time;
-    each chunk's statistics kept as ``keep`` keeps them (if given), and the first system's
+    """The counts of the files (or of a ``part`` of them), read a chunk of lines at a time
+    (counted on the counting threads while the next are read: :func:`counted_blocks`); each
+    chunk's statistics kept as ``keep`` keeps them (if given), and the first system's
     given to ``on_counted``; ``update`` is told the bytes read. Each system's tokenized lines
     are counted until they and the ``found`` ones elsewhere make the warning's number: the
     sum over parts then makes it exactly where the files' lines do, and a part need not
     search all its bytes (a slow search where few lines end so)."""
     counted = _Counted.empty(engine, files.systems, keep)
-    for block in line_blocks(files, _CHUNK, part, update):
+    systems = range(files.systems)
+
+    def count(block: LineBlock) -> list[SegmentStats]:
+        return [block.counted(engine, index) for index in systems]
+
+    for block, each in counted_blocks(line_blocks(files, _CHUNK, part, update), count):
         if block.first_line == 1:
             counted.first_lines = first_lines(block)
-        for index in range(files.systems):
-            stats = block.counted(engine, index)
+        for index, stats in zip(systems, each):
             counted.totals[index] = engine.total(stats, counted.totals[index])
             if keep is not None:
                 counted.keep(index, stats)

@@ -60,7 +60,7 @@ from bleuprint._resampling import (
     column_sums,
 )
 from bleuprint._result import Signature
-from bleuprint._streaming import Files, LineBlock, line_blocks
+from bleuprint._streaming import Files, LineBlock, counted_blocks, line_blocks
 from bleuprint.cli import sacrebleu_tables
 from bleuprint.cli.corpus import (
     TOKENIZED_LINES,
@@ -514,10 +514,13 @@ def _counted(  # noqa: PLR0917 - one caller
     )
     first: LineBlock | None = None
     lines = 0
-    for block in blocks:
-        for metric, kept in zip(metrics, rows):
-            for system in range(systems):
-                block_rows = metric.count(block, system)
+
+    def each_metric(block: LineBlock) -> list[list[Rows]]:
+        return [[metric.count(block, system) for system in range(systems)] for metric in metrics]
+
+    for block, metric_rows in counted_blocks(blocks, each_metric):  # (on the counting threads)
+        for each, kept in zip(metric_rows, rows):
+            for system, block_rows in enumerate(each):
                 if write is not None:
                     write(block_rows)
                 kept[system].append(block_rows if keep else block_rows.sum(0, keepdims=True))
