@@ -24,6 +24,7 @@ from bleuprint._streaming import (
     file_parts,
     in_processes,
     part_sizes,
+    started_processes,
 )
 from bleuprint.exceptions import ConfigurationError, InputError
 
@@ -346,3 +347,23 @@ def test_file_blocks_are_counted_on_the_counting_threads_in_order(
     write(tmp_path / "hyp.txt", b"\n".join(lines))
     with pytest.raises(InputError, match=r"hyp\.txt:4900: not valid UTF-8"):
         count_files(engine, hypotheses, [references], chunk_size=100)
+
+
+def _counting_threads() -> int:
+    return _counting.COUNTING_THREADS
+
+
+@pytest.mark.parametrize("variable", [None, "3"])
+def test_processes_share_the_cpus_unless_told_their_threads(
+    monkeypatch: pytest.MonkeyPatch, variable: str | None
+) -> None:
+    # Two processes of one CPU's worth of threads each would run twice as many threads as
+    # there are CPUs: unless BLEUPRINT_THREADS says how many, each counts on a half.
+    monkeypatch.setattr(_counting, "COUNTING_THREADS", 4)
+    if variable is None:
+        monkeypatch.delenv("BLEUPRINT_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("BLEUPRINT_THREADS", variable)
+    with started_processes(2) as processes:
+        threads = list(processes.map(_counting_threads, [(), ()]))
+    assert threads == ([2, 2] if variable is None else [4, 4])
