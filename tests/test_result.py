@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sacrebleu
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bleuprint import BLEUScore, BLEUStats, brevity
@@ -102,6 +102,7 @@ _PAIRS = st.one_of(_OWN_TOTALS, st.tuples(_RATIOS, _TOTALS))
 
 
 @given(st.lists(st.lists(_PAIRS, min_size=2, max_size=2), min_size=1))
+@example([[(5e-324, 1), (2.2250738585072014e-308, 0)]])  # (NLTK's floor; a subnormal)
 def test_percentages_of_columns_are_those_of_each_number(
     rows: list[list[tuple[float, float]]],
 ) -> None:

@@ -250,7 +250,7 @@ def _as_percentage(ratio: float, total: float) -> float:
         matches = round(ratio * whole_total)
         if matches / whole_total == ratio:
             return 100 * matches / whole_total
-    if 0 < ratio <= 1:
+    if 1 / _LARGEST_DENOMINATOR <= ratio <= 1:  # (1 / ratio of a subnormal is infinite)
         denominator = round(1 / ratio)
         if denominator <= _LARGEST_DENOMINATOR and 1 / denominator == ratio:
             return 100 / denominator
