@@ -173,7 +173,7 @@ def _text_lines(
         interval = _interval(test, printed)
         score = printed(result.score) + (f" ({interval})" if interval else "")
         named = _line_signature(result, sacrebleus, tested)
-        lines.append(f"BLEU|{named} = {score} {result.format_details()}\n")
+        lines.append(_line(named, score, result.format_details()))
     if signature_line and results:
         lines.append(_signature_line(printed, results[-1]))
     return "".join(lines)
@@ -190,8 +190,14 @@ def _segment_lines(scores: SentenceScores, printed: ScoreFormat) -> str:
         if named is None:
             named = _line_signature(scores[index], sacrebleus, MappingProxyType({}))
             signatures[details.references] = named
-        lines.append(f"BLEU|{named} = {printed(details.score)} {details.format_details()}\n")
+        lines.append(_line(named, printed(details.score), details.format_details()))
     return "".join(lines)
+
+
+def _line(signature: str, score: str, details: str) -> str:
+    """sacreBLEU's one-line form of a score: its signature, the score as printed, and what
+    follows it (:meth:`~bleuprint.BLEUResult.format_details`)."""
+    return f"BLEU|{signature} = {score} {details}\n"
 
 
 def _line_signature(result: BLEUResult, sacrebleus: bool, tested: Mapping[str, object]) -> str:
