@@ -25,6 +25,7 @@ from bleuprint.cli.document import (
     score_fields,
     segment_fields,
 )
+from bleuprint.cli.systems import SystemScore
 from bleuprint.exceptions import InputError
 from tests.cli_helpers import run, sacrebleu_cli
 
@@ -202,8 +203,9 @@ def test_segments_are_written_as_their_results(
     preset: str, corpus: list[tuple[str, list[str]]], width: int | None
 ) -> None:
     # `score -sl` writes each segment from the columns of the sentence scores, not from a
-    # result object each: the same score object and line as the segment's own result gives,
-    # whatever the preset, the number of references (which may vary) and the score's digits.
+    # result object each: the same score object, line and TSV row as the segment's own result
+    # gives, whatever the preset, the number of references (which may vary) and the score's
+    # digits.
     hypotheses = [hypothesis for hypothesis, _ in corpus]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (NLTK's warning of orders without a match)
@@ -217,3 +219,7 @@ def test_segments_are_written_as_their_results(
     assert segment_fields(scores, printed) == [score_fields(result, printed) for result in scores]
     lines = render_scores._text_lines(list(scores), printed, signature_line=False)
     assert render_scores._segment_lines(scores, printed) == lines
+    numbers = range(1, len(scores) + 1)
+    rows = [SystemScore(str(number), result) for number, result in zip(numbers, scores)]
+    tsv = "".join(render_scores._tsv_row(row, None, printed) for row in rows)
+    assert render_scores._tsv_segment_rows(numbers, scores, printed) == tsv

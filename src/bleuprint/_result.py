@@ -212,9 +212,9 @@ def details_text(
 
 def percentages(precisions: npt.NDArray[Any], totals: npt.NDArray[Any]) -> list[list[float]]:
     """:func:`_as_percentage` of each row of ``precisions`` with the row's ``totals`` (a row
-    of fewer totals takes 0 for the others), the usual case (matches over the order's total)
-    worked out on the arrays at once, with the same operations on the same floats; the others
-    one by one.
+    of fewer totals takes 0 for the others), the usual cases (matches over the order's total,
+    one over a whole number) worked out on the arrays at once, with the same operations on the
+    same floats; the others one by one.
 
     >>> percentages(np.array([[23 / 80, 0.0, 0.5]]), np.array([[80, 79]]))
     [[28.75, 0.0, 50.0]]
@@ -226,8 +226,14 @@ def percentages(precisions: npt.NDArray[Any], totals: npt.NDArray[Any]) -> list[
     divisors = np.where(whole, totals, 1.0)
     matches = np.rint(precisions * divisors)
     exact = whole & (matches / divisors == precisions)
-    rows: list[list[float]] = np.where(exact, 100 * matches / divisors, 0.0).tolist()
-    for row, order in zip(*np.nonzero(~exact & (precisions != 0))):
+    percent = np.where(exact, 100 * matches / divisors, 0.0)
+    # The next case, one over a whole number (a smoothed order without a match), as well.
+    rest = ~exact & (precisions != 0)
+    unit = rest & (precisions >= 1 / _LARGEST_DENOMINATOR) & (precisions <= 1)
+    denominators = np.rint(1 / np.where(unit, precisions, 1.0))
+    unit &= (denominators <= _LARGEST_DENOMINATOR) & (1 / denominators == precisions)
+    rows: list[list[float]] = np.where(unit, 100 / denominators, percent).tolist()
+    for row, order in zip(*np.nonzero(rest & ~unit)):
         rows[row][order] = _as_percentage(float(precisions[row, order]), float(totals[row, order]))
     return rows
 

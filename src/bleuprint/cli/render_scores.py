@@ -19,7 +19,7 @@ import attrs
 
 from bleuprint import presets
 from bleuprint._result import BLEUResult, Signature
-from bleuprint._segments import SentenceScores, segment_details
+from bleuprint._segments import SegmentDetails, SentenceScores, segment_details
 from bleuprint.cli.document import (
     ScoreFormat,
     StreamedDocument,
@@ -79,8 +79,7 @@ class SentenceOutput:
             return (document.head() if first else "") + document.segments(fields, first=first)
         if self.arguments.format == "tsv":
             header = _tsv_header(len(scores[0].precisions), None, "segment") if first else ""
-            rows = [SystemScore(str(number), result) for number, result in zip(numbers, scores)]
-            return header + "".join(_tsv_row(row, None, printed) for row in rows)
+            return header + _tsv_segment_rows(numbers, scores, printed)
         return _segment_lines(scores, printed)
 
     def end(self, corpus: BLEUResult) -> str:
@@ -274,10 +273,7 @@ def _tsv_header(max_n: int, test: SignificanceTest | None, first_column: str) ->
 
 def _tsv_row(score: SystemScore, test: SignificanceTest | None, printed: ScoreFormat) -> str:
     result = score.result
-    cells: list[object] = [score.name, printed(result.score)]
-    cells += [100 * precision for precision in result.precisions]
-    cells += [result.brevity_penalty, result.ratio]
-    cells += [result.hypothesis_length, result.reference_length]
+    cells: list[object] = [score.name, printed(result.score), *_tsv_numbers(result)]
     if test is not None:
         outcome = score.test
         if outcome is None:  # a row the test gives nothing for
@@ -285,6 +281,24 @@ def _tsv_row(score: SystemScore, test: SignificanceTest | None, printed: ScoreFo
         else:
             cells += [printed.scaled(outcome.mean), printed.scaled(outcome.ci), outcome.p_value]
     return "\t".join(_tsv_cell(cell) for cell in cells) + "\n"
+
+
+def _tsv_segment_rows(numbers: range, scores: SentenceScores, printed: ScoreFormat) -> str:
+    """:func:`_tsv_row` of each segment's result, numbered, without making the results."""
+    rows = zip(numbers, segment_details(scores))
+    return "".join(
+        "\t".join([str(number), printed(details.score), *_tsv_numbers(details)]) + "\n"
+        for number, details in rows
+    )
+
+
+def _tsv_numbers(numbers: BLEUResult | SegmentDetails) -> list[str]:
+    """The cells after a row's score: its numbers at full precision, the precisions as
+    percentages."""
+    cells = [100 * precision for precision in numbers.precisions]
+    cells += [numbers.brevity_penalty, numbers.ratio]
+    cells += [numbers.hypothesis_length, numbers.reference_length]
+    return list(map(repr, cells))
 
 
 def _tsv_cell(value: object) -> str:
