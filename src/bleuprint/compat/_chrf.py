@@ -28,6 +28,7 @@ import numpy as np
 from bleuprint import tokenizers
 from bleuprint._engine import BLEUScore
 from bleuprint._segments import SegmentStats
+from bleuprint._validators import as_tuple
 from bleuprint.exceptions import InputError, StatisticsMismatchError, counted
 from bleuprint.ngrams import Contiguous
 from bleuprint.typing import FloatArray, IntArray, Tokenizer
@@ -55,9 +56,9 @@ class ChrFStats:
     ((4, 2), 2, [1, 2])
     """
 
-    hypothesis: tuple[int, ...] = attrs.field(converter=tuple)
-    reference: tuple[int, ...] = attrs.field(converter=tuple)
-    matches: tuple[int, ...] = attrs.field(converter=tuple)
+    hypothesis: tuple[int, ...] = attrs.field(converter=as_tuple)
+    reference: tuple[int, ...] = attrs.field(converter=as_tuple)
+    matches: tuple[int, ...] = attrs.field(converter=as_tuple)
     segments: int = 1
     reference_counts: frozenset[int] = frozenset()
 

@@ -46,6 +46,7 @@ from bleuprint._segments import SegmentStats
 from bleuprint._signature import Part
 from bleuprint._stats import BLEUStats
 from bleuprint._validators import (
+    as_tuple,
     between,
     boolean,
     bounded_sum,
@@ -854,7 +855,7 @@ class NLTKChrFStats(ChrFStats):
     (1.0, 1.0)
     """
 
-    fscores: tuple[float, ...] = attrs.field(default=(), converter=tuple)
+    fscores: tuple[float, ...] = attrs.field(default=(), converter=as_tuple)
 
     def __add__(self, other: ChrFStats) -> NLTKChrFStats:
         if not isinstance(other, NLTKChrFStats):
