@@ -164,14 +164,14 @@ def non_empty_text(instance: object, attribute: attrs.Attribute[Any], value: obj
 # -- tuples of numbers -----------------------------------------------------------------------
 
 
+_Item = TypeVar("_Item")
+
+
 def as_tuple(values: Iterable[_Item]) -> tuple[_Item, ...]:
     """An attrs converter: the values as a tuple. (A function rather than ``tuple`` itself:
     attrs reads a converter's signature, and a built-in's costs the compile of ``tokenize``'s
     regular expressions when the class is made, a few milliseconds of start-up.)"""
     return tuple(values)
-
-
-_Item = TypeVar("_Item")
 
 
 def float_tuple(values: Any) -> Any:
