@@ -204,6 +204,32 @@ def test_blocks_of_utf8_are_decoded_as_python_decodes(kernel: ModuleType) -> Non
         )
 
 
+def _near(bases: list[int]) -> list[str]:
+    """Runs of 64 code points from each base (but surrogates), with a character of each other
+    UTF-8 width: characters a wrong decoding would take for one another."""
+    runs = (range(base, base + 64) for base in bases)
+    return [chr(c) for run in runs for c in run if not 0xD800 <= c < 0xE000] + ["a", "é", "😀"]
+
+
+_BASES = st.integers(0x800, 0xFFC0) | st.integers(0x80, 0x10FFC0)  # (most of three bytes)
+
+
+@both_kernels
+@given(st.lists(_BASES, min_size=1, max_size=3).map(_near), st.data())
+def test_blocks_of_utf8_are_the_characters_of_their_text(
+    kernel: ModuleType, alphabet: list[str], data: st.DataObject
+) -> None:
+    # Every character of runs of nearby ones (most of three bytes, as CJK's, so decoded in runs)
+    # against some of them, a token each: a character's bytes decoded as another's would match
+    # where its own do not.
+    hypothesis = "".join(data.draw(st.permutations(alphabet)))
+    reference = "".join(data.draw(st.lists(st.sampled_from(alphabet), unique=True)))
+    counted = kernel.count_texts(hypothesis.encode(), [reference.encode()], "char", None, False, 4)
+    assert as_lists(counted) == as_lists(
+        kernel.count_texts(hypothesis, [reference], "char", None, False, 4)
+    )
+
+
 @both_kernels
 def test_blocks_of_lines_are_checked(kernel: ModuleType) -> None:
     with pytest.raises(ValueError, match="reference block 1 has 3 lines, the hypotheses 2"):

@@ -2913,8 +2913,8 @@ static Py_ssize_t utf8_characters(const unsigned char *bytes, Py_ssize_t size, i
 }
 
 /* The characters of valid UTF-8 `bytes`, written at `to` as `kind` (each kind a loop of its
- * own: see char_at); a run of ASCII in a loop of its own, as half the bytes of the lines that
- * are not all ASCII are. */
+ * own: see char_at); a run of ASCII, as half the bytes of the lines that are not all ASCII
+ * are, and a run of characters of three bytes, as CJK text is, each in a loop of its own. */
 static ALWAYS_INLINE void utf8_decoded_as(const unsigned char *bytes, Py_ssize_t size, int kind,
                                           char *to)
 {
@@ -2926,10 +2926,13 @@ static ALWAYS_INLINE void utf8_decoded_as(const unsigned char *bytes, Py_ssize_t
                 PyUnicode_WRITE(kind, to, at, bytes[k]);
             continue;
         }
-        if (lead >= 0xE0 && lead < 0xF0) { /* (three bytes, as most CJK is: no table) */
-            PyUnicode_WRITE(kind, to, at++,
-                            (lead & 0x0F) << 12 | (bytes[k + 1] & 0x3F) << 6 | (bytes[k + 2] & 0x3F));
-            k += 3;
+        if (lead - 0xE0u < 0x10) { /* (three bytes, as most CJK is: a run in a loop of its own) */
+            do {
+                PyUnicode_WRITE(kind, to, at++,
+                                (bytes[k] & 0x0F) << 12 | (bytes[k + 1] & 0x3F) << 6 |
+                                    (bytes[k + 2] & 0x3F));
+                k += 3;
+            } while (k < size && bytes[k] - 0xE0u < 0x10);
             continue;
         }
         int more = UTF8_MORE[lead];
