@@ -173,8 +173,7 @@ def test_blocks_of_utf8_are_decoded_as_python_decodes(kernel: ModuleType) -> Non
     # narrow the second's), inside a run of such characters (as CJK text is), and cut short
     # at the end of a line; one character of two or three bytes, or a byte no character
     # starts with, after every length of a run of ASCII (read 16 bytes at a time), with more
-    # ASCII after it or none. Python's
-    # strict decoder says which are valid.
+    # ASCII after it or none. Python's strict decoder says which are valid.
     middle = "\u4e2d".encode()
     cases = [
         bytes([lead, second, third])
@@ -189,6 +188,15 @@ def test_blocks_of_utf8_are_decoded_as_python_decodes(kernel: ModuleType) -> Non
         for run in range(40)
         for other in ("\u00e9".encode(), middle, b"\x80", b"\xff")
         for after in (0, 1, 5, 12)
+    ]
+    # A byte of each kind in each place of a run of characters of three bytes (read five at a
+    # time where there is SSE2), the run long enough for more than one read, or cut short.
+    run = middle * 12
+    lines += [
+        run[:place] + bytes([byte]) + run[place + 1 : place + 1 + end]
+        for place in range(3, 36)
+        for byte in (0x20, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC3, 0xE0, 0xE1, 0xED, 0xEF, 0xF0, 0xFF)
+        for end in (3, 40)
     ]
     for line in lines:
         block = line + b"\n" + middle * 9
