@@ -2882,7 +2882,7 @@ static ALWAYS_INLINE int five_plain_threes(const unsigned char *bytes)
                   (char)(continuation), (char)(lead), (char)(continuation), (char)(continuation), \
                   (char)(lead), (char)(continuation), (char)(continuation), 0)
     const __m128i v = _mm_loadu_si128((const __m128i *)bytes);
-    /* a lead's top four bits 1110, a continuation's top two 10 (the 16th byte not read) */
+    /* a lead's top four bits 1110, a continuation's top two 10 (the 16th byte is not tested) */
     __m128i shaped = _mm_cmpeq_epi8(_mm_and_si128(v, LEADS_AND_CONTINUATIONS(0xF0, 0xC0)),
                                     LEADS_AND_CONTINUATIONS(0xE0, 0x80));
     /* and no lead E0 or ED (their second byte's range is narrower: plain_three's) */
