@@ -239,6 +239,27 @@ def test_blocks_of_utf8_are_the_characters_of_their_text(
 
 
 @both_kernels
+def test_runs_of_three_byte_characters_end_where_another_width_starts(kernel: ModuleType) -> None:
+    # Another character (of one, two or four bytes) or a run of ASCII (widened 16 at a time in
+    # a line of 2-byte characters) in each of the first places of a run of characters of three
+    # bytes (decoded five at a time where the processor allows): each character decoded is
+    # itself, a token each, against a reference of the same characters in another order.
+    run = [chr(0x4E00 + k) for k in range(24)]
+    others = ["a", "\u00e9", "\u07ff", "\U0001f600"]
+    others += ["".join(chr(ord("a") + k % 26) for k in range(size)) for size in (15, 16, 17, 33)]
+    for place in range(12):
+        for other in others:
+            hypothesis = "".join(run[:place]) + other + "".join(run[place:])
+            reference = hypothesis[::-1]
+            counted = kernel.count_texts(
+                hypothesis.encode(), [reference.encode()], "char", None, False, 4
+            )
+            assert as_lists(counted) == as_lists(
+                kernel.count_texts(hypothesis, [reference], "char", None, False, 4)
+            ), (place, other)
+
+
+@both_kernels
 def test_blocks_of_lines_are_checked(kernel: ModuleType) -> None:
     with pytest.raises(ValueError, match="reference block 1 has 3 lines, the hypotheses 2"):
         kernel.count_texts("a\nb", ["a\nb", "a\nb\nc"], "13a", str.split, False, 4)
