@@ -808,15 +808,43 @@ static ALWAYS_INLINE int narrowest(int kind, const void *chars, Py_ssize_t size)
     return all < 256 ? PyUnicode_1BYTE_KIND : all < 65536 ? PyUnicode_2BYTE_KIND : kind;
 }
 
+#if defined(__SSE2__) && defined(__x86_64__)
+/* The key of a token of 2-byte characters, of at most 8 of them, whose 16 bytes from `chars`
+ * on may be read: its kind and word from one load, where narrowest and a loop over its
+ * characters ended as randomly as the tokens' lengths. */
+static ALWAYS_INLINE void wide_short_key(const void *chars, Py_ssize_t size, Key *key)
+{
+    const __m128i lanes = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), zero = _mm_setzero_si128();
+    __m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)chars),
+                              _mm_cmpgt_epi16(_mm_set1_epi16((short)size), lanes));
+    __m128i high = _mm_and_si128(v, _mm_set1_epi16((short)0xFF00));
+    int to = 1 + (_mm_movemask_epi8(_mm_cmpeq_epi8(high, zero)) != 0xFFFF);
+    uint64_t narrow = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(v, v));
+    uint64_t wide = (uint64_t)_mm_cvtsi128_si64(v); /* (x86: its characters in byte order) */
+    key->size = size * to;
+    key->header = (uint64_t)key->size << 2 | (uint64_t)(to >> 1);
+    key->word = (to == 1 ? narrow : wide) | key->header << 56;
+}
+#endif
+
 /* The key of a token of `size` characters of `kind` at `chars`; 0 where memory ran out. */
 static ALWAYS_INLINE int token_key(Table *t, int kind, const void *chars, Py_ssize_t size,
                                    Key *key)
 {
+    key->narrowed = -1;
+    key->bytes = chars;
+#if defined(__SSE2__) && defined(__x86_64__)
+    if (kind == PyUnicode_2BYTE_KIND && size <= 8 && t->readable - (const char *)chars >= 16) {
+        wide_short_key(chars, size, key);
+        if (key->size <= SHORT_BYTES) {
+            key->hash = mixed(key->word);
+            return 1;
+        }
+    }
+#endif
     int to = narrowest(kind, chars, size);
     key->size = size * to;
     key->header = (uint64_t)key->size << 2 | (uint64_t)(to >> 1);
-    key->narrowed = -1;
-    key->bytes = chars;
     if (key->size <= SHORT_BYTES) {
         uint64_t word = 0;
         if (kind == PyUnicode_1BYTE_KIND) /* (wider characters by value: byte order differs) */
