@@ -2933,15 +2933,19 @@ static ALWAYS_INLINE int plain_three(const unsigned char *bytes, Py_ssize_t k, P
 }
 
 #if defined(__SSE2__)
-/* Whether the 15 bytes at `bytes` are five plain characters of three bytes (see plain_three),
- * read in one load of 16 (the caller has them): runs of CJK text checked five at a time. */
-static ALWAYS_INLINE int five_plain_threes(const unsigned char *bytes)
-{
+/* 16 bytes as five characters of three bytes would lay them out (a byte for their leads, one
+ * for their continuations, the 16th 0), and the bits of the leads in a movemask of them. */
 #define LEADS_AND_CONTINUATIONS(lead, continuation)                                             \
     _mm_setr_epi8((char)(lead), (char)(continuation), (char)(continuation), (char)(lead),        \
                   (char)(continuation), (char)(continuation), (char)(lead), (char)(continuation), \
                   (char)(continuation), (char)(lead), (char)(continuation), (char)(continuation), \
                   (char)(lead), (char)(continuation), (char)(continuation), 0)
+enum { FIVE_LEADS = 0x1249 };
+
+/* Whether the 15 bytes at `bytes` are five plain characters of three bytes (see plain_three),
+ * read in one load of 16 (the caller has them): runs of CJK text checked five at a time. */
+static ALWAYS_INLINE int five_plain_threes(const unsigned char *bytes)
+{
     const __m128i v = _mm_loadu_si128((const __m128i *)bytes);
     /* a lead's top four bits 1110, a continuation's top two 10 (the 16th byte is not tested) */
     __m128i shaped = _mm_cmpeq_epi8(_mm_and_si128(v, LEADS_AND_CONTINUATIONS(0xF0, 0xC0)),
@@ -2949,8 +2953,7 @@ static ALWAYS_INLINE int five_plain_threes(const unsigned char *bytes)
     /* and no lead E0 or ED (their second byte's range is narrower: plain_three's) */
     __m128i narrower = _mm_or_si128(_mm_cmpeq_epi8(v, LEADS_AND_CONTINUATIONS(0xE0, 0)),
                                     _mm_cmpeq_epi8(v, LEADS_AND_CONTINUATIONS(0xED, 0)));
-#undef LEADS_AND_CONTINUATIONS
-    return _mm_movemask_epi8(shaped) == 0xFFFF && (_mm_movemask_epi8(narrower) & 0x1249) == 0;
+    return _mm_movemask_epi8(shaped) == 0xFFFF && (_mm_movemask_epi8(narrower) & FIVE_LEADS) == 0;
 }
 #endif
 
@@ -3027,15 +3030,15 @@ static ALWAYS_INLINE void ascii_copied(const unsigned char *bytes, Py_ssize_t si
 __attribute__((target("ssse3"))) static Py_ssize_t threes_decoded(const unsigned char *bytes,
                                                                    Py_ssize_t size, Py_UCS2 *to)
 {
-    const __m128i leads = _mm_setr_epi8(-16, 0, 0, -16, 0, 0, -16, 0, 0, -16, 0, 0, -16, 0, 0, 0);
-    const __m128i three = _mm_setr_epi8(-32, 0, 0, -32, 0, 0, -32, 0, 0, -32, 0, 0, -32, 0, 0, 0);
+    const __m128i leads = LEADS_AND_CONTINUATIONS(0xF0, 0), three = LEADS_AND_CONTINUATIONS(0xE0, 0);
     /* each character's 16 bits: its last two bytes (second in the high byte), its lead */
     const __m128i last_two = _mm_setr_epi8(2, 1, 5, 4, 8, 7, 11, 10, 14, 13, -1, -1, -1, -1, -1, -1);
     const __m128i lead = _mm_setr_epi8(-1, 0, -1, 3, -1, 6, -1, 9, -1, 12, -1, -1, -1, -1, -1, -1);
     Py_ssize_t k = 0, at = 0;
     for (; k + 16 <= size; k += 15, at += 5) {
         __m128i v = _mm_loadu_si128((const __m128i *)(bytes + k));
-        if ((_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(v, leads), three)) & 0x1249) != 0x1249)
+        __m128i shaped = _mm_cmpeq_epi8(_mm_and_si128(v, leads), three);
+        if ((_mm_movemask_epi8(shaped) & FIVE_LEADS) != FIVE_LEADS)
             break;
         __m128i low = _mm_shuffle_epi8(v, last_two), high = _mm_shuffle_epi8(v, lead);
         __m128i code = _mm_or_si128(
