@@ -132,6 +132,31 @@ def test_main_and_import_leave_the_users_process_as_it_was() -> None:
     assert _blas_variables_after(code) == dict.fromkeys(BLAS_THREAD_VARIABLES)
 
 
+def _collector_while_writing(call: str, cwd: Path) -> list[list[bool]]:
+    """Whether Python's cyclic garbage collector was on, and objects frozen out of its passes,
+    when the command run by ``call`` in a fresh interpreter wrote its output."""
+    code = (
+        "import gc, json, sys\nimport bleuprint.cli.output as output\nseen = []\n"
+        "write = output.write_stdout\n"
+        "output.write_stdout = lambda text: seen.append("
+        "[gc.isenabled(), gc.get_freeze_count() > 0]) or write(text)\n"
+        "sys.argv = ['bleuprint', 'score', '-r', 'ref.txt', '-i', 'hyp.txt', '-b']\n"
+        f"from bleuprint.cli import command, main\nassert {call} == 0\n"
+        "print(json.dumps(seen), file=sys.stderr)"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=cwd
+    )
+    return list(json.loads(completed.stderr.splitlines()[-1]))
+
+
+def test_the_command_collects_garbage_once_started_but_not_its_start_up(tmp_path: Path) -> None:
+    # (it is off while the modules load: what they make is never garbage)
+    write_examples(tmp_path)
+    assert _collector_while_writing("command()", tmp_path) == [[True, True]]
+    assert _collector_while_writing("main()", tmp_path) == [[True, False]]  # as it was
+
+
 def test_looking_a_preset_up_imports_its_module_and_no_distributions_metadata() -> None:
     code = "from bleuprint import presets\nprint('nltk' in presets.PRESETS, presets.get('gleu'))"
     imported = _imported_by(code)
