@@ -471,13 +471,14 @@ def test_the_kernels_tokenize_every_wmt22_line_as_sacrebleu(
 
 # CPython keeps a str in the narrowest of three kinds (1, 2 or 4 bytes a character) that holds
 # its widest character, so one token is read from texts of every kind; the compiled kernel
-# keeps tokens of up to 7 bytes (in their own narrowest kind) in its table's slots, longer
+# keeps tokens of up to 15 bytes (in their own narrowest kind) in its table's slots, longer
 # ones apart. Characters at the kinds' edges, NUL (which pads short keys) and tokens that
 # are the same bytes in two kinds ("\x00\x01" and "\u0100").
 EDGE_CHARS = ["a", "\x00", "\x01", "\xe9", "\xff", "\u0100", "\u20ac", "\uffff"]
 EDGE_CHARS += ["\U00010000", "\U0001d11e"]
-EDGE_TOKEN = st.lists(st.sampled_from(EDGE_CHARS), min_size=1, max_size=10).map("".join)
+EDGE_TOKEN = st.lists(st.sampled_from(EDGE_CHARS), min_size=1, max_size=17).map("".join)
 WIDER = ["", " \u20ac", " \U0001d11e"]  # leaves a text's kind as it is, or widens it
+TAILS = [" " + "a" * 16, " " + "\u20ac" * 9]  # (16 bytes and more, in kinds 1 and 2)
 
 
 def widened(texts: list[str]) -> list[str]:
@@ -490,13 +491,14 @@ def widened(texts: list[str]) -> list[str]:
 @example(["\x00\x01 \u0100 \x00\x01\x00\x00 \u0100\x00 " + "\x00\x01" * 4 + " " + "\u0100" * 4])
 @example(["a a\x00 a\x00\x00 \x00a \x00 \x00\x00", "\xe9", "\xe9\u20ac", "\xe9 \u20ac"])
 @example(["aaaaaaa aaaaaaaa \u0100\u0100\u0100 \u0100\u0100\u0100\u0100 \U00010000\U00010000"])
+@example(["a" * 15 + " " + "a" * 16 + " " + "\u0100" * 7 + " " + "\u0100" * 8 + " " + "\xe9" * 8])
 def test_a_token_has_one_id_in_strs_of_every_kind(
     kernel: ModuleType, name: str, texts: list[str]
 ) -> None:
     python_tokenizer = PYTHON_TOKENIZERS[name]
-    # (and a longer tail, that lets the compiled kernel read 16 bytes from any 2-byte token
-    # on: a short one's key is then made from one load)
-    texts = widened(texts) + [text + " " + "\u20ac" * 9 for text in texts]
+    # (and longer tails, that let the compiled kernel read 16 bytes from any token on: a
+    # short one's key is then made from one load)
+    texts = widened(texts) + [text + tail for text in texts for tail in TAILS]
     vocabulary = kernel.Vocabulary()
     ids, lengths = vocabulary.intern_texts(texts, name, functools.partial(map, python_tokenizer))
     expected = interned_by_dict([python_tokenizer(text) for text in texts])

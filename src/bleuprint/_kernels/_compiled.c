@@ -676,12 +676,14 @@ static ALWAYS_INLINE int is_space(Py_UCS4 c)
  *
  * A token's key is its characters in the narrowest kind that holds them, so that its id
  * depends only on its code points, whatever the kind of the str it came from. A key of up
- * to 7 bytes is held whole in the slot's word, its size and kind in the top byte: most
- * tokens are found by reading one slot. A longer key's bytes are in the arena, after a
- * header of the same size and kind; its word is LONG and the header's offset. */
+ * to 15 bytes is held whole in the slot's two words: its first 8 bytes in `word`, the rest
+ * in `rest` with its size and kind in the top byte, so that nearly every token is found by
+ * reading one slot, and a token's length decides no branch (a fifth of the tokens of
+ * English are 8 to 15 bytes long). A longer key's bytes are in the arena, after a header of
+ * the same size and kind; its `rest` is LONG and the header's offset. */
 
 #define LONG ((uint64_t)1 << 63)
-enum { SHORT_BYTES = 7 };
+enum { SHORT_BYTES = 15 };
 
 #if defined(_MSC_VER)
 #define PREFETCH(address) ((void)(address))
@@ -689,48 +691,11 @@ enum { SHORT_BYTES = 7 };
 #define PREFETCH(address) __builtin_prefetch(address)
 #endif
 
-static ALWAYS_INLINE uint32_t load_32(const unsigned char *bytes)
-{
-    uint32_t word;
-    memcpy(&word, bytes, 4);
-#if PY_BIG_ENDIAN
-    word = __builtin_bswap32(word);
-#endif
-    return word;
-}
-
-/* `n` bytes (fewer than 8) as a little-endian word, read in at most 3 loads (which overlap)
- * without going past them. */
-static ALWAYS_INLINE uint64_t load_bytes(const unsigned char *bytes, size_t n)
-{
-    if (n >= 4)
-        return load_32(bytes) | (uint64_t)load_32(bytes + n - 4) << (8 * (n - 4));
-    if (n == 0)
-        return 0;
-    return bytes[0] | (uint64_t)bytes[n / 2] << (8 * (n / 2)) |
-           (uint64_t)bytes[n - 1] << (8 * (n - 1));
-}
-
 static ALWAYS_INLINE uint64_t load_64(const unsigned char *bytes)
 {
     uint64_t word;
     memcpy(&word, bytes, 8);
     return word;
-}
-
-/* `n` bytes (fewer than 8) as load_bytes reads them; in one load where the 8 bytes from them
- * on may be read (`readable` is past them): the branches of load_bytes on `n`, as random as
- * the tokens' lengths, took 2% of a count of files. */
-static ALWAYS_INLINE uint64_t short_word(const unsigned char *bytes, size_t n,
-                                         const char *readable)
-{
-    if (readable - (const char *)bytes < 8)
-        return load_bytes(bytes, n);
-    uint64_t word = load_64(bytes);
-#if PY_BIG_ENDIAN
-    word = __builtin_bswap64(word);
-#endif
-    return word & ~(~(uint64_t)0 << (8 * n));
 }
 
 /* A word's hash: a multiplication's high half, which every bit of the word moves, folded into
@@ -756,13 +721,13 @@ static uint64_t hash_chars(const unsigned char *bytes, Py_ssize_t size, uint64_t
 /* A token's key (see above). A long key's bytes are the token's own, or, where its kind is
  * narrower than the str's, at `narrowed` in the table's room for them. */
 typedef struct {
-    uint64_t word, hash, header; /* header: the key's size in bytes << 2 | log2 of its kind */
+    uint64_t word, rest, hash, header; /* header: the size in bytes << 2 | log2 of its kind */
     const unsigned char *bytes;
     Py_ssize_t size, narrowed;
 } Key;
 
-/* A slot: the top half of its key's hash, its id + 1 (0 for an empty slot) and the word. */
-typedef struct { uint32_t tag, id; uint64_t word; } Slot;
+/* A slot: the top half of its key's hash, its id + 1 (0 for an empty slot) and the words. */
+typedef struct { uint32_t tag, id; uint64_t word, rest; } Slot;
 
 typedef struct { unsigned char *bytes; Py_ssize_t size, capacity; } Bytes;
 
@@ -808,22 +773,67 @@ static ALWAYS_INLINE int narrowest(int kind, const void *chars, Py_ssize_t size)
     return all < 256 ? PyUnicode_1BYTE_KIND : all < 65536 ? PyUnicode_2BYTE_KIND : kind;
 }
 
-#if defined(__SSE2__) && defined(__x86_64__)
-/* The key of a token of 2-byte characters, of at most 8 of them, whose 16 bytes from `chars`
- * on may be read: its kind and word from one load, where narrowest and a loop over its
- * characters ended as randomly as the tokens' lengths. */
-static ALWAYS_INLINE void wide_short_key(const void *chars, Py_ssize_t size, Key *key)
+/* The characters as a key's bytes, in kind `to` (which holds them all). */
+static void narrowed_into(unsigned char *out, int kind, const void *chars, Py_ssize_t size,
+                          int to)
 {
-    const __m128i lanes = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7), zero = _mm_setzero_si128();
-    __m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)chars),
-                              _mm_cmpgt_epi16(_mm_set1_epi16((short)size), lanes));
-    __m128i high = _mm_and_si128(v, _mm_set1_epi16((short)0xFF00));
-    int to = 1 + (_mm_movemask_epi8(_mm_cmpeq_epi8(high, zero)) != 0xFFFF);
-    uint64_t narrow = (uint64_t)_mm_cvtsi128_si64(_mm_packus_epi16(v, v));
-    uint64_t wide = (uint64_t)_mm_cvtsi128_si64(v); /* (x86: its characters in byte order) */
-    key->size = size * to;
+    if (to == kind) {
+        memcpy(out, chars, (size_t)(size * kind));
+        return;
+    }
+    for (Py_ssize_t k = 0; k < size; k++) {
+        Py_UCS4 c = char_at(kind, chars, k);
+        if (to == PyUnicode_1BYTE_KIND)
+            out[k] = (Py_UCS1)c;
+        else
+            memcpy(out + 2 * k, &(Py_UCS2){(Py_UCS2)c}, 2);
+    }
+}
+
+/* The hash of a key held in two words (see held_key). */
+static ALWAYS_INLINE uint64_t held_hash(uint64_t word, uint64_t rest)
+{
+    return mixed(word ^ mixed(rest));
+}
+
+/* The key of `key->size` bytes of kind `to` held in two words: its first 8 bytes, and the rest
+ * (zero past its end) under its header. */
+static ALWAYS_INLINE void held_key(Key *key, int to, uint64_t word, uint64_t rest)
+{
     key->header = (uint64_t)key->size << 2 | (uint64_t)(to >> 1);
-    key->word = (to == 1 ? narrow : wide) | key->header << 56;
+    key->word = word;
+    key->rest = rest | key->header << 56;
+    key->hash = held_hash(key->word, key->rest);
+}
+
+#if defined(__SSE2__) && defined(__x86_64__)
+/* The 16 bytes at `bytes`, all but the first `n` (at most 16) zeroed. */
+static ALWAYS_INLINE __m128i first_bytes(const void *bytes, Py_ssize_t n)
+{
+    static const unsigned char window[32] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+                                             0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    return _mm_and_si128(_mm_loadu_si128((const __m128i *)bytes),
+                         _mm_loadu_si128((const __m128i *)(window + 16 - n)));
+}
+
+/* The key of a token of at most 15 characters of kind 1, or 8 of kind 2, whose 16 bytes from
+ * `chars` on may be read: from one load, its kind (any high byte) and words too, where a
+ * loop over its characters ended as randomly as the tokens' lengths. 0 for 8 characters that
+ * need 2 bytes each (16 bytes: a long key). (x86: the characters' bytes in their order.) */
+static ALWAYS_INLINE int loaded_key(int kind, const void *chars, Py_ssize_t size, Key *key)
+{
+    __m128i v = first_bytes(chars, size * kind), zero = _mm_setzero_si128();
+    __m128i high = _mm_and_si128(v, _mm_set1_epi16((short)0xFF00));
+    int to = kind == PyUnicode_1BYTE_KIND
+                 ? 1
+                 : 1 + (_mm_movemask_epi8(_mm_cmpeq_epi8(high, zero)) != 0xFFFF);
+    __m128i bytes = to == kind ? v : _mm_packus_epi16(v, zero);
+    key->size = size * to;
+    if (key->size > SHORT_BYTES)
+        return 0;
+    held_key(key, to, (uint64_t)_mm_cvtsi128_si64(bytes),
+             (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(bytes, bytes)));
+    return 1;
 }
 #endif
 
@@ -834,40 +844,27 @@ static ALWAYS_INLINE int token_key(Table *t, int kind, const void *chars, Py_ssi
     key->narrowed = -1;
     key->bytes = chars;
 #if defined(__SSE2__) && defined(__x86_64__)
-    if (kind == PyUnicode_2BYTE_KIND && size <= 8 && t->readable - (const char *)chars >= 16) {
-        wide_short_key(chars, size, key);
-        if (key->size <= SHORT_BYTES) { /* (a longer key is made below, as any other) */
-            key->hash = mixed(key->word);
-            return 1;
-        }
-    }
+    int loads = kind == PyUnicode_1BYTE_KIND ? size <= SHORT_BYTES
+                                             : kind == PyUnicode_2BYTE_KIND && size <= 8;
+    if (loads && t->readable - (const char *)chars >= 16 && loaded_key(kind, chars, size, key))
+        return 1;
 #endif
     int to = narrowest(kind, chars, size);
     key->size = size * to;
-    key->header = (uint64_t)key->size << 2 | (uint64_t)(to >> 1);
     if (key->size <= SHORT_BYTES) {
-        uint64_t word = 0;
-        if (kind == PyUnicode_1BYTE_KIND) /* (wider characters by value: byte order differs) */
-            word = short_word(chars, (size_t)key->size, t->readable);
-        else
-            for (Py_ssize_t k = 0; k < size; k++)
-                word |= (uint64_t)char_at(kind, chars, k) << (8 * to * k);
-        key->word = word | key->header << 56;
-        key->hash = mixed(key->word);
+        unsigned char held[16] = {0};
+        narrowed_into(held, kind, chars, size, to);
+        held_key(key, to, load_64(held), load_64(held + 8));
         return 1;
     }
-    key->word = LONG;
+    key->header = (uint64_t)key->size << 2 | (uint64_t)(to >> 1);
+    key->word = 0;
+    key->rest = LONG;
     if (to != kind) {
         if (!reserve_bytes(&t->narrowed, t->narrowed.size + key->size))
             return 0;
         unsigned char *out = t->narrowed.bytes + t->narrowed.size;
-        for (Py_ssize_t k = 0; k < size; k++) {
-            Py_UCS4 c = char_at(kind, chars, k);
-            if (to == PyUnicode_1BYTE_KIND)
-                out[k] = (Py_UCS1)c;
-            else
-                memcpy(out + 2 * k, &(Py_UCS2){(Py_UCS2)c}, 2);
-        }
+        narrowed_into(out, kind, chars, size, to);
         key->narrowed = t->narrowed.size;
         key->bytes = out;
         t->narrowed.size += key->size;
@@ -895,9 +892,9 @@ static void free_table(Table *t)
 /* The hash of the key a slot holds. */
 static uint64_t slot_hash(const Table *t, const Slot *slot)
 {
-    if (!(slot->word & LONG))
-        return mixed(slot->word);
-    const unsigned char *entry = t->arena.bytes + (slot->word & ~LONG);
+    if (!(slot->rest & LONG))
+        return held_hash(slot->word, slot->rest);
+    const unsigned char *entry = t->arena.bytes + (slot->rest & ~LONG);
     uint64_t header = load_64(entry);
     return hash_chars(entry + 8, (Py_ssize_t)(header >> 2), header);
 }
@@ -926,11 +923,11 @@ static int grow_slots(Table *t)
 /* Whether a slot holds the key. */
 static ALWAYS_INLINE int holds(const Table *t, const Slot *slot, const Key *key)
 {
-    if (key->word != LONG)
-        return slot->word == key->word;
-    if (slot->tag != (uint32_t)(key->hash >> 32) || !(slot->word & LONG))
+    if (key->rest != LONG) /* (both words at once: which differs is random) */
+        return ((slot->word ^ key->word) | (slot->rest ^ key->rest)) == 0;
+    if (slot->tag != (uint32_t)(key->hash >> 32) || !(slot->rest & LONG))
         return 0;
-    const unsigned char *entry = t->arena.bytes + (slot->word & ~LONG);
+    const unsigned char *entry = t->arena.bytes + (slot->rest & ~LONG);
     return load_64(entry) == key->header && memcmp(entry + 8, key->bytes, (size_t)key->size) == 0;
 }
 
@@ -952,17 +949,17 @@ static ALWAYS_INLINE i64 table_id(Table *t, i64 next_id, const Key *key)
         for (slot = (i64)(key->hash & (uint64_t)t->mask); t->slots[slot].id != 0;)
             slot = (slot + 1) & t->mask;
     }
-    uint64_t word = key->word;
-    if (word == LONG) {
+    uint64_t rest = key->rest;
+    if (rest == LONG) {
         Py_ssize_t at = t->arena.size, room = 8 + ((key->size + 7) & ~(Py_ssize_t)7);
         if (!reserve_bytes(&t->arena, at + room))
             return -1;
         memcpy(t->arena.bytes + at, &key->header, 8);
         memcpy(t->arena.bytes + at + 8, key->bytes, (size_t)key->size);
         t->arena.size += room;
-        word |= (uint64_t)at;
+        rest |= (uint64_t)at;
     }
-    t->slots[slot] = (Slot){(uint32_t)(key->hash >> 32), (uint32_t)next_id + 1, word};
+    t->slots[slot] = (Slot){(uint32_t)(key->hash >> 32), (uint32_t)next_id + 1, key->word, rest};
     t->count++;
     return next_id;
 }
