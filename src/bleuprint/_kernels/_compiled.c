@@ -790,6 +790,12 @@ static void narrowed_into(unsigned char *out, int kind, const void *chars, Py_ss
     }
 }
 
+/* A key's header: its size in bytes and the log2 of its kind `to`. */
+static ALWAYS_INLINE uint64_t header_of(Py_ssize_t size, int to)
+{
+    return (uint64_t)size << 2 | (uint64_t)(to >> 1);
+}
+
 /* The hash of a key held in two words (see held_key). */
 static ALWAYS_INLINE uint64_t held_hash(uint64_t word, uint64_t rest)
 {
@@ -800,7 +806,7 @@ static ALWAYS_INLINE uint64_t held_hash(uint64_t word, uint64_t rest)
  * (zero past its end) under its header. */
 static ALWAYS_INLINE void held_key(Key *key, int to, uint64_t word, uint64_t rest)
 {
-    key->header = (uint64_t)key->size << 2 | (uint64_t)(to >> 1);
+    key->header = header_of(key->size, to);
     key->word = word;
     key->rest = rest | key->header << 56;
     key->hash = held_hash(key->word, key->rest);
@@ -857,7 +863,7 @@ static ALWAYS_INLINE int token_key(Table *t, int kind, const void *chars, Py_ssi
         held_key(key, to, load_64(held), load_64(held + 8));
         return 1;
     }
-    key->header = (uint64_t)key->size << 2 | (uint64_t)(to >> 1);
+    key->header = header_of(key->size, to);
     key->word = 0;
     key->rest = LONG;
     if (to != kind) {
